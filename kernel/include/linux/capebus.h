@@ -82,6 +82,8 @@ enum capebus_slot_state {
  *	"configfs"); ignored when @overlay is NULL
  * @extra_pins: header pins the cape uses besides those its EEPROM words and
  *	its overlay's exclusive-use name (configfs "pins"); may be all clear
+ * @detected: set by capebus_slot_detected() for a cape read from a slot's
+ *	EEPROM; declared capes leave it false
  */
 struct capebus_cape_desc {
 	const struct cape_eeprom *ee;
@@ -90,6 +92,7 @@ struct capebus_cape_desc {
 	size_t overlay_len;
 	const char *overlay_source;
 	DECLARE_BITMAP(extra_pins, CAPEBUS_HEADER_PINS);
+	bool detected;
 };
 
 /**
@@ -171,7 +174,10 @@ struct capebus_controller {
  * @overlay_stuck: the overlay could not be removed; the cape's pins stay
  *	held and its memory is kept
  * @apply_err: error of the last overlay apply, 0 if it succeeded
+ * @apply_why: what went wrong with the last overlay apply, "" if nothing
+ * @apply_ns: how long the last overlay apply took
  * @registered: between device_add() and device_del() (controller's @lock)
+ * @detected: read from a slot's EEPROM (not declared)
  */
 struct cape_device {
 	struct device dev;
@@ -187,7 +193,10 @@ struct cape_device {
 	int ovcs_id;
 	bool overlay_stuck;
 	int apply_err;
+	char apply_why[CAPEBUS_REASON_LEN];
+	u64 apply_ns;
 	bool registered;
+	bool detected;
 };
 
 #define to_cape_device(d)	container_of_const(d, struct cape_device, dev)
@@ -240,6 +249,7 @@ int capebus_controller_set_resources(struct capebus_controller *ctrl,
 int capebus_controller_register(struct capebus_controller *ctrl);
 void capebus_controller_unregister(struct capebus_controller *ctrl);
 void capebus_controller_put(struct capebus_controller *ctrl);
+void capebus_controller_enable_parts(struct capebus_controller *ctrl);
 
 struct capebus_slot *capebus_slot(struct capebus_controller *ctrl,
 				  unsigned int nr);
