@@ -755,7 +755,7 @@ int capebus_slot_disable(struct capebus_slot *slot, bool disable)
 
 	scoped_guard(mutex, &ctrl->lock) {
 		if (slot->cape)
-			return 0;
+			return slot->cape->detected ? 0 : -EBUSY;
 		if (!slot->desc_ee || slot->state != CAPEBUS_SLOT_DISABLED)
 			return -ENOENT;
 	}
@@ -940,8 +940,9 @@ err_release:
  * its currents within the rails' budgets.  Then the cape device is
  * registered, drivers are matched (the generic driver applies the overlay)
  * and a KOBJ_ADD uevent goes out.  If the overlay fails to apply, the cape
- * is removed again.  A refused cape changes nothing; a refused cape of a
- * hardware slot marks the slot "failed" with @why.
+ * is removed again.  A refused cape changes nothing; a refused detected cape
+ * (@desc->detected) marks its slot "failed" with @why, a refused declared
+ * cape leaves the slot's state alone.
  *
  * Context: process context; takes @ctrl->lock, so not from a cape driver's
  * probe or remove.
@@ -1015,7 +1016,7 @@ err_put:
 	if (!why[0])
 		snprintf(why, why_len, "error %d", ret);
 	scoped_guard(mutex, &ctrl->lock) {
-		if (slot && !slot->cape)
+		if (slot && !slot->cape && desc->detected)
 			capebus_slot_fail_locked(slot, why);
 		else
 			dev_err(&ctrl->dev, "%s refused: %s\n", cape->holder, why);
@@ -1040,8 +1041,11 @@ static void capebus_cape_unregister(struct cape_device *cape)
 
 	if (cape->slot) {
 		cape->slot->cape = NULL;
-		cape->slot->state = CAPEBUS_SLOT_EMPTY;
-		cape->slot->reason[0] = '\0';
+		/* A declared cape leaves the slot as it found it ("disabled"). */
+		if (cape->detected) {
+			cape->slot->state = CAPEBUS_SLOT_EMPTY;
+			cape->slot->reason[0] = '\0';
+		}
 	}
 
 	if (cape->overlay_stuck) {
