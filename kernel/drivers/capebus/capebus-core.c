@@ -860,6 +860,33 @@ static int capebus_cape_is_in(struct device *dev, void *data)
 	return to_cape_device(dev)->registered && to_cape_device(dev)->slot_nr == *nr;
 }
 
+/* Number the cape's slot: slot_nr, holder and device name. */
+static int capebus_cape_set_slot(struct cape_device *cape, unsigned int nr)
+{
+	cape->slot_nr = nr;
+	snprintf(cape->holder, sizeof(cape->holder), "%s (slot %u)",
+		 cape->ee->part_number, nr);
+
+	return dev_set_name(&cape->dev, "%s-slot%u", dev_name(&cape->ctrl->dev),
+			    nr);
+}
+
+/* The lowest virtual slot no registered cape is in.  ctrl->lock held. */
+static unsigned int capebus_free_virtual_slot(struct capebus_controller *ctrl)
+{
+	unsigned int nr = ctrl->num_slots;
+	struct device *other;
+
+	lockdep_assert_held(&ctrl->lock);
+
+	while ((other = device_find_child(&ctrl->dev, &nr, capebus_cape_is_in))) {
+		put_device(other);
+		nr++;
+	}
+
+	return nr;
+}
+
 /* Claim the slot and resources and register the device.  ctrl->lock held. */
 static int capebus_cape_register(struct cape_device *cape, char *why,
 				 size_t why_len)
@@ -874,6 +901,12 @@ static int capebus_cape_register(struct cape_device *cape, char *why,
 	if (!ctrl->registered) {
 		snprintf(why, why_len, "%s is going away", dev_name(&ctrl->dev));
 		return -ENODEV;
+	}
+
+	if (cape->slot_nr == CAPEBUS_SLOT_ANY_VIRTUAL) {
+		ret = capebus_cape_set_slot(cape, capebus_free_virtual_slot(ctrl));
+		if (ret)
+			return ret;
 	}
 
 	if (slot && slot->cape) {
@@ -928,7 +961,8 @@ err_release:
 /**
  * capebus_cape_add() - add a cape to a controller
  * @ctrl: the controller
- * @desc: the cape: identity, slot, overlay, extra pins
+ * @desc: the cape: identity, slot (or %CAPEBUS_SLOT_ANY_VIRTUAL), overlay,
+ *	extra pins
  * @why: where to write why the cape was refused
  * @why_len: bytes at @why (CAPEBUS_REASON_LEN is enough)
  *
@@ -975,20 +1009,22 @@ struct cape_device *capebus_cape_add(struct capebus_controller *ctrl,
 	cape->ctrl = ctrl;
 	get_device(&ctrl->dev);
 	cape->slot = slot;
-	cape->slot_nr = desc->slot;
 	cape->detected = desc->detected;
-	snprintf(cape->holder, sizeof(cape->holder), "%s (slot %u)",
-		 desc->ee->part_number, desc->slot);
-
-	ret = dev_set_name(&cape->dev, "%s-slot%u", dev_name(&ctrl->dev),
-			   desc->slot);
-	if (ret)
-		goto err_put;
+	cape->slot_nr = desc->slot;
+	snprintf(cape->holder, sizeof(cape->holder), "%s (virtual slot)",
+		 desc->ee->part_number);
 
 	cape->ee = kmemdup(desc->ee, sizeof(*desc->ee), GFP_KERNEL);
 	if (!cape->ee) {
 		ret = -ENOMEM;
 		goto err_put;
+	}
+
+	/* A virtual slot to be chosen is numbered when the cape registers. */
+	if (desc->slot != CAPEBUS_SLOT_ANY_VIRTUAL) {
+		ret = capebus_cape_set_slot(cape, desc->slot);
+		if (ret)
+			goto err_put;
 	}
 
 	ret = capebus_cape_find_overlay(cape, desc);
