@@ -1281,6 +1281,10 @@ int capebus_controller_register(struct capebus_controller *ctrl)
 	scoped_guard(mutex, &ctrl->lock)
 		ctrl->registered = true;
 
+	ret = capebus_configfs_add_controller(ctrl);
+	if (ret)
+		dev_warn(&ctrl->dev, "no configfs group: %d\n", ret);
+
 	return 0;
 
 err_del:
@@ -1318,6 +1322,8 @@ void capebus_controller_unregister(struct capebus_controller *ctrl)
 			put_device(dev);
 		}
 	}
+
+	capebus_configfs_remove_controller(ctrl);
 
 	for (i = 0; i < ctrl->num_slots; i++)
 		device_del(&ctrl->slots[i]->dev);
@@ -1411,12 +1417,18 @@ static int __init capebus_init(void)
 	if (ret)
 		goto err_class;
 
-	ret = capebus_bone_init();
+	ret = capebus_configfs_init();
 	if (ret)
 		goto err_generic;
 
+	ret = capebus_bone_init();
+	if (ret)
+		goto err_configfs;
+
 	return 0;
 
+err_configfs:
+	capebus_configfs_exit();
 err_generic:
 	capebus_driver_unregister(&capebus_generic_driver);
 err_class:
@@ -1430,6 +1442,7 @@ module_init(capebus_init);
 static void __exit capebus_exit(void)
 {
 	capebus_bone_exit();
+	capebus_configfs_exit();
 	capebus_driver_unregister(&capebus_generic_driver);
 	class_unregister(&capebus_class);
 	bus_unregister(&capebus_bus_type);
