@@ -195,6 +195,7 @@ char *slot_nvmem_path(int slot, int *code);	/* malloc'ed path or NULL */
 char *configfs_ctrl_dir(const char *ctrl, int *code);
 char **list_dir(const char *path);		/* sorted, NULL-terminated */
 void free_list(char **v);
+int nvmem_read_image(const char *path, uint8_t **buf, size_t *len);	/* 0 or -errno */
 
 /* ---- commands ---- */
 int cmd_create(int argc, char **argv);

@@ -116,3 +116,44 @@ char *configfs_ctrl_dir(const char *ctrl, int *code)
 	free(base);
 	return res;
 }
+
+/*
+ * Read just the image at the start of an nvmem device (a 24C256 is 32 KiB
+ * and slow): the standard area and extension header, then the records.
+ */
+int nvmem_read_image(const char *path, uint8_t **bufp, size_t *lenp)
+{
+	size_t head = CAPE_EEPROM_A1_SIZE + sizeof(struct capebus_ext_header), len = head, got = 0;
+	uint8_t *buf = xcalloc(1, head);
+	FILE *f = fopen(path, "rb");
+
+	if (!f) {
+		free(buf);
+		return -errno;
+	}
+	got = fread(buf, 1, head, f);
+	if (got >= CAPE_EEPROM_A0_SIZE + sizeof(struct capebus_ext_header)) {
+		size_t std = !memcmp(buf + 4, CAPE_EEPROM_REV_A0, 2) ? CAPE_EEPROM_A0_SIZE
+								     : CAPE_EEPROM_A1_SIZE;
+		const uint8_t *h = buf + std;
+
+		if (got >= std + 8 && h[0] == 0x43 && h[1] == 0x42 && h[2] == 0x55 && h[3] == 0x53) {
+			len = std + 8 + ((size_t)h[6] << 8 | h[7]);
+			if (len > head) {
+				buf = xrealloc(buf, len);
+				got += fread(buf + got, 1, len - got, f);
+			}
+		}
+	}
+	if (ferror(f)) {
+		int e = errno;
+
+		fclose(f);
+		free(buf);
+		return -e;
+	}
+	fclose(f);
+	*bufp = buf;
+	*lenp = got;
+	return 0;
+}
