@@ -35,6 +35,7 @@ enum {
 
 /* ---- util.c ---- */
 extern const char *progname;
+extern bool err_quiet;		/* err() prints nothing (fuzzing) */
 void err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t m);
@@ -206,6 +207,8 @@ int cmd_override(int argc, char **argv);
 int cmd_remove(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_schema(int argc, char **argv);
+/* decode one buffer: fmt 0 text, 1 JSON, 2 definition; EXIT_* */
+int decode_buffer(const char *src, const uint8_t *buf, size_t len, int fmt, const char *xfile);
 
 /* ---- build helper shared by create and override ---- */
 int build_cape(const char *defpath, const char *boardname, const char *serial,

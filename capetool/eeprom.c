@@ -213,11 +213,12 @@ int eeprom_decode(const uint8_t *buf, size_t len, struct cape_image *img, char *
 	memset(img, 0, sizeof(*img));
 	if (len < 6) {
 		snprintf(why, whylen, "image too short: %zu bytes", len);
-		return len < 4 ? EXIT_TRUNCATED : EXIT_TRUNCATED;
+		return EXIT_TRUNCATED;
 	}
 	if (get_be32(buf) != CAPE_EEPROM_MAGIC) {
-		snprintf(why, whylen, "bad magic: %02x %02x %02x %02x, expected aa 55 33 ee",
-			 buf[0], buf[1], buf[2], buf[3]);
+		snprintf(why, whylen, "bad magic: %02x %02x %02x %02x, expected aa 55 33 ee%s",
+			 buf[0], buf[1], buf[2], buf[3],
+			 get_be32(buf) == 0xffffffffU ? " (blank EEPROM?)" : "");
 		return EXIT_MAGIC;
 	}
 	if (!memcmp(id->revision, CAPE_EEPROM_REV_A1, 2)) {

@@ -11,11 +11,14 @@
 #include "capetool.h"
 
 const char *progname = "capetool";
+bool err_quiet;
 
 void err(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (err_quiet)
+		return;
 	fprintf(stderr, "%s: ", progname);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
