@@ -122,14 +122,15 @@ int cmd_list(int argc, char **argv)
 				}
 				putchar('}');
 			} else {
-				printf("  slot %-2d %-9s", atoi(slots[k] + 4), *v[0] ? v[0] : "?");
-				if (*v[3])
-					printf(" cape %s", v[3]);
-				if (*v[2])
-					printf(" (nvmem %s)", v[2]);
-				if (*v[1])
-					printf(" reason: %s", v[1]);
-				putchar('\n');
+				char *line = xasprintf("  slot %-2d %-9s%s%s%s%s%s", atoi(slots[k] + 4),
+						       *v[0] ? v[0] : "?", *v[3] ? " cape " : "", v[3],
+						       *v[2] ? " (nvmem " : "", v[2], *v[2] ? ")" : "");
+				size_t n = strlen(line);
+
+				while (n && line[n - 1] == ' ')
+					line[--n] = 0;
+				printf("%s%s%s\n", line, *v[1] ? " reason: " : "", v[1]);
+				free(line);
 			}
 			for (size_t a = 0; a < N(slot_attrs); a++)
 				free(v[a]);
