@@ -1,0 +1,101 @@
+# capebus: build, boot and test.  `make demo` and `make check` are the two
+# commands; everything else is a step they take.  See README.md.
+
+CAPEBUS_CACHE ?= $(HOME)/.cache/capebus
+export CAPEBUS_CACHE
+KSRC    := $(CAPEBUS_CACHE)/linux-6.12
+KOBJ    := $(CAPEBUS_CACHE)/build/kernel
+SYSROOT := $(CAPEBUS_CACHE)/sysroot-armhf
+export CCACHE_DIR ?= $(CAPEBUS_CACHE)/ccache
+B       := build
+JOBS    ?= $(shell nproc)
+export JOBS
+
+ZIMAGE  := $(KOBJ)/arch/arm/boot/zImage
+DTB     := $(B)/guest/board.dtb
+INITRD  := $(B)/guest/initramfs.cpio.gz
+FIRMWARE:= $(B)/firmware
+CAPETOOL_HOST  := $(B)/capetool/host/capetool
+CAPETOOL_ARMHF := $(B)/capetool/armhf/capetool
+
+# The guest, for tests/qemu/boot.sh and the bats suites.
+export CB_KERNEL := $(abspath $(ZIMAGE))
+export CB_DTB    := $(abspath $(DTB))
+export CB_INITRD := $(abspath $(INITRD))
+export CB_FIRMWARE := $(abspath $(FIRMWARE))
+export CB_CAPETOOL := $(abspath $(CAPETOOL_HOST))
+
+.PHONY: all deps kernel guest capetool capetool-armhf firmware check demo \
+	series checkpatch bench clean help
+
+all: guest
+
+help:
+	@echo "make demo        boot the test board with two sample capes and show them working"
+	@echo "make check       every test: host, kernel build, KUnit, guest suites"
+	@echo "make deps        install the Debian packages capebus needs (apt-get)"
+	@echo "make kernel      patched Linux 6.12 for the test board, in $(KOBJ)"
+	@echo "make guest       kernel + board DTB + initramfs"
+	@echo "make capetool    the host capetool ($(CAPETOOL_HOST))"
+	@echo "make series      the kernel series as git format-patch files in $(B)/series"
+	@echo "make checkpatch  checkpatch.pl --strict on every patch of the series"
+	@echo "make bench       the benchmarks under bench/"
+
+# Implicit in the two main targets; cheap when all is installed.
+deps:
+	@scripts/deps.sh $(CAPEBUS_CACHE)
+
+# The kernel tree and build are shared by every clone using this cache:
+# serialise them.
+kernel: deps
+	@mkdir -p $(CAPEBUS_CACHE)
+	@flock $(CAPEBUS_CACHE)/kernel.lock sh -c \
+		'scripts/kernel-tree.sh $(KSRC) && scripts/kernel-build.sh $(KSRC) $(KOBJ)'
+
+guest: kernel $(DTB) initramfs
+
+$(DTB): tests/qemu/capebus-vexpress-a9.dts kernel
+	@mkdir -p $(@D)
+	@echo "  DTB     $@"
+	@scripts/mk-dtb.sh $(KSRC) $< $@
+
+capetool: deps
+	@$(MAKE) -s -C capetool O=$(abspath $(B))/capetool
+
+capetool-armhf: deps
+	@$(MAKE) -s -C capetool O=$(abspath $(B))/capetool armhf ARMHF_SYSROOT=$(SYSROOT)
+
+# Cape overlays the guest finds as firmware: <part>-<version>.dtbo, compiled
+# from cape-defs/ by capetool for the test board.
+firmware: capetool
+	@rm -rf $(FIRMWARE) && mkdir -p $(FIRMWARE)
+	@for def in cape-defs/*.cape; do \
+		$(CAPETOOL_HOST) create "$$def" --board qemu-vexpress -o $(FIRMWARE) >/dev/null || exit 1; \
+	done
+	@echo "  FW      $$(ls $(FIRMWARE) | grep -c dtbo) overlays in $(FIRMWARE)"
+
+.PHONY: initramfs
+initramfs: kernel firmware capetool-armhf
+	@mkdir -p $(B)/guest
+	@echo "  INITRD  $(INITRD)"
+	@scripts/mk-initramfs.sh $(INITRD) $(SYSROOT)/bin/busybox $(KOBJ)/modules-install \
+		$(FIRMWARE) $(CAPETOOL_ARMHF)
+
+check: deps
+	@scripts/check.sh
+
+demo: guest
+	@scripts/demo.sh
+
+series: kernel
+	@scripts/kernel-series.sh export $(KSRC) $(B)/series
+
+checkpatch: series
+	@scripts/checkpatch.sh $(KSRC) $(B)/series
+
+bench: guest
+	@for b in bench/*.sh; do echo "== $$b"; $$b || exit 1; done
+
+clean:
+	rm -rf $(B)
+	-$(MAKE) -s -C capetool O=$(abspath $(B))/capetool clean 2>/dev/null

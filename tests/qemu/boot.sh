@@ -1,0 +1,88 @@
+#!/bin/bash
+# Boot the capebus test board in QEMU.
+#
+# usage: boot.sh RUNDIR [--slot N=IMAGE]... [--blank N]... [--keep]
+#                [--interactive] [--append ARGS] [--qemu ARG]...
+#
+#   --slot N=IMAGE  slot N (0-3) gets a 24C256 EEPROM holding IMAGE (padded
+#                   with 0xff to 32 KiB) in RUNDIR/slotN.eeprom; guest
+#                   writes land in that file
+#   --blank N       slot N gets a blank (all 0xff) EEPROM
+#   --keep          reuse the RUNDIR/slot*.eeprom files of an earlier boot
+#   --interactive   console on this terminal (the demo); default: console
+#                   to RUNDIR/console.log and QEMU in the background
+#
+# Kernel, DTB and initramfs come from $CB_KERNEL, $CB_DTB, $CB_INITRD.
+# RUNDIR gets: console.log, agent.in/agent.out (the command channel FIFOs),
+# qmp.sock, share/ (mounted at /host in the guest over 9p), qemu.pid.
+set -euo pipefail
+
+EEPROM_SIZE=32768
+run=$1
+shift
+declare -A slots=()
+keep=0 interactive=0 append="" extra=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--slot) slots[${2%%=*}]=${2#*=}; shift ;;
+	--blank) slots[$2]=blank; shift ;;
+	--keep) keep=1 ;;
+	--interactive) interactive=1 ;;
+	--append) append="$append $2"; shift ;;
+	--qemu) extra+=("$2"); shift ;;
+	*) echo "boot.sh: unknown option $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+for f in CB_KERNEL CB_DTB CB_INITRD; do
+	[ -f "${!f:-}" ] || { echo "boot.sh: \$$f (${!f:-unset}) is not a file" >&2; exit 1; }
+done
+
+mkdir -p "$run/share"
+rm -f "$run/agent.in" "$run/agent.out" "$run/qmp.sock" "$run/qemu.pid"
+mkfifo "$run/agent.in" "$run/agent.out"
+
+# serial0 (ttyAMA0) is the console, serial1 (ttyAMA1) the command channel.
+if [ $interactive = 1 ]; then
+	console=(-nographic -serial mon:stdio)
+	append="capebus.shell $append"
+else
+	: > "$run/console.log"
+	console=(-display none -monitor none -chardev file,id=con,path="$run/console.log" -serial chardev:con)
+fi
+args=(-M vexpress-a9 -m 256 -no-reboot
+      -kernel "$CB_KERNEL" -dtb "$CB_DTB" -initrd "$CB_INITRD"
+      -append "console=ttyAMA0 panic=-1 $append"
+      "${console[@]}" -serial pipe:"$run/agent")
+for n in 0 1 2 3; do
+	[ -n "${slots[$n]:-}" ] || continue
+	img=$run/slot$n.eeprom
+	if [ $keep = 0 ] || [ ! -f "$img" ]; then
+		if [ "${slots[$n]}" = blank ]; then
+			head -c $EEPROM_SIZE /dev/zero | tr '\0' '\377' > "$img"
+		else
+			[ -f "${slots[$n]}" ] || { echo "boot.sh: slot $n: no such image ${slots[$n]}" >&2; exit 1; }
+			size=$(stat -c %s "${slots[$n]}")
+			[ "$size" -le $EEPROM_SIZE ] || { echo "boot.sh: slot $n: ${slots[$n]} is larger than 32 KiB" >&2; exit 1; }
+			{ cat "${slots[$n]}"; head -c $((EEPROM_SIZE - size)) /dev/zero | tr '\0' '\377'; } > "$img"
+		fi
+	fi
+	args+=(-drive "if=none,id=ee$n,file=$img,format=raw"
+	       -device "at24c-eeprom,bus=i2c,address=0x5$((4 + n)),drive=ee$n,rom-size=$EEPROM_SIZE")
+done
+# The cape devices themselves: always on the bus (QEMU cannot hot-plug I2C),
+# visible to Linux only once a cape's overlay describes them.
+args+=(-device tmp105,bus=i2c,address=0x48,id=weather-temp
+       -device ds1338,bus=i2c,address=0x68,id=rtc-clock
+       -qmp unix:"$run/qmp.sock",server=on,wait=off
+       -fsdev local,id=share,path="$run/share",security_model=none
+       -device virtio-9p-device,fsdev=share,mount_tag=host)
+args+=("${extra[@]}")
+
+export QEMU_AUDIO_DRV=none
+if [ $interactive = 1 ]; then
+	exec qemu-system-arm "${args[@]}" -pidfile "$run/qemu.pid" 2>"$run/qemu.err"
+fi
+# 3>&-: bats waits on fd 3; a QEMU holding it would hang the suite.
+qemu-system-arm "${args[@]}" </dev/null >"$run/qemu.err" 2>&1 3>&- &
+echo $! > "$run/qemu.pid"

@@ -1,0 +1,186 @@
+# shellcheck shell=bash
+# Helpers for bats suites that run against the capebus guest in QEMU.
+#
+#   load ../../qemu/lib      (from tests/bats/guest/*.bats)
+#
+#   setup_file()    { guest_boot --slot 0="$CB_FIXTURES/weather.eeprom"; }
+#   teardown_file() { guest_shutdown; }
+#   setup()         { guest_setup; }
+#   teardown()      { guest_teardown; }
+#
+# guest_boot ARGS...   boot once per file (ARGS as for tests/qemu/boot.sh)
+# guest_run CMD...     run CMD (text) in a guest subshell: sets $status, $output
+#                      (stdout then stderr), $stdout, $stderr, $lines, like
+#                      bats' `run`
+# guest_ok CMD...      guest_run, and fail the test unless it exits 0
+# guest_reboot         power off and boot again with the same options; the
+#                      EEPROM files keep what the guest wrote
+# guest_dmesg          the guest's kernel log, in $output
+# guest_put FILE [NAME]  make FILE readable in the guest as /host/NAME
+# guest_qmp CMD [JSON] a QMP command to this guest's QEMU; prints its return
+# guest_teardown       fails the test if the kernel logged an Oops, BUG,
+#                      WARNING or panic while it ran
+#
+# The console log of each boot is kept in $CB_LOGDIR (build/test-logs).
+
+CB_TOP=${CB_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+CB_LOGDIR=${CB_LOGDIR:-$CB_TOP/build/test-logs}
+CB_BOOT_TIMEOUT=${CB_BOOT_TIMEOUT:-120}
+CB_RUN_TIMEOUT=${CB_RUN_TIMEOUT:-120}
+# What in a kernel log means the kernel is broken.
+CB_KERNEL_ERRORS='Oops|BUG:|WARNING:|Kernel panic|Unable to handle|kernel BUG|UBSAN|KASAN|possible recursive locking|circular locking|INFO: task .* blocked|kmemleak: [0-9]+ new suspected'
+
+_cb_die() {
+	echo "$*" >&2
+	return 1
+}
+
+# guest_boot [boot.sh options]
+guest_boot() {
+	local name
+	name=$(basename "${BATS_TEST_FILENAME:-guest}" .bats)
+	export CB_RUN=${CB_RUN:-${BATS_FILE_TMPDIR:-$CB_TOP/build/guest-run}/guest}
+	export CB_BOOT_ARGS_FILE=$CB_RUN.args
+	export CB_CONSOLE_KEEP=$CB_LOGDIR/$name.console.log
+	mkdir -p "$CB_RUN" "$CB_LOGDIR"
+	printf '%s\n' "$@" > "$CB_BOOT_ARGS_FILE"
+	_guest_start "$@"
+}
+
+_guest_start() {
+	"$CB_TOP/tests/qemu/boot.sh" "$CB_RUN" "$@" || return 1
+	local t0=$SECONDS
+	export CB_SEQ=0
+	# Wait for the agent: ask it until it answers.
+	while :; do
+		if ! kill -0 "$(cat "$CB_RUN/qemu.pid")" 2>/dev/null; then
+			_guest_keep_log
+			_cb_die "guest_boot: QEMU exited during boot: $(cat "$CB_RUN/qemu.err")" \
+				"; console log: $CB_CONSOLE_KEEP"
+			return 1
+		fi
+		CB_RUN_TIMEOUT=2 guest_run true 2>/dev/null && [ "$status" = 0 ] && break
+		if [ $((SECONDS - t0)) -ge "$CB_BOOT_TIMEOUT" ]; then
+			_guest_keep_log
+			_cb_die "guest_boot: no answer from the guest in ${CB_BOOT_TIMEOUT}s; console log: $CB_CONSOLE_KEEP"
+			return 1
+		fi
+	done
+	echo 0 > "$CB_RUN/console.mark"
+	guest_teardown || return 1
+}
+
+_guest_keep_log() {
+	[ -f "$CB_RUN/console.log" ] && cat "$CB_RUN/console.log" >> "$CB_CONSOLE_KEEP"
+	return 0
+}
+
+guest_run() {
+	local script="$*" id line seen=0 rc="" section="" pid t0=$SECONDS fin fout
+	local -a body
+	CB_SEQ=$((${CB_SEQ:-0} + 1))
+	id="$$.$CB_SEQ.$RANDOM"
+	read -r pid < "$CB_RUN/qemu.pid" || pid=0
+	mapfile -t body <<< "$script"
+	stdout="" stderr=""
+	# Open the FIFOs read-write: that never blocks, even if QEMU is gone.
+	exec {fin}<>"$CB_RUN/agent.in" {fout}<>"$CB_RUN/agent.out"
+	printf '@@CB-CMD %s %d\n' "$id" "${#body[@]}" >&"$fin"
+	printf '%s\n' "${body[@]}" >&"$fin"
+	while [ -z "$rc" ]; do
+		if ! IFS= read -r -t 1 line <&"$fout"; then
+			if ! kill -0 "$pid" 2>/dev/null; then
+				rc=255 stderr="guest_run: the guest died running: $script"
+			elif [ $((SECONDS - t0)) -ge "$CB_RUN_TIMEOUT" ]; then
+				rc=124 stderr="guest_run: timed out after ${CB_RUN_TIMEOUT}s: $script"
+			fi
+			continue
+		fi
+		case $line in
+		"@@CB-OUT $id") seen=1 section=out ;;
+		"@@CB-ERR $id") section=err ;;
+		"@@CB-END $id "*) [ $seen = 1 ] && rc=${line##* } ;;
+		*) case $section in
+		   out) stdout+=$line$'\n' ;;
+		   err) stderr+=$line$'\n' ;;
+		   esac ;;
+		esac
+	done
+	exec {fin}>&- {fout}>&-
+	# Like $(...) and bats' run: trailing newlines go.
+	while [[ $stdout == *$'\n' ]]; do stdout=${stdout%$'\n'}; done
+	while [[ $stderr == *$'\n' ]]; do stderr=${stderr%$'\n'}; done
+	status=$rc
+	if [ -n "$stderr" ] && [ -n "$stdout" ]; then
+		output="$stdout"$'\n'"$stderr"
+	else
+		output="$stdout$stderr"
+	fi
+	lines=()
+	[ -z "$output" ] || mapfile -t lines <<< "$output"
+	return 0
+}
+
+guest_ok() {
+	guest_run "$@"
+	if [ "$status" != 0 ]; then
+		printf 'guest command failed (status %s): %s\n%s\n' "$status" "$*" "$output" >&2
+		return 1
+	fi
+}
+
+guest_dmesg() {
+	guest_run dmesg
+}
+
+guest_put() {
+	local name=${2:-$(basename "$1")}
+	cp "$1" "$CB_RUN/share/$name"
+}
+
+guest_qmp() {
+	"$CB_TOP/tests/qemu/qmp.py" "$CB_RUN/qmp.sock" "$@"
+}
+
+# Power the guest off and wait for QEMU to go.
+guest_shutdown() {
+	[ -n "${CB_RUN:-}" ] && [ -f "$CB_RUN/qemu.pid" ] || return 0
+	local pid i
+	pid=$(cat "$CB_RUN/qemu.pid")
+	if kill -0 "$pid" 2>/dev/null; then
+		CB_RUN_TIMEOUT=2 guest_run 'sync; poweroff -f' >/dev/null 2>&1 || true
+		for i in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+		kill "$pid" 2>/dev/null || true
+	fi
+	_guest_keep_log
+	rm -f "$CB_RUN/qemu.pid"
+}
+
+guest_reboot() {
+	local args=()
+	guest_shutdown
+	mapfile -t args < "$CB_BOOT_ARGS_FILE"
+	_guest_start "${args[@]}" --keep
+}
+
+# Per-test setup: nothing to do yet (kept so suites read symmetrically).
+guest_setup() {
+	:
+}
+
+# Per-test: fail if the kernel complained since the last check (boot
+# messages count against the first test).
+guest_teardown() {
+	local new mark size
+	[ -f "$CB_RUN/console.log" ] || return 0
+	mark=$(cat "$CB_RUN/console.mark" 2>/dev/null || echo 0)
+	size=$(stat -c %s "$CB_RUN/console.log")
+	echo "$size" > "$CB_RUN/console.mark"
+	new=$(tail -c +"$((mark + 1))" "$CB_RUN/console.log" | head -c "$((size - mark))" |
+		grep -E "$CB_KERNEL_ERRORS" | head -n 5)
+	if [ -n "$new" ]; then
+		printf 'the kernel logged errors during this test (console log: %s):\n%s\n' \
+			"$CB_CONSOLE_KEEP" "$new" >&2
+		return 1
+	fi
+}
