@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capetool: board profiles.  The profiles in schemas/boards/ are compiled
+ * in (the guest has only the binary); --board PATH loads one from a file.
+ */
+#include <libconfig.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "capetool.h"
+
+void board_free(struct board *b);
+
+static char **str_array(config_setting_t *a, size_t *n)
+{
+	int m = a ? config_setting_length(a) : 0;
+	char **v = xcalloc((size_t)m + 1, sizeof(*v));
+
+	for (int i = 0; i < m; i++) {
+		const char *s = config_setting_get_string_elem(a, i);
+
+		v[i] = xstrdup(s ? s : "");
+	}
+	*n = (size_t)m;
+	return v;
+}
+
+static int mark_pins(const char *src, config_setting_t *a, bool *mark)
+{
+	int m = a ? config_setting_length(a) : 0;
+
+	for (int i = 0; i < m; i++) {
+		const char *s = config_setting_get_string_elem(a, i);
+		int idx = s ? cape_pin_index(s) : -1;
+
+		if (idx < 0) {
+			err("%s: board pin \"%s\" is not a header signal", src, s ? s : "?");
+			return -1;
+		}
+		mark[idx] = true;
+	}
+	return 0;
+}
+
+static int board_parse(const char *src, config_t *cfg, struct board *b)
+{
+	config_setting_t *root = config_root_setting(cfg), *s;
+	const char *v;
+	size_t n;
+
+	memset(b, 0, sizeof(*b));
+	if (schema_validate(embedded_board_schema, src, root))
+		return EXIT_FAIL;
+	config_setting_lookup_string(root, "name", &v);
+	b->name = xstrdup(v);
+	config_setting_lookup_string(root, "description", &v);
+	b->description = xstrdup(v);
+	b->pinmux = config_setting_lookup_string(root, "pinmux", &v) ? xstrdup(v) : NULL;
+	config_setting_lookup_string(root, "devices-target", &v);
+	b->devices_target = xstrdup(v);
+	b->compatible = str_array(config_setting_get_member(root, "compatible"), &b->ncompatible);
+	s = config_setting_get_member(root, "budget");
+	config_setting_lookup_int(s, "vdd-3v3b", (int *)&b->budget[0]);
+	config_setting_lookup_int(s, "vdd-5v", (int *)&b->budget[1]);
+	config_setting_lookup_int(s, "sys-5v", (int *)&b->budget[2]);
+	if (mark_pins(src, config_setting_get_member(root, "board-pins"), b->board_pin) ||
+	    mark_pins(src, config_setting_get_member(root, "shared-pins"), b->shared_pin))
+		return EXIT_FAIL;
+	s = config_setting_get_member(root, "buses");
+	b->nbuses = s ? (size_t)config_setting_length(s) : 0;
+	b->buses = xcalloc(b->nbuses, sizeof(*b->buses));
+	for (size_t i = 0; i < b->nbuses; i++) {
+		config_setting_t *g = config_setting_get_elem(s, (unsigned)i);
+		struct board_bus *bus = &b->buses[i];
+		int en = 0;
+
+		config_setting_lookup_string(g, "name", &v);
+		bus->name = xstrdup(v);
+		config_setting_lookup_string(g, "label", &v);
+		bus->label = xstrdup(v);
+		config_setting_lookup_string(g, "type", &v);
+		bus->type = xstrdup(v);
+		bus->pins = str_array(config_setting_get_member(g, "pins"), &bus->npins);
+		config_setting_lookup_bool(g, "board-enabled", &en);
+		bus->board_enabled = en;
+	}
+	for (int i = 0; i < CAPE_NPINS; i++)
+		b->pins[i].conf = -1;
+	s = config_setting_get_member(root, "pins");
+	n = (size_t)config_setting_length(s);
+	for (size_t i = 0; i < n; i++) {
+		config_setting_t *g = config_setting_get_elem(s, (unsigned)i);
+		int idx, line = 0, conf;
+
+		config_setting_lookup_string(g, "pin", &v);
+		idx = cape_pin_index(v);
+		if (idx < 0) {
+			err("%s: pin \"%s\" is not a header signal", src, v);
+			return EXIT_FAIL;
+		}
+		config_setting_lookup_string(g, "gpio", &v);
+		b->pins[idx].idx = idx;
+		b->pins[idx].gpio = xstrdup(v);
+		config_setting_lookup_int(g, "line", &line);
+		b->pins[idx].line = line;
+		if (config_setting_lookup_int(g, "conf", &conf))
+			b->pins[idx].conf = conf;
+	}
+	return EXIT_OK;
+}
+
+const char *board_detect(void)
+{
+	char *path = xasprintf("%s/firmware/devicetree/base/compatible", sysfs_root());
+	uint8_t *buf;
+	size_t len;
+	const char *found = NULL;
+
+	if (!read_file(path, &buf, &len)) {
+		for (const struct board_src *s = embedded_boards; s->name && !found; s++) {
+			struct board b;
+			config_t cfg;
+
+			config_init(&cfg);
+			if (config_read_string(&cfg, s->text) && board_parse(s->name, &cfg, &b) == 0) {
+				for (size_t i = 0; i < b.ncompatible && !found; i++)
+					for (size_t o = 0; o < len && !found;
+					     o += strnlen((char *)buf + o, len - o) + 1)
+						if (!strncmp((char *)buf + o, b.compatible[i], len - o))
+							found = s->name;
+				board_free(&b);
+			}
+			config_destroy(&cfg);
+		}
+		free(buf);
+	}
+	free(path);
+	return found ? found : "beaglebone-black";
+}
+
+int board_load(const char *name, struct board *b)
+{
+	config_t cfg;
+	int rc;
+
+	if (!name)
+		name = board_detect();
+	config_init(&cfg);
+	if (strchr(name, '/')) {
+		if (!config_read_file(&cfg, name)) {
+			err("%s:%d: %s", name, config_error_line(&cfg), config_error_text(&cfg));
+			config_destroy(&cfg);
+			return EXIT_IO;
+		}
+	} else {
+		const struct board_src *s;
+
+		for (s = embedded_boards; s->name; s++)
+			if (!strcmp(s->name, name))
+				break;
+		if (!s->name) {
+			err("unknown board \"%s\"; known boards:", name);
+			for (s = embedded_boards; s->name; s++)
+				fprintf(stderr, "  %s\n", s->name);
+			config_destroy(&cfg);
+			return EXIT_USAGE;
+		}
+		if (!config_read_string(&cfg, s->text)) {
+			err("internal: board %s: line %d: %s", name, config_error_line(&cfg),
+			    config_error_text(&cfg));
+			config_destroy(&cfg);
+			return EXIT_FAIL;
+		}
+	}
+	rc = board_parse(name, &cfg, b);
+	config_destroy(&cfg);
+	return rc;
+}
+
+const struct board_bus *board_find_bus(const struct board *b, const char *name)
+{
+	for (size_t i = 0; i < b->nbuses; i++)
+		if (!strcmp(b->buses[i].name, name))
+			return &b->buses[i];
+	return NULL;
+}
+
+static void free_strv(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void board_free(struct board *b)
+{
+	free(b->name);
+	free(b->description);
+	free(b->pinmux);
+	free(b->devices_target);
+	free_strv(b->compatible, b->ncompatible);
+	for (size_t i = 0; i < b->nbuses; i++) {
+		free(b->buses[i].name);
+		free(b->buses[i].label);
+		free(b->buses[i].type);
+		free_strv(b->buses[i].pins, b->buses[i].npins);
+	}
+	free(b->buses);
+	for (int i = 0; i < CAPE_NPINS; i++)
+		free(b->pins[i].gpio);
+	memset(b, 0, sizeof(*b));
+}

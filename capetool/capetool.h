@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * capetool: shared declarations.  The EEPROM layout itself comes from the
+ * kernel's UAPI header <linux/capebus.h>; nothing here restates it.
+ */
+#ifndef CAPETOOL_H
+#define CAPETOOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <linux/capebus.h>
+
+#define CAPETOOL_VERSION "0.1.0"
+
+/* Exit codes (documented in capetool(1) and `capetool --help`). */
+enum {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1,		/* any other failure */
+	EXIT_USAGE = 2,		/* bad command line */
+	EXIT_DEF = 3,		/* invalid definition (file:line: key: reason) */
+	EXIT_IO = 4,		/* cannot read or write a file */
+	EXIT_CONFLICT = 5,	/* check: pin conflict */
+	EXIT_POWER = 6,		/* check: power over budget */
+	EXIT_REFUSED = 7,	/* flash: EEPROM holds another part (--force) */
+	EXIT_VERIFY = 8,	/* flash: read-back differs */
+	EXIT_NODEV = 9,		/* EEPROM/configfs/sysfs missing or write-protected */
+	EXIT_MAGIC = 10,	/* decode: bad magic */
+	EXIT_REVISION = 11,	/* decode: unknown format revision */
+	EXIT_TEXT = 12,		/* decode: bad text field */
+	EXIT_CRC = 13,		/* decode: CRC mismatch */
+	EXIT_TRUNCATED = 14,	/* decode: image too short / bad extension area */
+	EXIT_KERNEL = 15,	/* override: the kernel refused the cape */
+};
+
+/* ---- util.c ---- */
+extern const char *progname;
+extern bool err_quiet;		/* err() prints nothing (fuzzing) */
+void err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t m);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Whole file into a malloc'ed buffer (8-byte aligned); 0 or -errno. */
+int read_file(const char *path, uint8_t **buf, size_t *len);
+int write_file(const char *path, const void *buf, size_t len);
+/* Read a small sysfs/configfs text attribute, trailing newline stripped. */
+char *read_attr(const char *path);
+int write_attr(const char *path, const char *val);
+int write_attr_bin(const char *path, const void *buf, size_t len);
+char *path_dirname(const char *path);
+void json_str(const char *s);
+bool wants_help(int argc, char **argv);
+
+/* ---- crc32.c ---- */
+uint32_t crc32_iso_hdlc(const void *buf, size_t len);
+
+/* ---- pins (eeprom.c) ---- */
+#define CAPE_NPINS CAPE_EEPROM_A1_NUM_PINS
+extern const char *const cape_pin_names[CAPE_NPINS];
+extern const char *const cape_pin_signals[CAPE_NPINS];
+int cape_pin_index(const char *name);		/* -1 if not a header signal */
+static inline bool cape_pin_is_ain(int idx) { return idx >= CAPE_BONE_FIRST_AIN; }
+
+/* ---- schema.c: compiled-in schema and validator ---- */
+struct config_t;
+struct config_setting_t;
+extern const char embedded_cape_schema[];
+extern const char embedded_board_schema[];
+/* Validate @root against the schema text; messages "FILE:LINE: KEY: why". */
+int schema_validate(const char *schema_text, const char *file, struct config_setting_t *root);
+/* Print the definition-format section as roff (man page) or plain text. */
+int schema_print_doc(const char *schema_text, bool roff);
+
+/* ---- def.c: definition parsing ---- */
+enum dev_type { DEV_I2C, DEV_SPI, DEV_LED, DEV_KEY, DEV_W1, DEV_UART };
+
+struct prop {			/* an extra property from `properties` */
+	char *name;
+	uint8_t *val;
+	size_t len;
+};
+
+struct cape_dev {
+	enum dev_type type;
+	int line;
+	char *bus, *compatible, *name, *label, *pin, *default_state, *trigger;
+	int address, cs, max_freq, code;
+	bool active_low;
+	struct prop *props;
+	size_t nprops;
+};
+
+struct cape_pin {
+	int idx;		/* index in CAPE_BONE_PINS */
+	uint16_t word;		/* pin-usage word */
+	int line;
+};
+
+struct cape_def {
+	char *file;
+	bool a0;
+	char board_name[CAPE_EEPROM_BOARD_NAME_LEN + 1];
+	char version[CAPE_EEPROM_VERSION_LEN + 1];
+	char manufacturer[CAPE_EEPROM_MANUFACTURER_LEN + 1];
+	char part_number[CAPE_EEPROM_PART_NUMBER_LEN + 1];
+	char serial[CAPE_EEPROM_SERIAL_LEN + 1];
+	uint16_t power[4];	/* vdd-3v3b vdd-5v sys-5v dc-supplied */
+	struct cape_pin pins[CAPE_NPINS];
+	size_t npins;
+	struct cape_dev *devs;
+	size_t ndevs;
+	char *overlay;		/* escape hatch path, resolved */
+};
+
+int def_load(const char *path, struct cape_def *def);	/* EXIT_* */
+void def_free(struct cape_def *def);
+const char *dev_type_name(enum dev_type t);
+
+/* ---- board.c: board profiles ---- */
+struct board_bus {
+	char *name, *label, *type;
+	char **pins;
+	size_t npins;
+	bool board_enabled;
+};
+
+struct board_pin {
+	int idx;
+	char *gpio;
+	int line;
+	int conf;		/* -1: no pad conf register */
+};
+
+struct board {
+	char *name, *description, *pinmux, *devices_target;
+	char **compatible;
+	size_t ncompatible;
+	unsigned budget[3];
+	bool board_pin[CAPE_NPINS], shared_pin[CAPE_NPINS];
+	struct board_bus *buses;
+	size_t nbuses;
+	struct board_pin pins[CAPE_NPINS];	/* by index; gpio NULL if absent */
+};
+
+struct board_src { const char *name; const char *text; };
+extern const struct board_src embedded_boards[];
+/* NAME of a compiled-in profile, a path to a .board file, or NULL: detect. */
+int board_load(const char *name, struct board *b);	/* EXIT_* */
+const char *board_detect(void);
+void board_free(struct board *b);
+const struct board_bus *board_find_bus(const struct board *b, const char *name);
+
+/* ---- eeprom.c: encode/decode ---- */
+struct cape_image {
+	bool a0;
+	char board_name[CAPE_EEPROM_BOARD_NAME_LEN + 1];
+	char version[CAPE_EEPROM_VERSION_LEN + 1];
+	char manufacturer[CAPE_EEPROM_MANUFACTURER_LEN + 1];
+	char part_number[CAPE_EEPROM_PART_NUMBER_LEN + 1];
+	char serial[CAPE_EEPROM_SERIAL_LEN + 1];
+	unsigned num_pins;
+	uint16_t pins[CAPE_NPINS];
+	unsigned npinwords;
+	uint16_t power[4];
+	/* extension area */
+	bool has_ext;
+	unsigned ext_version, ext_count, ext_length;
+	bool has_id_crc, id_crc_ok;
+	uint32_t id_crc, id_crc_calc;
+	const uint8_t *overlay;		/* points into the decoded buffer */
+	size_t overlay_len;
+	bool overlay_crc_ok;
+	uint32_t overlay_crc;
+	unsigned unknown_records;
+	size_t total_len;		/* standard area + extension area */
+};
+
+/* Encode; if @dtbo, add ID_CRC + OVERLAY records.  Returns malloc'ed image. */
+uint8_t *eeprom_encode(const struct cape_def *def, const void *dtbo, size_t dtbo_len,
+		       size_t *len);
+/* Decode; on error returns EXIT_* and sets *why (static or malloc'ed text). */
+int eeprom_decode(const uint8_t *buf, size_t len, struct cape_image *img, char *why, size_t whylen);
+/* One pin word in the kernel's words: "P9.19 mode3 bidir pull-up rx slow". */
+void pin_words(int idx, uint16_t word, char *out, size_t outlen);
+size_t eeprom_std_size(bool a0);
+
+/* ---- overlay.c: overlay building ---- */
+/* Build the overlay blob for @def on @b; returns EXIT_*; *blob malloc'ed. */
+int overlay_build(const struct cape_def *def, const struct board *b, void **blob, size_t *len);
+
+/* ---- sysfs.c: sysfs, configfs and nvmem access ---- */
+const char *sysfs_root(void);			/* $CAPETOOL_SYSFS or /sys */
+char *slot_nvmem_path(int slot, int *code);	/* malloc'ed path or NULL */
+char *configfs_ctrl_dir(const char *ctrl, int *code);
+char **list_dir(const char *path);		/* sorted, NULL-terminated */
+void free_list(char **v);
+int nvmem_read_image(const char *path, uint8_t **buf, size_t *len);	/* 0 or -errno */
+
+/* ---- commands ---- */
+int cmd_create(int argc, char **argv);
+int cmd_decode(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_flash(int argc, char **argv);
+int cmd_override(int argc, char **argv);
+int cmd_remove(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_schema(int argc, char **argv);
+/* decode one buffer: fmt 0 text, 1 JSON, 2 definition; EXIT_* */
+int decode_buffer(const char *src, const uint8_t *buf, size_t len, int fmt, const char *xfile);
+
+/* ---- build helper shared by create and override ---- */
+int build_cape(const char *defpath, const char *boardname, const char *serial,
+	       bool embed, uint8_t **img, size_t *imglen, void **dtbo, size_t *dtbolen,
+	       struct cape_def *def);
+
+#endif

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/* capetool create: definition -> <part>-<version>.eeprom and .dtbo */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "capetool.h"
+
+static const char usage_text[] =
+	"usage: capetool create DEF [--board B] [-o DIR] [--serial S] [--embed-overlay]\n"
+	"\n"
+	"Write <part-number>-<version>.eeprom and <part-number>-<version>.dtbo.\n"
+	"  -b, --board B        board profile (qemu-vexpress, beaglebone-black) or a\n"
+	"                       .board file; default: detected from the running device\n"
+	"                       tree, else beaglebone-black\n"
+	"  -o, --output DIR     directory to write to (default: .)\n"
+	"  -s, --serial S       serial number (12 chars), overrides the definition\n"
+	"  -e, --embed-overlay  also store the overlay and a CRC record in the image's\n"
+	"                       free area (capebus extension records)\n"
+	"  -h, --help           this text\n";
+
+int build_cape(const char *defpath, const char *boardname, const char *serial, bool embed,
+	       uint8_t **img, size_t *imglen, void **dtbo, size_t *dtbolen, struct cape_def *def)
+{
+	struct board b;
+	int rc;
+
+	rc = def_load(defpath, def);
+	if (rc)
+		return rc;
+	if (serial) {
+		size_t n = strlen(serial);
+
+		for (size_t i = 0; i < n; i++)
+			if (serial[i] < 0x20 || serial[i] > 0x7e)
+				n = 0;
+		if (n != CAPE_EEPROM_SERIAL_LEN) {
+			err("--serial: must be %d printable ASCII characters (WWYY&&&&nnnn)",
+			    CAPE_EEPROM_SERIAL_LEN);
+			return EXIT_USAGE;
+		}
+		snprintf(def->serial, sizeof(def->serial), "%s", serial);
+	}
+	rc = board_load(boardname, &b);
+	if (rc)
+		return rc;
+	rc = overlay_build(def, &b, dtbo, dtbolen);
+	board_free(&b);
+	if (rc)
+		return rc;
+	*img = eeprom_encode(def, embed ? *dtbo : NULL, *dtbolen, imglen);
+	return EXIT_OK;
+}
+
+int cmd_create(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "board", required_argument, NULL, 'b' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "serial", required_argument, NULL, 's' },
+		{ "embed-overlay", no_argument, NULL, 'e' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const char *board = NULL, *dir = ".", *serial = NULL;
+	bool embed = false;
+	struct cape_def def;
+	uint8_t *img;
+	void *dtbo;
+	size_t imglen, dtbolen;
+	char *stem, *p;
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "b:o:s:eh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'b': board = optarg; break;
+		case 'o': dir = optarg; break;
+		case 's': serial = optarg; break;
+		case 'e': embed = true; break;
+		case 'h': fputs(usage_text, stdout); return EXIT_OK;
+		default: fputs(usage_text, stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	rc = build_cape(argv[optind], board, serial, embed, &img, &imglen, &dtbo, &dtbolen, &def);
+	if (rc) {
+		def_free(&def);
+		return rc;
+	}
+	stem = xasprintf("%s/%s-%s", dir, def.part_number, def.version);
+	p = xasprintf("%s.eeprom", stem);
+	if (write_file(p, img, imglen)) {
+		err("%s: cannot write: %m", p);
+		rc = EXIT_IO;
+	} else {
+		printf("%s (%zu bytes)\n", p, imglen);
+	}
+	free(p);
+	p = xasprintf("%s.dtbo", stem);
+	if (!rc && write_file(p, dtbo, dtbolen)) {
+		err("%s: cannot write: %m", p);
+		rc = EXIT_IO;
+	} else if (!rc) {
+		printf("%s (%zu bytes)\n", p, dtbolen);
+	}
+	free(p);
+	free(stem);
+	free(img);
+	free(dtbo);
+	def_free(&def);
+	return rc;
+}

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/* capetool decode: every field of an EEPROM image, as text, JSON or a definition */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "capetool.h"
+
+static const char usage_text[] =
+	"usage: capetool decode (IMAGE | --slot N) [--json | --format=cape] [-x FILE]\n"
+	"\n"
+	"Print every field of a cape EEPROM image (A0 or A1), the used pins in the\n"
+	"kernel's words, and the capebus extension records.\n"
+	"  -s, --slot N              read slot N's EEPROM through its nvmem device\n"
+	"  -j, --json                JSON output\n"
+	"  -f, --format=text|json|cape  cape: a definition that create turns back\n"
+	"                            into the same image\n"
+	"  -x, --extract-overlay F   write an embedded overlay record to F\n"
+	"  -h, --help                this text\n"
+	"Exit codes 10-14 name what is wrong: bad magic (10), unknown revision (11),\n"
+	"bad text (12), bad CRC (13), truncated image or extension area (14).\n";
+
+enum fmt { FMT_TEXT, FMT_JSON, FMT_CAPE };
+
+static const char *const rails[] = { "vdd-3v3b", "vdd-5v", "sys-5v", "dc-supplied" };
+
+static void print_text(const char *src, const struct cape_image *im)
+{
+	char w[64];
+	unsigned used = 0;
+
+	printf("source:        %s\n", src);
+	printf("format:        %s (%zu-byte standard area)\n", im->a0 ? "A0" : "A1",
+	       eeprom_std_size(im->a0));
+	printf("board name:    %s\n", im->board_name);
+	printf("version:       %s\n", im->version);
+	printf("manufacturer:  %s\n", im->manufacturer);
+	printf("part number:   %s\n", im->part_number);
+	printf("overlay name:  %s-%s.dtbo\n", im->part_number, im->version);
+	if (strlen(im->serial) == 12)
+		printf("serial:        %s (week %.2s, year 20%.2s, assembly %.4s, unit %.4s)\n",
+		       im->serial, im->serial, im->serial + 2, im->serial + 4, im->serial + 8);
+	else
+		printf("serial:        %s\n", im->serial);
+	for (unsigned i = 0; i < im->npinwords; i++)
+		used += !!(im->pins[i] & CAPE_PIN_USED);
+	printf("pins:          %u declared, %u used\n", im->num_pins, used);
+	if (im->a0 && used)
+		printf("  (A0 pin words decoded by index in the A1 order; no source maps them for certain)\n");
+	for (unsigned i = 0; i < im->npinwords; i++) {
+		if (!(im->pins[i] & CAPE_PIN_USED))
+			continue;
+		pin_words((int)i, im->pins[i], w, sizeof(w));
+		printf("  %-36s %s (0x%04x)%s\n", w, cape_pin_signals[i], im->pins[i],
+		       (im->pins[i] & CAPE_PIN_RESERVED_MASK) && !cape_pin_is_ain((int)i)
+			       ? " reserved bits set" : "");
+	}
+	printf("power (mA):   ");
+	for (int i = 0; i < 4; i++)
+		printf(" %s %u", rails[i], im->power[i]);
+	putchar('\n');
+	if (!im->has_ext) {
+		printf("extension:     none\n");
+		return;
+	}
+	printf("extension:     version %u, %u records, %u bytes%s\n", im->ext_version,
+	       im->ext_count, im->ext_length,
+	       im->ext_version != CAPEBUS_EXT_VERSION ? " (newer version: ignored)" : "");
+	if (im->has_id_crc)
+		printf("  id-crc:      0x%08x (ok)\n", im->id_crc);
+	if (im->overlay)
+		printf("  overlay:     %zu bytes, crc 0x%08x (ok)\n", im->overlay_len, im->overlay_crc);
+	if (im->unknown_records)
+		printf("  unknown:     %u records skipped\n", im->unknown_records);
+}
+
+static void print_json(const char *src, const struct cape_image *im)
+{
+	char w[64];
+	bool first = true;
+
+	printf("{\"source\": ");
+	json_str(src);
+	printf(", \"format\": \"%s\", \"board_name\": ", im->a0 ? "A0" : "A1");
+	json_str(im->board_name);
+	printf(", \"version\": ");
+	json_str(im->version);
+	printf(", \"manufacturer\": ");
+	json_str(im->manufacturer);
+	printf(", \"part_number\": ");
+	json_str(im->part_number);
+	printf(", \"serial\": ");
+	json_str(im->serial);
+	printf(", \"num_pins\": %u, \"pins\": [", im->num_pins);
+	for (unsigned i = 0; i < im->npinwords; i++) {
+		if (!(im->pins[i] & CAPE_PIN_USED))
+			continue;
+		pin_words((int)i, im->pins[i], w, sizeof(w));
+		printf("%s{\"pin\": \"%s\", \"index\": %u, \"word\": %u, \"signal\": \"%s\", \"words\": ",
+		       first ? "" : ", ", cape_pin_names[i], i, im->pins[i], cape_pin_signals[i]);
+		json_str(w);
+		putchar('}');
+		first = false;
+	}
+	printf("], \"power\": {");
+	for (int i = 0; i < 4; i++)
+		printf("%s\"%s\": %u", i ? ", " : "", rails[i], im->power[i]);
+	printf("}, \"extension\": ");
+	if (!im->has_ext) {
+		printf("null}\n");
+		return;
+	}
+	printf("{\"version\": %u, \"count\": %u, \"length\": %u", im->ext_version, im->ext_count,
+	       im->ext_length);
+	if (im->has_id_crc)
+		printf(", \"id_crc\": %u", im->id_crc);
+	if (im->overlay)
+		printf(", \"overlay_length\": %zu, \"overlay_crc\": %u", im->overlay_len,
+		       im->overlay_crc);
+	printf(", \"unknown_records\": %u}}\n", im->unknown_records);
+}
+
+static void cape_str(const char *key, const char *v)
+{
+	printf("  %-13s= \"", key);
+	for (; *v; v++) {
+		if (*v == '"' || *v == '\\')
+			putchar('\\');
+		putchar(*v);
+	}
+	printf("\";\n");
+}
+
+static void print_cape(const char *src, const struct cape_image *im)
+{
+	static const char *const dir[] = { "in", "in", "out", "bidir" };
+	bool any = false;
+
+	printf("# decoded from %s by capetool %s\n", src, CAPETOOL_VERSION);
+	printf("eeprom = {\n");
+	cape_str("format", im->a0 ? "A0" : "A1");
+	cape_str("board-name", im->board_name);
+	cape_str("version", im->version);
+	cape_str("manufacturer", im->manufacturer);
+	cape_str("part-number", im->part_number);
+	if (*im->serial)
+		cape_str("serial", im->serial);
+	printf("};\n");
+	printf("power = { vdd-3v3b = %u; vdd-5v = %u; sys-5v = %u; dc-supplied = %u; };\n",
+	       im->power[0], im->power[1], im->power[2], im->power[3]);
+	printf("pins = (\n");
+	for (unsigned i = 0; i < im->npinwords; i++) {
+		uint16_t w = im->pins[i];
+		const char *d;
+		bool rx_default;
+
+		if (!(w & CAPE_PIN_USED))
+			continue;
+		printf("%s  { pin = \"%s\";", any ? ",\n" : "", cape_pin_names[i]);
+		any = true;
+		if (cape_pin_is_ain((int)i)) {
+			printf(" }");
+			continue;
+		}
+		d = dir[(w & CAPE_PIN_DIR_MASK) >> 13];
+		rx_default = strcmp(d, "out") != 0;
+		printf(" mode = %u; direction = \"%s\";", w & CAPE_PIN_MODE_MASK, d);
+		if (!(w & CAPE_PIN_PULL_DISABLE))
+			printf(" pull = \"%s\";", (w & CAPE_PIN_PULL_UP) ? "up" : "down");
+		if (!!(w & CAPE_PIN_RX_ENABLE) != rx_default)
+			printf(" rx = %s;", (w & CAPE_PIN_RX_ENABLE) ? "true" : "false");
+		if (w & CAPE_PIN_SLEW_SLOW)
+			printf(" slew = \"slow\";");
+		printf(" }");
+	}
+	printf("%s);\n", any ? "\n" : "");
+	if (im->overlay)
+		printf("# the image embeds a %zu-byte overlay: extract it with decode -x FILE\n",
+		       im->overlay_len);
+}
+
+int decode_buffer(const char *src, const uint8_t *buf, size_t len, int fmt, const char *xfile)
+{
+	struct cape_image im;
+	char why[160];
+	int rc = eeprom_decode(buf, len, &im, why, sizeof(why));
+
+	if (rc) {
+		err("%s: %s", src, why);
+		return rc;
+	}
+	if (fmt == FMT_JSON)
+		print_json(src, &im);
+	else if (fmt == FMT_CAPE)
+		print_cape(src, &im);
+	else
+		print_text(src, &im);
+	if (xfile) {
+		if (!im.overlay) {
+			err("%s: no overlay record to extract", src);
+			return EXIT_FAIL;
+		}
+		if (write_file(xfile, im.overlay, im.overlay_len)) {
+			err("%s: cannot write: %m", xfile);
+			return EXIT_IO;
+		}
+	}
+	return EXIT_OK;
+}
+
+int cmd_decode(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "slot", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "extract-overlay", required_argument, NULL, 'x' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int fmt = FMT_TEXT, slot = -1, c, rc;
+	const char *xfile = NULL;
+	char *path, *end;
+	uint8_t *buf;
+	size_t len;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "s:jf:x:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			slot = (int)strtol(optarg, &end, 10);
+			if (*end || slot < 0) {
+				err("--slot: not a slot number: %s", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'j': fmt = FMT_JSON; break;
+		case 'f':
+			if (!strcmp(optarg, "cape"))
+				fmt = FMT_CAPE;
+			else if (!strcmp(optarg, "json"))
+				fmt = FMT_JSON;
+			else if (!strcmp(optarg, "text"))
+				fmt = FMT_TEXT;
+			else {
+				err("--format: text, json or cape, not %s", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'x': xfile = optarg; break;
+		case 'h': fputs(usage_text, stdout); return EXIT_OK;
+		default: fputs(usage_text, stderr); return EXIT_USAGE;
+		}
+	}
+	if ((slot < 0) == (optind == argc) || optind < argc - 1) {
+		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	if (slot >= 0) {
+		path = slot_nvmem_path(slot, &rc);
+		if (!path)
+			return rc;
+	} else {
+		path = xstrdup(argv[optind]);
+	}
+	rc = slot >= 0 ? nvmem_read_image(path, &buf, &len) : read_file(path, &buf, &len);
+	if (rc) {
+		err("%s: %s", path, strerror(-rc));
+		free(path);
+		return EXIT_IO;
+	}
+	rc = decode_buffer(path, buf, len, fmt, xfile);
+	free(buf);
+	free(path);
+	return rc;
+}

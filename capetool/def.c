@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capetool: cape definition parsing.  libconfig reads the file, the
+ * compiled-in schema checks keys and types (schema.c), then this file
+ * checks what the schema cannot say (header pins, duplicates, references)
+ * and fills struct cape_def.
+ */
+#include <libconfig.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "capetool.h"
+
+static const char *const dev_names[] = {
+	[DEV_I2C] = "i2c", [DEV_SPI] = "spi", [DEV_LED] = "led",
+	[DEV_KEY] = "key", [DEV_W1] = "w1", [DEV_UART] = "uart",
+};
+
+const char *dev_type_name(enum dev_type t)
+{
+	return dev_names[t];
+}
+
+struct dctx {
+	const char *file;
+	int errors;
+};
+
+static void derr(struct dctx *c, const config_setting_t *at, const char *key, const char *msg)
+{
+	fprintf(stderr, "%s:%d: %s: %s\n", c->file, config_setting_source_line(at), key, msg);
+	c->errors++;
+}
+
+static const char *get_str(const config_setting_t *g, const char *key, const char *dflt)
+{
+	const char *v;
+
+	return config_setting_lookup_string(g, key, &v) ? v : dflt;
+}
+
+static int get_int(const config_setting_t *g, const char *key, int dflt)
+{
+	int v;
+
+	return config_setting_lookup_int(g, key, &v) ? v : dflt;
+}
+
+static int get_bool(const config_setting_t *g, const char *key, int dflt)
+{
+	int v;
+
+	return config_setting_lookup_bool(g, key, &v) ? v : dflt;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static void parse_eeprom(struct dctx *c, config_setting_t *e, struct cape_def *d)
+{
+	(void)c;
+	d->a0 = !strcmp(get_str(e, "format", "A1"), "A0");
+	snprintf(d->board_name, sizeof(d->board_name), "%s", get_str(e, "board-name", ""));
+	snprintf(d->version, sizeof(d->version), "%s", get_str(e, "version", ""));
+	snprintf(d->manufacturer, sizeof(d->manufacturer), "%s", get_str(e, "manufacturer", ""));
+	snprintf(d->part_number, sizeof(d->part_number), "%s", get_str(e, "part-number", ""));
+	snprintf(d->serial, sizeof(d->serial), "%s", get_str(e, "serial", ""));
+}
+
+static void parse_pins(struct dctx *c, config_setting_t *list, struct cape_def *d)
+{
+	int n = list ? config_setting_length(list) : 0;
+	int first_line[CAPE_NPINS] = { 0 };
+
+	for (int i = 0; i < n; i++) {
+		config_setting_t *p = config_setting_get_elem(list, i);
+		const char *name = get_str(p, "pin", "");
+		const char *dir = get_str(p, "direction", NULL);
+		const char *pull = get_str(p, "pull", "none");
+		int idx = cape_pin_index(name), mode = get_int(p, "mode", -1);
+		char key[32], msg[128];
+		uint16_t w = CAPE_PIN_USED;
+
+		snprintf(key, sizeof(key), "pins[%d].pin", i);
+		if (idx < 0) {
+			snprintf(msg, sizeof(msg), "\"%s\" is not a header signal pin", name);
+			derr(c, p, key, msg);
+			continue;
+		}
+		if (first_line[idx]) {
+			snprintf(msg, sizeof(msg), "duplicate pin %s (first at line %d)", name,
+				 first_line[idx]);
+			derr(c, p, key, msg);
+			continue;
+		}
+		first_line[idx] = config_setting_source_line(p);
+		if (d->a0 && idx >= CAPE_EEPROM_A0_NUM_PINS) {
+			snprintf(msg, sizeof(msg), "%s has no pin-usage word in format A0", name);
+			derr(c, p, key, msg);
+			continue;
+		}
+		if (cape_pin_is_ain(idx)) {
+			static const char *const other[] = { "mode", "direction", "pull", "rx", "slew" };
+
+			for (size_t k = 0; k < sizeof(other) / sizeof(other[0]); k++) {
+				if (config_setting_get_member(p, other[k])) {
+					snprintf(key, sizeof(key), "pins[%d].%s", i, other[k]);
+					snprintf(msg, sizeof(msg),
+						 "%s is an analog input: it takes no %s", name, other[k]);
+					derr(c, p, key, msg);
+				}
+			}
+		} else {
+			if (mode < 0) {
+				snprintf(key, sizeof(key), "pins[%d].mode", i);
+				derr(c, p, key, "required key missing (only AIN pins go without)");
+			}
+			if (!dir) {
+				snprintf(key, sizeof(key), "pins[%d].direction", i);
+				derr(c, p, key, "required key missing (only AIN pins go without)");
+				dir = "in";
+			}
+			if (!strcmp(dir, "in"))
+				w |= CAPE_PIN_DIR_IN;
+			else if (!strcmp(dir, "out"))
+				w |= CAPE_PIN_DIR_OUT;
+			else
+				w |= CAPE_PIN_DIR_BIDIR;
+			if (!strcmp(pull, "none"))
+				w |= CAPE_PIN_PULL_DISABLE;
+			else if (!strcmp(pull, "up"))
+				w |= CAPE_PIN_PULL_UP;
+			if (get_bool(p, "rx", strcmp(dir, "out") != 0))
+				w |= CAPE_PIN_RX_ENABLE;
+			if (!strcmp(get_str(p, "slew", "fast"), "slow"))
+				w |= CAPE_PIN_SLEW_SLOW;
+			w |= (uint16_t)(mode < 0 ? 0 : mode);
+		}
+		d->pins[d->npins].idx = idx;
+		d->pins[d->npins].word = w;
+		d->pins[d->npins].line = config_setting_source_line(p);
+		d->npins++;
+	}
+}
+
+static void parse_props(struct dctx *c, config_setting_t *g, struct cape_dev *dv)
+{
+	int n = config_setting_length(g);
+
+	dv->props = xcalloc((size_t)n, sizeof(*dv->props));
+	for (int i = 0; i < n; i++) {
+		config_setting_t *v = config_setting_get_elem(g, i);
+		struct prop *pr = &dv->props[dv->nprops];
+		int t = config_setting_type(v);
+
+		pr->name = xstrdup(config_setting_name(v));
+		if (t == CONFIG_TYPE_STRING) {
+			const char *s = config_setting_get_string(v);
+
+			pr->len = strlen(s) + 1;
+			pr->val = (uint8_t *)xstrdup(s);
+		} else if (t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64) {
+			uint32_t x = (uint32_t)config_setting_get_int64(v);
+
+			pr->len = 4;
+			pr->val = xmalloc(4);
+			pr->val[0] = x >> 24; pr->val[1] = x >> 16; pr->val[2] = x >> 8; pr->val[3] = x;
+		} else if (t == CONFIG_TYPE_BOOL) {
+			if (!config_setting_get_bool(v)) {
+				free(pr->name);
+				continue;
+			}
+			pr->len = 0;
+			pr->val = NULL;
+		} else if (t == CONFIG_TYPE_ARRAY) {
+			int m = config_setting_length(v);
+
+			pr->val = xcalloc((size_t)m + 1, 4 + 64);
+			for (int k = 0; k < m; k++) {
+				config_setting_t *e = config_setting_get_elem(v, k);
+
+				if (config_setting_type(e) == CONFIG_TYPE_STRING) {
+					const char *s = config_setting_get_string(e);
+					size_t sl = strlen(s) + 1;
+
+					pr->val = xrealloc(pr->val, pr->len + sl);
+					memcpy(pr->val + pr->len, s, sl);
+					pr->len += sl;
+				} else {
+					uint32_t x = (uint32_t)config_setting_get_int64(e);
+
+					pr->val = xrealloc(pr->val, pr->len + 4);
+					pr->val[pr->len] = x >> 24; pr->val[pr->len + 1] = x >> 16;
+					pr->val[pr->len + 2] = x >> 8; pr->val[pr->len + 3] = x;
+					pr->len += 4;
+				}
+			}
+		} else {
+			char key[80];
+
+			snprintf(key, sizeof(key), "properties.%s", pr->name);
+			derr(c, v, key, "must be a string, integer, array or true");
+			free(pr->name);
+			continue;
+		}
+		dv->nprops++;
+	}
+}
+
+static bool pin_listed(const struct cape_def *d, int idx)
+{
+	for (size_t i = 0; i < d->npins; i++)
+		if (d->pins[i].idx == idx)
+			return true;
+	return false;
+}
+
+static void parse_devices(struct dctx *c, config_setting_t *list, struct cape_def *d)
+{
+	int n = list ? config_setting_length(list) : 0;
+
+	d->devs = xcalloc((size_t)n, sizeof(*d->devs));
+	for (int i = 0; i < n; i++) {
+		config_setting_t *g = config_setting_get_elem(list, i);
+		struct cape_dev *dv = &d->devs[d->ndevs];
+		const char *type = get_str(g, "type", "");
+		config_setting_t *props;
+		int t;
+
+		for (t = 0; t <= DEV_UART; t++)
+			if (!strcmp(type, dev_names[t]))
+				break;
+		if (t > DEV_UART)
+			continue;	/* the schema already said so */
+		dv->type = (enum dev_type)t;
+		dv->line = config_setting_source_line(g);
+		dv->bus = dup_or_null(get_str(g, "bus", NULL));
+		dv->compatible = dup_or_null(get_str(g, "compatible", NULL));
+		dv->name = dup_or_null(get_str(g, "name", NULL));
+		dv->label = dup_or_null(get_str(g, "label", NULL));
+		dv->pin = dup_or_null(get_str(g, "pin", NULL));
+		dv->default_state = xstrdup(get_str(g, "default-state", "off"));
+		dv->trigger = dup_or_null(get_str(g, "trigger", NULL));
+		dv->address = get_int(g, "address", 0);
+		dv->cs = get_int(g, "cs", 0);
+		dv->max_freq = get_int(g, "max-frequency", 1000000);
+		dv->code = get_int(g, "code", 0);
+		dv->active_low = get_bool(g, "active-low", dv->type == DEV_KEY);
+		props = config_setting_get_member(g, "properties");
+		if (props)
+			parse_props(c, props, dv);
+		if (dv->pin) {
+			int idx = cape_pin_index(dv->pin);
+			char key[32], msg[128];
+
+			snprintf(key, sizeof(key), "devices[%d].pin", i);
+			if (idx < 0 || cape_pin_is_ain(idx)) {
+				snprintf(msg, sizeof(msg), "\"%s\" is not a header GPIO pin", dv->pin);
+				derr(c, g, key, msg);
+			} else if (!pin_listed(d, idx)) {
+				snprintf(msg, sizeof(msg), "%s is not listed in pins", dv->pin);
+				derr(c, g, key, msg);
+			}
+		}
+		d->ndevs++;
+	}
+}
+
+int def_load(const char *path, struct cape_def *d)
+{
+	config_t cfg;
+	config_setting_t *root, *s;
+	struct dctx c = { path, 0 };
+	const char *ov;
+
+	memset(d, 0, sizeof(*d));
+	d->file = xstrdup(path);
+	config_init(&cfg);
+	if (!config_read_file(&cfg, path)) {
+		if (config_error_type(&cfg) == CONFIG_ERR_FILE_IO) {
+			err("%s: cannot read definition", path);
+			config_destroy(&cfg);
+			return EXIT_IO;
+		}
+		fprintf(stderr, "%s:%d: syntax error: %s\n", path, config_error_line(&cfg),
+			config_error_text(&cfg));
+		config_destroy(&cfg);
+		return EXIT_DEF;
+	}
+	root = config_root_setting(&cfg);
+	if (schema_validate(embedded_cape_schema, path, root)) {
+		config_destroy(&cfg);
+		return EXIT_DEF;
+	}
+	parse_eeprom(&c, config_setting_get_member(root, "eeprom"), d);
+	s = config_setting_get_member(root, "power");
+	if (s) {
+		d->power[0] = (uint16_t)get_int(s, "vdd-3v3b", 0);
+		d->power[1] = (uint16_t)get_int(s, "vdd-5v", 0);
+		d->power[2] = (uint16_t)get_int(s, "sys-5v", 0);
+		d->power[3] = (uint16_t)get_int(s, "dc-supplied", 0);
+	}
+	parse_pins(&c, config_setting_get_member(root, "pins"), d);
+	parse_devices(&c, config_setting_get_member(root, "devices"), d);
+	if (config_setting_lookup_string(root, "overlay", &ov)) {
+		char *dir = path_dirname(path);
+
+		d->overlay = ov[0] == '/' ? xstrdup(ov) : xasprintf("%s/%s", dir, ov);
+		free(dir);
+	}
+	config_destroy(&cfg);
+	return c.errors ? EXIT_DEF : EXIT_OK;
+}
+
+void def_free(struct cape_def *d)
+{
+	for (size_t i = 0; i < d->ndevs; i++) {
+		struct cape_dev *dv = &d->devs[i];
+
+		free(dv->bus); free(dv->compatible); free(dv->name); free(dv->label);
+		free(dv->pin); free(dv->default_state); free(dv->trigger);
+		for (size_t k = 0; k < dv->nprops; k++) {
+			free(dv->props[k].name);
+			free(dv->props[k].val);
+		}
+		free(dv->props);
+	}
+	free(d->devs);
+	free(d->overlay);
+	free(d->file);
+	memset(d, 0, sizeof(*d));
+}

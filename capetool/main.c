@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capetool: compile, inspect, flash and declare BeagleBone-style capes.
+ * Dispatch table in the manner of git's builtin/: one file per command.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "capetool.h"
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct cmd cmds[] = {
+	{ "create", cmd_create, "write <part>-<version>.eeprom and .dtbo from a definition" },
+	{ "decode", cmd_decode, "print every field of an EEPROM image or a slot's EEPROM" },
+	{ "check", cmd_check, "validate definitions; report pin conflicts and power budget" },
+	{ "flash", cmd_flash, "write an image to a slot's EEPROM or a file/device, verified" },
+	{ "override", cmd_override, "declare a cape to the kernel through configfs" },
+	{ "remove", cmd_remove, "remove a cape declared with override" },
+	{ "list", cmd_list, "slots and capes the kernel reports" },
+	{ "schema", cmd_schema, "print the definition format (from the compiled-in schema)" },
+};
+
+static const char exit_codes[] =
+	"Exit codes:\n"
+	"   0  success\n"
+	"   1  other failure\n"
+	"   2  bad command line\n"
+	"   3  invalid definition (FILE:LINE: KEY: reason)\n"
+	"   4  cannot read or write a file\n"
+	"   5  check: pin conflict\n"
+	"   6  check: power over budget\n"
+	"   7  flash: the EEPROM holds a different part (use --force)\n"
+	"   8  flash: read-back differs from the image\n"
+	"   9  EEPROM, slot, sysfs or configfs missing, or EEPROM write-protected\n"
+	"  10  decode: bad magic\n"
+	"  11  decode: unknown format revision\n"
+	"  12  decode: bad text field\n"
+	"  13  decode: bad CRC\n"
+	"  14  decode: image truncated or extension area malformed\n"
+	"  15  override: the kernel refused the cape\n";
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: capetool [--version] [--help] <command> [<args>]\n\nCommands:\n");
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(f, "  %-9s %s\n", cmds[i].name, cmds[i].summary);
+	fprintf(f, "\n'capetool <command> --help' describes a command.\n\n%s", exit_codes);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		if (argc > 2 && strcmp(argv[1], "help") == 0) {
+			char *hargv[] = { argv[2], "--help", NULL };
+
+			for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+				if (!strcmp(cmds[i].name, argv[2]))
+					return cmds[i].fn(2, hargv);
+		}
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("capetool %s\n", CAPETOOL_VERSION);
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(cmds[i].name, argv[1]))
+			return cmds[i].fn(argc - 1, argv + 1);
+	err("'%s' is not a command; see 'capetool --help'", argv[1]);
+	return EXIT_USAGE;
+}

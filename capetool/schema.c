@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capetool: the compiled-in schema (schemas/cape.schema, board.schema) and
+ * a generic validator driven by it.  def.c and board.c read values only
+ * after the validator has checked keys, types, lengths and ranges, so they
+ * can trust the types they find.
+ */
+#include <libconfig.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "capetool.h"
+
+struct schema {
+	config_t cfg;
+	config_setting_t *groups;
+};
+
+static int schema_open(struct schema *s, const char *text)
+{
+	config_init(&s->cfg);
+	if (!config_read_string(&s->cfg, text)) {
+		err("internal: schema: line %d: %s", config_error_line(&s->cfg),
+		    config_error_text(&s->cfg));
+		config_destroy(&s->cfg);
+		return -1;
+	}
+	s->groups = config_lookup(&s->cfg, "groups");
+	return 0;
+}
+
+static const char *fstr(const config_setting_t *f, const char *key)
+{
+	const char *v = NULL;
+
+	config_setting_lookup_string(f, key, &v);
+	return v;
+}
+
+static bool fint(const config_setting_t *f, const char *key, int *v)
+{
+	return config_setting_lookup_int(f, key, v) == CONFIG_TRUE;
+}
+
+static bool fbool(const config_setting_t *f, const char *key)
+{
+	int v = 0;
+
+	config_setting_lookup_bool(f, key, &v);
+	return v;
+}
+
+static config_setting_t *group_fields(struct schema *s, const char *name)
+{
+	return s->groups ? config_setting_get_member(s->groups, name) : NULL;
+}
+
+static config_setting_t *find_field(config_setting_t *list, const char *key)
+{
+	int n = list ? config_setting_length(list) : 0;
+
+	for (int i = 0; i < n; i++) {
+		config_setting_t *f = config_setting_get_elem(list, i);
+		const char *k = fstr(f, "key");
+
+		if (k && !strcmp(k, key))
+			return f;
+	}
+	return NULL;
+}
+
+struct vctx {
+	struct schema *s;
+	const char *file;
+	int errors;
+};
+
+static void verr(struct vctx *c, const config_setting_t *at, const char *path,
+		 const char *fmt, const char *a)
+{
+	int line = config_setting_source_line(at);
+
+	fprintf(stderr, "%s:%d: %s: ", c->file, line, path);
+	fprintf(stderr, fmt, a);
+	fputc('\n', stderr);
+	c->errors++;
+}
+
+static bool is_int(const config_setting_t *v)
+{
+	int t = config_setting_type(v);
+
+	return t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64;
+}
+
+static void validate_group(struct vctx *c, config_setting_t *set, const char *path,
+			   config_setting_t *fields, config_setting_t *fields2);
+
+static void validate_value(struct vctx *c, config_setting_t *v, const char *path,
+			   config_setting_t *f)
+{
+	const char *type = fstr(f, "type");
+	char buf[64];
+	int n;
+
+	if (!strcmp(type, "string")) {
+		const char *s;
+		config_setting_t *en;
+		int len, maxlen;
+
+		if (config_setting_type(v) != CONFIG_TYPE_STRING) {
+			verr(c, v, path, "%s", "must be a string");
+			return;
+		}
+		s = config_setting_get_string(v);
+		len = (int)strlen(s);
+		if (fint(f, "length", &n) && len != n) {
+			snprintf(buf, sizeof(buf), "must be exactly %d characters (has %d)", n, len);
+			verr(c, v, path, "%s", buf);
+		}
+		if (fint(f, "max-length", &maxlen) && len > maxlen) {
+			snprintf(buf, sizeof(buf), "at most %d characters (has %d)", maxlen, len);
+			verr(c, v, path, "%s", buf);
+		}
+		if (fstr(f, "charset")) {
+			for (const char *p = s; *p; p++) {
+				if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e) {
+					verr(c, v, path, "%s", "must be printable ASCII");
+					break;
+				}
+			}
+		}
+		en = config_setting_get_member(f, "enum");
+		if (en) {
+			bool ok = false;
+
+			for (int i = 0; i < config_setting_length(en); i++)
+				if (!strcmp(config_setting_get_string_elem(en, i), s))
+					ok = true;
+			if (!ok)
+				verr(c, v, path, "bad value \"%s\"", s);
+		}
+	} else if (!strcmp(type, "int")) {
+		long long x;
+		int lim;
+
+		if (!is_int(v)) {
+			verr(c, v, path, "%s", "must be an integer");
+			return;
+		}
+		x = config_setting_get_int64(v);
+		if (fint(f, "min", &lim) && x < lim) {
+			snprintf(buf, sizeof(buf), "%lld is below the minimum %d", x, lim);
+			verr(c, v, path, "%s", buf);
+		}
+		if (fint(f, "max", &lim) && x > lim) {
+			snprintf(buf, sizeof(buf), "%lld is above the maximum %d", x, lim);
+			verr(c, v, path, "%s", buf);
+		}
+	} else if (!strcmp(type, "bool")) {
+		if (config_setting_type(v) != CONFIG_TYPE_BOOL)
+			verr(c, v, path, "%s", "must be true or false");
+	} else if (!strcmp(type, "array")) {
+		if (config_setting_type(v) != CONFIG_TYPE_ARRAY)
+			verr(c, v, path, "%s", "must be an array [ ... ]");
+	} else if (!strcmp(type, "any-group")) {
+		if (config_setting_type(v) != CONFIG_TYPE_GROUP)
+			verr(c, v, path, "%s", "must be a group { ... }");
+	} else if (!strcmp(type, "group")) {
+		if (config_setting_type(v) != CONFIG_TYPE_GROUP) {
+			verr(c, v, path, "%s", "must be a group { ... }");
+			return;
+		}
+		validate_group(c, v, path, group_fields(c->s, fstr(f, "fields")), NULL);
+	} else if (!strcmp(type, "list")) {
+		const char *of = fstr(f, "of"), *sel = fstr(f, "select");
+
+		if (config_setting_type(v) != CONFIG_TYPE_LIST) {
+			verr(c, v, path, "%s", "must be a list ( ... )");
+			return;
+		}
+		for (int i = 0; i < config_setting_length(v); i++) {
+			config_setting_t *e = config_setting_get_elem(v, i);
+			config_setting_t *extra = NULL;
+			char *ep = xasprintf("%s[%d]", path, i);
+
+			if (config_setting_type(e) != CONFIG_TYPE_GROUP) {
+				verr(c, e, ep, "%s", "must be a group { ... }");
+				free(ep);
+				continue;
+			}
+			if (sel) {
+				const char *sv = NULL;
+
+				if (config_setting_lookup_string(e, sel, &sv))
+					extra = group_fields(c->s, sv);
+			}
+			validate_group(c, e, ep, group_fields(c->s, of), extra);
+			free(ep);
+		}
+	}
+}
+
+static void validate_group(struct vctx *c, config_setting_t *set, const char *path,
+			   config_setting_t *fields, config_setting_t *fields2)
+{
+	int n = config_setting_length(set);
+	config_setting_t *lists[2] = { fields, fields2 };
+
+	for (int i = 0; i < n; i++) {
+		config_setting_t *v = config_setting_get_elem(set, i);
+		const char *name = config_setting_name(v);
+		config_setting_t *f = find_field(fields, name);
+		char *p = *path ? xasprintf("%s.%s", path, name) : xstrdup(name);
+
+		if (!f)
+			f = find_field(fields2, name);
+		if (!f)
+			verr(c, v, p, "%s", "unknown key");
+		else
+			validate_value(c, v, p, f);
+		free(p);
+	}
+	for (int l = 0; l < 2; l++) {
+		int m = lists[l] ? config_setting_length(lists[l]) : 0;
+
+		for (int i = 0; i < m; i++) {
+			config_setting_t *f = config_setting_get_elem(lists[l], i);
+			const char *k = fstr(f, "key");
+
+			if (fbool(f, "required") && !config_setting_get_member(set, k)) {
+				char *p = *path ? xasprintf("%s.%s", path, k) : xstrdup(k);
+
+				verr(c, set, p, "%s", "required key missing");
+				free(p);
+			}
+		}
+	}
+}
+
+int schema_validate(const char *schema_text, const char *file, config_setting_t *root)
+{
+	struct schema s;
+	struct vctx c = { &s, file, 0 };
+
+	if (schema_open(&s, schema_text))
+		return -1;
+	validate_group(&c, root, "", config_lookup(&s.cfg, "fields"), NULL);
+	config_destroy(&s.cfg);
+	return c.errors;
+}
+
+/* ---- documentation ---- */
+
+static void roff_text(const char *s)
+{
+	if (*s == '.' || *s == '\'')
+		fputs("\\&", stdout);
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\e", stdout);
+		else if (*s == '-')
+			fputs("\\-", stdout);
+		else
+			putchar(*s);
+	}
+}
+
+static void doc_field(config_setting_t *f, bool roff, const char *indent)
+{
+	const char *key = fstr(f, "key"), *type = fstr(f, "type"), *doc = fstr(f, "doc");
+	config_setting_t *en = config_setting_get_member(f, "enum");
+	config_setting_t *def = config_setting_get_member(f, "default");
+	char extra[256] = "";
+	size_t o = 0;
+	int n;
+
+	o += (size_t)snprintf(extra + o, sizeof(extra) - o, "%s", type);
+	if (fbool(f, "required"))
+		o += (size_t)snprintf(extra + o, sizeof(extra) - o, ", required");
+	if (fint(f, "length", &n))
+		o += (size_t)snprintf(extra + o, sizeof(extra) - o, ", exactly %d chars", n);
+	if (fint(f, "max-length", &n))
+		o += (size_t)snprintf(extra + o, sizeof(extra) - o, ", at most %d chars", n);
+	if (fint(f, "min", &n))
+		o += (size_t)snprintf(extra + o, sizeof(extra) - o, ", min %d", n);
+	if (fint(f, "max", &n))
+		o += (size_t)snprintf(extra + o, sizeof(extra) - o, ", max %d", n);
+	if (en) {
+		o += (size_t)snprintf(extra + o, sizeof(extra) - o, ", one of");
+		for (int i = 0; i < config_setting_length(en); i++)
+			o += (size_t)snprintf(extra + o, sizeof(extra) - o, " %s",
+					      config_setting_get_string_elem(en, i));
+	}
+	if (def) {
+		if (config_setting_type(def) == CONFIG_TYPE_STRING)
+			snprintf(extra + o, sizeof(extra) - o, ", default \"%s\"",
+				 config_setting_get_string(def));
+		else if (config_setting_type(def) == CONFIG_TYPE_BOOL)
+			snprintf(extra + o, sizeof(extra) - o, ", default %s",
+				 config_setting_get_bool(def) ? "true" : "false");
+		else
+			snprintf(extra + o, sizeof(extra) - o, ", default %lld",
+				 (long long)config_setting_get_int64(def));
+	}
+	if (roff) {
+		printf(".TP\n.B %s\n(", key);
+		roff_text(extra);
+		printf(") ");
+		roff_text(doc ? doc : "");
+		putchar('\n');
+	} else {
+		printf("%s%s (%s)\n%s    %s\n", indent, key, extra, indent, doc ? doc : "");
+	}
+}
+
+static void doc_group(struct schema *s, const char *title, const char *gname, bool roff)
+{
+	config_setting_t *g = group_fields(s, gname);
+
+	if (!g)
+		return;
+	if (roff) {
+		printf(".SS ");
+		roff_text(title);
+		putchar('\n');
+	} else {
+		printf("\n%s\n", title);
+	}
+	for (int i = 0; i < config_setting_length(g); i++)
+		doc_field(config_setting_get_elem(g, i), roff, "  ");
+}
+
+int schema_print_doc(const char *schema_text, bool roff)
+{
+	struct schema s;
+	config_setting_t *top;
+	static const char *const devs[] = { "i2c", "spi", "led", "key", "w1", "uart" };
+
+	if (schema_open(&s, schema_text))
+		return EXIT_FAIL;
+	top = config_lookup(&s.cfg, "fields");
+	if (roff)
+		printf(".SS Top-level keys\n");
+	else
+		printf("Top-level keys\n");
+	for (int i = 0; i < config_setting_length(top); i++)
+		doc_field(config_setting_get_elem(top, i), roff, "  ");
+	doc_group(&s, "eeprom = { ... }", "eeprom", roff);
+	doc_group(&s, "power = { ... }", "power", roff);
+	doc_group(&s, "pins = ( { ... }, ... )", "pin", roff);
+	doc_group(&s, "devices = ( { type = ...; ... }, ... )", "device", roff);
+	for (size_t i = 0; i < sizeof(devs) / sizeof(devs[0]); i++) {
+		char *t = xasprintf("device type \"%s\"", devs[i]);
+
+		doc_group(&s, t, devs[i], roff);
+		free(t);
+	}
+	config_destroy(&s.cfg);
+	return EXIT_OK;
+}

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capetool: where the kernel's capebus objects live (CONTRACT section 4-5):
+ * /sys/class/capebus/<ctrl>/slot<N>/{state,reason,nvmem,cape},
+ * /sys/bus/capebus/devices/<cape>/..., /sys/bus/nvmem/devices/<nvmem>/nvmem
+ * and /sys/kernel/config/capebus/<ctrl>/.  $CAPETOOL_SYSFS replaces /sys
+ * (tests use a fake tree).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "capetool.h"
+
+const char *sysfs_root(void)
+{
+	const char *r = getenv("CAPETOOL_SYSFS");
+
+	return r && *r ? r : "/sys";
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted entries of a directory (no dot files); NULL-terminated. */
+char **list_dir(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	char **v = NULL;
+	size_t n = 0;
+
+	if (!d)
+		return NULL;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		v = xrealloc(v, (n + 2) * sizeof(*v));
+		v[n++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	if (!v)
+		v = xcalloc(1, sizeof(*v));
+	v[n] = NULL;
+	qsort(v, n, sizeof(*v), name_cmp);
+	return v;
+}
+
+void free_list(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+char *slot_nvmem_path(int slot, int *code)
+{
+	char *cls = xasprintf("%s/class/capebus", sysfs_root());
+	char **ctrls = list_dir(cls);
+	char *res = NULL;
+	bool seen = false;
+
+	*code = EXIT_NODEV;
+	for (size_t i = 0; ctrls && ctrls[i] && !res; i++) {
+		char *p = xasprintf("%s/%s/slot%d/nvmem", cls, ctrls[i], slot);
+		char *name = read_attr(p);
+
+		if (name) {
+			seen = true;
+			if (*name)
+				res = xasprintf("%s/bus/nvmem/devices/%s/nvmem", sysfs_root(), name);
+		}
+		free(name);
+		free(p);
+	}
+	if (!ctrls)
+		err("no capebus controller: %s is missing (kernel without capebus?)", cls);
+	else if (!seen)
+		err("no slot %d on any capebus controller in %s", slot, cls);
+	else if (!res)
+		err("slot %d has no EEPROM device (no nvmem: unpopulated or failed to probe)", slot);
+	free_list(ctrls);
+	free(cls);
+	return res;
+}
+
+char *configfs_ctrl_dir(const char *ctrl, int *code)
+{
+	char *base = xasprintf("%s/kernel/config/capebus", sysfs_root());
+	char **v;
+	char *res = NULL;
+
+	*code = EXIT_NODEV;
+	if (ctrl) {
+		struct stat st;
+
+		res = xasprintf("%s/%s", base, ctrl);
+		if (stat(res, &st)) {
+			err("%s: %s", res, strerror(errno));
+			free(res);
+			res = NULL;
+		}
+	} else {
+		v = list_dir(base);
+		if (v && v[0])
+			res = xasprintf("%s/%s", base, v[0]);
+		else
+			err("%s: no capebus controller in configfs (configfs not mounted, or kernel without capebus configfs?)",
+			    base);
+		free_list(v);
+	}
+	free(base);
+	return res;
+}
+
+/*
+ * Read just the image at the start of an nvmem device (a 24C256 is 32 KiB
+ * and slow): the standard area and extension header, then the records.
+ */
+int nvmem_read_image(const char *path, uint8_t **bufp, size_t *lenp)
+{
+	size_t head = CAPE_EEPROM_A1_SIZE + sizeof(struct capebus_ext_header), len = head, got = 0;
+	uint8_t *buf = xcalloc(1, head);
+	FILE *f = fopen(path, "rb");
+
+	if (!f) {
+		free(buf);
+		return -errno;
+	}
+	got = fread(buf, 1, head, f);
+	if (got >= CAPE_EEPROM_A0_SIZE + sizeof(struct capebus_ext_header)) {
+		size_t std = !memcmp(buf + 4, CAPE_EEPROM_REV_A0, 2) ? CAPE_EEPROM_A0_SIZE
+								     : CAPE_EEPROM_A1_SIZE;
+		const uint8_t *h = buf + std;
+
+		if (got >= std + 8 && h[0] == 0x43 && h[1] == 0x42 && h[2] == 0x55 && h[3] == 0x53) {
+			len = std + 8 + ((size_t)h[6] << 8 | h[7]);
+			if (len > head) {
+				buf = xrealloc(buf, len);
+				got += fread(buf + got, 1, len - got, f);
+			}
+		}
+	}
+	if (ferror(f)) {
+		int e = errno;
+
+		fclose(f);
+		free(buf);
+		return -e;
+	}
+	fclose(f);
+	*bufp = buf;
+	*lenp = got;
+	return 0;
+}

@@ -1,0 +1,223 @@
+#!/usr/bin/env bats
+# capetool create: definitions in, EEPROM image and overlay out.
+
+load helpers
+
+setup_file() {
+	export BASE_DTBS=$BATS_FILE_TMPDIR
+	build_base_dtbs "$BASE_DTBS" || true
+}
+
+@test "create writes <part>-<version>.eeprom and .dtbo for the weather cape" {
+	run ct create "$DEFS/weather.cape" --board qemu-vexpress -o "$BATS_TEST_TMPDIR"
+	no_sanitizer_report
+	[ "$status" -eq 0 ]
+	[ -f "$BATS_TEST_TMPDIR/BB-WTHR-01-00A2.eeprom" ]
+	[ -f "$BATS_TEST_TMPDIR/BB-WTHR-01-00A2.dtbo" ]
+	[[ "$output" == *"BB-WTHR-01-00A2.eeprom (244 bytes)"* ]]
+}
+
+@test "every cape definition matches its golden image and overlays on both boards" {
+	for def in "$DEFS"/*.cape; do
+		for board in qemu-vexpress beaglebone-black; do
+			rm -f "$BATS_TEST_TMPDIR"/*
+			run ct create "$def" --board "$board" -o "$BATS_TEST_TMPDIR"
+			no_sanitizer_report
+			[ "$status" -eq 0 ] || { echo "$def $board: $output"; false; }
+			for f in "$BATS_TEST_TMPDIR"/*.eeprom; do
+				cmp "$f" "$GOLDEN/$(basename "$f")"
+			done
+			for f in "$BATS_TEST_TMPDIR"/*.dtbo; do
+				cmp "$f" "$GOLDEN/$(basename "$f" .dtbo).$board.dtbo"
+			done
+		done
+	done
+}
+
+@test "the overlay is an ordinary dtc overlay: __fixups__, exclusive-use, no __symbols__" {
+	ct create "$DEFS/weather.cape" --board qemu-vexpress -o "$BATS_TEST_TMPDIR" >/dev/null
+	run dtc -I dtb -O dts "$BATS_TEST_TMPDIR/BB-WTHR-01-00A2.dtbo"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'exclusive-use = "P9.19\0P8.13\0P9.39";'* ]]
+	[[ "$output" == *'v2m_i2c_dvi = "/fragment@0:target:0";'* ]]
+	[[ "$output" == *'cape_devices = "/fragment@1:target:0";'* ]]
+	[[ "$output" == *'header_gpio = "/fragment@1/__overlay__/bb-wthr-01-leds/led-0:gpios:0";'* ]]
+	[[ "$output" != *"__symbols__"* ]]
+	run fdtdump "$BATS_TEST_TMPDIR/BB-WTHR-01-00A2.dtbo"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'compatible = "ti,tmp105";'* ]]
+}
+
+@test "qemu-vexpress overlays only target the nodes cape-targets allows" {
+	for def in "$DEFS"/*.cape; do
+		rm -f "$BATS_TEST_TMPDIR"/*
+		ct create "$def" --board qemu-vexpress -o "$BATS_TEST_TMPDIR" >/dev/null
+		run fdtget -p "$BATS_TEST_TMPDIR"/*.dtbo /__fixups__
+		for label in $(fdtget -p "$BATS_TEST_TMPDIR"/*.dtbo /__fixups__); do
+			for e in $(fdtget "$BATS_TEST_TMPDIR"/*.dtbo /__fixups__ "$label"); do
+				if [[ "$e" == *":target:0" ]]; then
+					[[ "$label" == v2m_i2c_dvi || "$label" == cape_devices ]]
+				fi
+			done
+		done
+	done
+}
+
+@test "beaglebone-black overlays apply with fdtoverlay onto am335x-boneblack.dtb (-@)" {
+	[ -f "$BASE_DTBS/bbb.dtb" ] || skip "no 6.12 tree at $KSRC"
+	for def in "$DEFS"/*.cape; do
+		rm -f "$BATS_TEST_TMPDIR"/*
+		ct create "$def" --board beaglebone-black -o "$BATS_TEST_TMPDIR" >/dev/null
+		run fdtoverlay -i "$BASE_DTBS/bbb.dtb" -o "$BATS_TEST_TMPDIR/out.dtb" "$BATS_TEST_TMPDIR"/*.dtbo
+		[ "$status" -eq 0 ] || { echo "$def: $output"; false; }
+	done
+}
+
+@test "the weather overlay on beaglebone-black muxes P8.13 as gpio0_23 and wires its LED" {
+	[ -f "$BASE_DTBS/bbb.dtb" ] || skip "no 6.12 tree at $KSRC"
+	ct create "$DEFS/weather.cape" --board beaglebone-black -o "$BATS_TEST_TMPDIR" >/dev/null
+	fdtoverlay -i "$BASE_DTBS/bbb.dtb" -o "$BATS_TEST_TMPDIR/out.dtb" "$BATS_TEST_TMPDIR/BB-WTHR-01-00A2.dtbo"
+	gpio0=$(fdtget "$BASE_DTBS/bbb.dtb" /__symbols__ gpio0)
+	[ "$(fdtget "$BATS_TEST_TMPDIR/out.dtb" "$gpio0" phandle) 23 0" = \
+	  "$(fdtget "$BATS_TEST_TMPDIR/out.dtb" /bb-wthr-01-leds/led-0 gpios)" ]
+	pm=$(fdtget "$BASE_DTBS/bbb.dtb" /__symbols__ am33xx_pinmux)
+	# conf_gpmc_ad9 is at 0x24; output, pull disabled, mode 7
+	[ "$(fdtget -t x "$BATS_TEST_TMPDIR/out.dtb" "$pm/bb-wthr-01-leds-pins" pinctrl-single,pins)" = "24 8 7" ]
+	ph=$(fdtget "$BATS_TEST_TMPDIR/out.dtb" "$pm/bb-wthr-01-leds-pins" phandle)
+	[ "$(fdtget "$BATS_TEST_TMPDIR/out.dtb" /bb-wthr-01-leds pinctrl-0)" = "$ph" ]
+	[ "$(fdtget "$BATS_TEST_TMPDIR/out.dtb" "$(fdtget "$BASE_DTBS/bbb.dtb" /__symbols__ i2c2)/tmp105@48" reg)" = 72 ]
+}
+
+@test "qemu-vexpress overlays apply with fdtoverlay onto the test board DTB" {
+	[ -f "$BASE_DTBS/vexpress.dtb" ] || skip "no 6.12 tree at $KSRC"
+	for def in "$DEFS"/*.cape; do
+		rm -f "$BATS_TEST_TMPDIR"/*
+		ct create "$def" --board qemu-vexpress -o "$BATS_TEST_TMPDIR" >/dev/null
+		run fdtoverlay -i "$BASE_DTBS/vexpress.dtb" -o "$BATS_TEST_TMPDIR/out.dtb" "$BATS_TEST_TMPDIR"/*.dtbo
+		[ "$status" -eq 0 ] || { echo "$def: $output"; false; }
+	done
+	ct create "$DEFS/weather.cape" --board qemu-vexpress -o "$BATS_TEST_TMPDIR" >/dev/null
+	fdtoverlay -i "$BASE_DTBS/vexpress.dtb" -o "$BATS_TEST_TMPDIR/out.dtb" "$BATS_TEST_TMPDIR/BB-WTHR-01-00A2.dtbo"
+	hg=$(fdtget "$BASE_DTBS/vexpress.dtb" /__symbols__ header_gpio)
+	[ "$(fdtget "$BATS_TEST_TMPDIR/out.dtb" /cape-devices/bb-wthr-01-leds/led-0 gpios)" = \
+	  "$(fdtget "$BATS_TEST_TMPDIR/out.dtb" "$hg" phandle) 6 0" ]
+}
+
+@test "--serial overrides the definition's serial" {
+	run ct create "$DEFS/weather.cape" --serial 0125EXLB9999 -o "$BATS_TEST_TMPDIR"
+	[ "$status" -eq 0 ]
+	run ct decode "$BATS_TEST_TMPDIR/BB-WTHR-01-00A2.eeprom"
+	[[ "$output" == *"serial:        0125EXLB9999"* ]]
+}
+
+@test "--serial of the wrong length is a usage error" {
+	run ct create "$DEFS/weather.cape" --serial 123 -o "$BATS_TEST_TMPDIR"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--serial: must be 12"* ]]
+}
+
+@test "--embed-overlay stores the overlay and CRC records (golden)" {
+	run ct create "$DEFS/weather.cape" --board qemu-vexpress --embed-overlay -o "$BATS_TEST_TMPDIR"
+	[ "$status" -eq 0 ]
+	cmp "$BATS_TEST_TMPDIR/BB-WTHR-01-00A2.eeprom" "$GOLDEN/BB-WTHR-01-00A2.embedded.eeprom"
+	run ct decode -x "$BATS_TEST_TMPDIR/x.dtbo" "$BATS_TEST_TMPDIR/BB-WTHR-01-00A2.eeprom"
+	[ "$status" -eq 0 ]
+	cmp "$BATS_TEST_TMPDIR/x.dtbo" "$BATS_TEST_TMPDIR/BB-WTHR-01-00A2.dtbo"
+}
+
+@test "spi, uart, key and w1 devices on beaglebone-black" {
+	run ct create "$FIX/defs/kitchen-sink.cape" --board beaglebone-black -o "$BATS_TEST_TMPDIR"
+	no_sanitizer_report
+	[ "$status" -eq 0 ]
+	run dtc -I dtb -O dts "$BATS_TEST_TMPDIR/BB-SINK-01-00A0.dtbo"
+	[[ "$output" == *'spi-max-frequency = <0x989680>;'* ]]
+	[[ "$output" == *'compatible = "w1-gpio";'* ]]
+	[[ "$output" == *'compatible = "gpio-keys";'* ]]
+	[[ "$output" == *'linux,code = <0x1c>;'* ]]
+	[[ "$output" == *'uart1 = "/fragment@'* ]]
+	[[ "$output" == *'spi0 = "/fragment@'* ]]
+	[[ "$output" == *'spi-cpha;'* ]]
+	[[ "$output" == *'gains = <0x01 0x02>;'* ]]
+	[ -f "$BASE_DTBS/bbb.dtb" ] || skip "no 6.12 tree at $KSRC"
+	run fdtoverlay -i "$BASE_DTBS/bbb.dtb" -o "$BATS_TEST_TMPDIR/out.dtb" "$BATS_TEST_TMPDIR/BB-SINK-01-00A0.dtbo"
+	[ "$status" -eq 0 ]
+	[ "$(fdtget "$BATS_TEST_TMPDIR/out.dtb" "$(fdtget "$BASE_DTBS/bbb.dtb" /__symbols__ spi0)" status)" = okay ]
+}
+
+@test "a bus the board does not have is an error naming the definition line" {
+	run ct create "$FIX/defs/kitchen-sink.cape" --board qemu-vexpress -o "$BATS_TEST_TMPDIR"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *'kitchen-sink.cape:'*': devices: board qemu-vexpress has no spi bus "spi0"'* ]]
+	[[ "$output" == *'board qemu-vexpress has no uart bus "uart1"'* ]]
+}
+
+@test "the escape hatch merges a hand-written .dtbo with its fixups" {
+	dtc -q -I dts -O dtb -o "$BATS_TEST_TMPDIR/extra.dtbo" "$FIX/defs/extra.dtso"
+	sed "s|@EXTRA@|$BATS_TEST_TMPDIR/extra.dtbo|" "$FIX/defs/hatch.cape.in" > "$BATS_TEST_TMPDIR/hatch.cape"
+	run ct create "$BATS_TEST_TMPDIR/hatch.cape" --board qemu-vexpress -o "$BATS_TEST_TMPDIR"
+	no_sanitizer_report
+	[ "$status" -eq 0 ]
+	run dtc -I dtb -O dts "$BATS_TEST_TMPDIR/BB-HATCH-01-00A0.dtbo"
+	[[ "$output" == *'compatible = "pwm-beeper";'* ]]
+	[[ "$output" == *'compatible = "ti,tmp105";'* ]]
+	[ -f "$BASE_DTBS/vexpress.dtb" ] || skip "no 6.12 tree at $KSRC"
+	run fdtoverlay -i "$BASE_DTBS/vexpress.dtb" -o "$BATS_TEST_TMPDIR/out.dtb" "$BATS_TEST_TMPDIR/BB-HATCH-01-00A0.dtbo"
+	[ "$status" -eq 0 ]
+	# the hand-written node references its own label: local fixup kept
+	[ "$(fdtget "$BATS_TEST_TMPDIR/out.dtb" /cape-devices/beeper-supply phandle)" = \
+	  "$(fdtget "$BATS_TEST_TMPDIR/out.dtb" /cape-devices/beeper power-supply)" ]
+}
+
+@test "the escape hatch compiles a .dtso with dtc" {
+	sed "s|@EXTRA@|$FIX/defs/extra.dtso|" "$FIX/defs/hatch.cape.in" > "$BATS_TEST_TMPDIR/hatch.cape"
+	run ct create "$BATS_TEST_TMPDIR/hatch.cape" --board qemu-vexpress -o "$BATS_TEST_TMPDIR"
+	[ "$status" -eq 0 ]
+	run dtc -I dtb -O dts "$BATS_TEST_TMPDIR/BB-HATCH-01-00A0.dtbo"
+	[[ "$output" == *'compatible = "pwm-beeper";'* ]]
+}
+
+@test "a missing escape-hatch overlay is an I/O error" {
+	sed "s|@EXTRA@|$BATS_TEST_TMPDIR/none.dtbo|" "$FIX/defs/hatch.cape.in" > "$BATS_TEST_TMPDIR/hatch.cape"
+	run ct create "$BATS_TEST_TMPDIR/hatch.cape" --board qemu-vexpress -o "$BATS_TEST_TMPDIR"
+	[ "$status" -eq 4 ]
+	[[ "$output" == *"none.dtbo: No such file or directory"* ]]
+}
+
+@test "format A0 writes a 236-byte image" {
+	f=$(mkdef a0.cape <<'CAPE'
+eeprom = { format = "A0"; board-name = "Old"; version = "00A0"; manufacturer = "M"; part-number = "OLD-1"; };
+pins = ( { pin = "P9.22"; mode = 0; direction = "in"; } );
+CAPE
+)
+	run ct create "$f" -o "$BATS_TEST_TMPDIR"
+	[ "$status" -eq 0 ]
+	[ "$(stat -c %s "$BATS_TEST_TMPDIR/OLD-1-00A0.eeprom")" -eq 236 ]
+	run ct decode "$BATS_TEST_TMPDIR/OLD-1-00A0.eeprom"
+	[[ "$output" == *"format:        A0"* ]]
+	[[ "$output" == *"P9.22 mode0 in no-pull rx fast"* ]]
+}
+
+@test "an unwritable output directory is an I/O error" {
+	run ct create "$DEFS/weather.cape" -o "$BATS_TEST_TMPDIR/missing/dir"
+	[ "$status" -eq 4 ]
+	[[ "$output" == *"cannot write"* ]]
+}
+
+@test "an unknown board is a usage error listing the known ones" {
+	run ct create "$DEFS/weather.cape" --board pocketbeagle
+	[ "$status" -eq 2 ]
+	[[ "$output" == *'unknown board "pocketbeagle"'* ]]
+	[[ "$output" == *"qemu-vexpress"* ]]
+}
+
+@test "a board profile can be given as a file" {
+	run ct create "$DEFS/weather.cape" --board "$TOP/schemas/boards/qemu-vexpress.board" -o "$BATS_TEST_TMPDIR"
+	[ "$status" -eq 0 ]
+	cmp "$BATS_TEST_TMPDIR/BB-WTHR-01-00A2.dtbo" "$GOLDEN/BB-WTHR-01-00A2.qemu-vexpress.dtbo"
+}
+
+@test "create without a definition is a usage error" {
+	run ct create
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"usage: capetool create"* ]]
+}

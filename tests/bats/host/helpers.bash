@@ -1,0 +1,84 @@
+# Shared setup for the capetool host suites.
+# CAPETOOL: binary under test (make -C capetool check passes the ASan build).
+TOP=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)
+CAPETOOL=${CAPETOOL:-$TOP/build/capetool/host/capetool}
+DEFS=$TOP/cape-defs
+GOLDEN=$TOP/capetool/tests/golden
+FIX=$BATS_TEST_DIRNAME/fixtures
+KSRC=${KSRC:-/root/.cache/capebus/linux-6.12}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+unset CAPETOOL_SYSFS CAPETOOL_FAULT_VERIFY_OFFSET
+
+ct() { "$CAPETOOL" "$@"; }
+
+# A sanitizer report anywhere in the output fails the test.
+no_sanitizer_report() {
+	if [[ "$output" == *"ERROR: AddressSanitizer"* || "$output" == *"runtime error:"* ||
+	      "$output" == *"ERROR: LeakSanitizer"* ]]; then
+		echo "$output" >&2
+		return 1
+	fi
+}
+
+# Write a definition into the test's temp dir: mkdef NAME <<'EOF' ... EOF
+mkdef() {
+	cat > "$BATS_TEST_TMPDIR/$1"
+	echo "$BATS_TEST_TMPDIR/$1"
+}
+
+# The weather cape with one line replaced/added, for error-path tests.
+weather_with() {
+	{ cat "$DEFS/weather.cape"; printf '%s\n' "$@"; } > "$BATS_TEST_TMPDIR/w.cape"
+	echo "$BATS_TEST_TMPDIR/w.cape"
+}
+
+# Base device trees with symbols, built once per suite (needs the 6.12 tree).
+build_base_dtbs() {
+	local out=$1
+	[ -f "$out/bbb.dtb" ] && [ -f "$out/vexpress.dtb" ] && return 0
+	[ -d "$KSRC/arch/arm/boot/dts" ] || return 1
+	cpp -nostdinc -undef -D__DTS__ -x assembler-with-cpp \
+		-I "$KSRC/arch/arm/boot/dts" -I "$KSRC/arch/arm/boot/dts/ti/omap" \
+		-I "$KSRC/include" -I "$KSRC/scripts/dtc/include-prefixes" \
+		"$KSRC/arch/arm/boot/dts/ti/omap/am335x-boneblack.dts" |
+		dtc -q -@ -i "$KSRC/arch/arm/boot/dts/ti/omap" -I dts -O dtb -o "$out/bbb.dtb" - || return 1
+	cpp -nostdinc -undef -D__DTS__ -x assembler-with-cpp \
+		-I "$KSRC/arch/arm/boot/dts" -I "$KSRC/include" \
+		-I "$KSRC/scripts/dtc/include-prefixes" \
+		"$TOP/tests/qemu/capebus-vexpress-a9.dts" |
+		dtc -q -@ -I dts -O dtb -o "$out/vexpress.dtb" - || return 1
+}
+
+# A fake /sys for list, decode --slot and flash --slot.
+# fake_sysfs DIR: capebus0 with slots 0-3; slot 0 holds the weather cape.
+fake_sysfs() {
+	local s=$1 i
+	for i in 0 1 2 3; do
+		mkdir -p "$s/class/capebus/capebus0/slot$i"
+		echo empty > "$s/class/capebus/capebus0/slot$i/state"
+		echo > "$s/class/capebus/capebus0/slot$i/reason"
+		echo > "$s/class/capebus/capebus0/slot$i/nvmem"
+		echo > "$s/class/capebus/capebus0/slot$i/cape"
+	done
+	echo loaded > "$s/class/capebus/capebus0/slot0/state"
+	echo 0-00540 > "$s/class/capebus/capebus0/slot0/nvmem"
+	echo BB-WTHR-01 > "$s/class/capebus/capebus0/slot0/cape"
+	echo 0-00550 > "$s/class/capebus/capebus0/slot1/nvmem"
+	echo failed > "$s/class/capebus/capebus0/slot2/state"
+	echo "pin P8.13 is held by BB-WTHR-01 (slot 0)" > "$s/class/capebus/capebus0/slot2/reason"
+	echo 0-00560 > "$s/class/capebus/capebus0/slot2/nvmem"
+	mkdir -p "$s/bus/nvmem/devices/0-00540" "$s/bus/nvmem/devices/0-00550" "$s/bus/nvmem/devices/0-00560"
+	{ cat "$GOLDEN/BB-WTHR-01-00A2.eeprom"; head -c 2000 /dev/zero | tr '\0' '\377'; } \
+		> "$s/bus/nvmem/devices/0-00540/nvmem"
+	head -c 4096 /dev/zero | tr '\0' '\377' > "$s/bus/nvmem/devices/0-00550/nvmem"
+	cp "$GOLDEN/BB-HUMID-01-00A0.eeprom" "$s/bus/nvmem/devices/0-00560/nvmem"
+	local c=$s/bus/capebus/devices/BB-WTHR-01
+	mkdir -p "$c"
+	echo "Weather Cape" > "$c/board_name"; echo 00A2 > "$c/version"
+	echo "Example Labs" > "$c/manufacturer"; echo BB-WTHR-01 > "$c/part_number"
+	echo 4012EXLB0042 > "$c/serial"; echo A1 > "$c/format"; echo 0 > "$c/slot"
+	echo eeprom > "$c/overlay"; echo "Weather Cape,00A2,Example Labs,BB-WTHR-01" > "$c/id"
+	printf 'P9.19 mode3 bidir pull-up rx slow\nP8.13 mode7 out no-pull fast\nP9.39\n' > "$c/pins"
+	printf 'vdd-3v3b 150\nvdd-5v 0\nsys-5v 0\ndc-supplied 0\n' > "$c/power"
+}
