@@ -98,7 +98,7 @@ struct capebus_cfs_ctrl {
 	struct capebus_controller *ctrl;
 	struct list_head node;
 	struct work_struct remove_work;
-	struct mutex lock;
+	struct mutex lock;	/* @dead, @num_capes; a leaf lock */
 	bool dead;
 	unsigned int num_capes;
 	unsigned int num_slots;
@@ -124,7 +124,7 @@ struct capebus_cfs_ctrl {
 struct capebus_cfs_cape {
 	struct config_item item;
 	struct capebus_cfs_ctrl *cc;
-	struct mutex lock;
+	struct mutex lock;	/* the description and @cape */
 	struct cape_eeprom fields;
 	void *eeprom;
 	size_t eeprom_len;
@@ -414,23 +414,66 @@ static int capebus_cfs_cape_load(struct capebus_cfs_cape *c)
 	return 0;
 }
 
-/* Text fields: printable ASCII, no longer than the EEPROM field. */
-static ssize_t capebus_cfs_cape_store_text(struct config_item *item, char *field,
-					   size_t size, const char *page,
-					   size_t len, bool file_name)
+/* The text fields, where they are in struct cape_eeprom. */
+enum capebus_cfs_text {
+	CAPEBUS_CFS_BOARD_NAME,
+	CAPEBUS_CFS_VERSION,
+	CAPEBUS_CFS_MANUFACTURER,
+	CAPEBUS_CFS_PART_NUMBER,
+	CAPEBUS_CFS_SERIAL,
+};
+
+static const struct {
+	size_t offset;
+	size_t size;
+	bool file_name;		/* part of the firmware file name: no '/' */
+} capebus_cfs_texts[] = {
+	[CAPEBUS_CFS_BOARD_NAME] = {
+		offsetof(struct cape_eeprom, board_name),
+		sizeof_field(struct cape_eeprom, board_name), false },
+	[CAPEBUS_CFS_VERSION] = {
+		offsetof(struct cape_eeprom, version),
+		sizeof_field(struct cape_eeprom, version), true },
+	[CAPEBUS_CFS_MANUFACTURER] = {
+		offsetof(struct cape_eeprom, manufacturer),
+		sizeof_field(struct cape_eeprom, manufacturer), false },
+	[CAPEBUS_CFS_PART_NUMBER] = {
+		offsetof(struct cape_eeprom, part_number),
+		sizeof_field(struct cape_eeprom, part_number), true },
+	[CAPEBUS_CFS_SERIAL] = {
+		offsetof(struct cape_eeprom, serial),
+		sizeof_field(struct cape_eeprom, serial), false },
+};
+
+static ssize_t capebus_cfs_cape_show_text(struct config_item *item,
+					  char *page, enum capebus_cfs_text t)
+{
+	struct capebus_cfs_cape *c = to_cfs_cape(item);
+
+	guard(mutex)(&c->lock);
+	return sysfs_emit(page, "%s\n",
+			  (char *)&c->fields + capebus_cfs_texts[t].offset);
+}
+
+/* Printable ASCII, shorter than the EEPROM field; one newline may end it. */
+static ssize_t capebus_cfs_cape_store_text(struct config_item *item,
+					   const char *page, size_t len,
+					   enum capebus_cfs_text t)
 {
 	struct capebus_cfs_cape *c = to_cfs_cape(item);
 	size_t n = strnlen(page, len);
+	char *field;
 	size_t i;
 
 	if (n && page[n - 1] == '\n')
 		n--;
-	if (n >= size)
+	if (n >= capebus_cfs_texts[t].size)
 		return -EINVAL;
 	for (i = 0; i < n; i++) {
 		u8 ch = page[i];
 
-		if (ch < 0x20 || ch > 0x7e || (file_name && ch == '/'))
+		if (ch < 0x20 || ch > 0x7e ||
+		    (capebus_cfs_texts[t].file_name && ch == '/'))
 			return -EINVAL;
 	}
 
@@ -438,37 +481,67 @@ static ssize_t capebus_cfs_cape_store_text(struct config_item *item, char *field
 	if (capebus_cfs_cape_enabled(c))
 		return -EBUSY;
 
+	field = (char *)&c->fields + capebus_cfs_texts[t].offset;
 	memcpy(field, page, n);
 	field[n] = '\0';
 
 	return len;
 }
 
-#define CAPEBUS_CFS_TEXT_ATTR(_name, _file_name)				\
-static ssize_t capebus_cfs_cape_##_name##_show(struct config_item *item,	\
-					       char *page)			\
-{										\
-	struct capebus_cfs_cape *c = to_cfs_cape(item);				\
-										\
-	guard(mutex)(&c->lock);							\
-	return sysfs_emit(page, "%s\n", c->fields._name);			\
-}										\
-static ssize_t capebus_cfs_cape_##_name##_store(struct config_item *item,	\
-						const char *page, size_t len)	\
-{										\
-	struct capebus_cfs_cape *c = to_cfs_cape(item);				\
-										\
-	return capebus_cfs_cape_store_text(item, c->fields._name,		\
-					   sizeof(c->fields._name), page,	\
-					   len, _file_name);			\
-}										\
-CONFIGFS_ATTR(capebus_cfs_cape_, _name)
+static ssize_t capebus_cfs_cape_board_name_show(struct config_item *item, char *page)
+{
+	return capebus_cfs_cape_show_text(item, page, CAPEBUS_CFS_BOARD_NAME);
+}
 
-CAPEBUS_CFS_TEXT_ATTR(board_name, false);
-CAPEBUS_CFS_TEXT_ATTR(version, true);
-CAPEBUS_CFS_TEXT_ATTR(manufacturer, false);
-CAPEBUS_CFS_TEXT_ATTR(part_number, true);
-CAPEBUS_CFS_TEXT_ATTR(serial, false);
+static ssize_t capebus_cfs_cape_board_name_store(struct config_item *item,
+						 const char *page, size_t len)
+{
+	return capebus_cfs_cape_store_text(item, page, len, CAPEBUS_CFS_BOARD_NAME);
+}
+
+static ssize_t capebus_cfs_cape_version_show(struct config_item *item, char *page)
+{
+	return capebus_cfs_cape_show_text(item, page, CAPEBUS_CFS_VERSION);
+}
+
+static ssize_t capebus_cfs_cape_version_store(struct config_item *item,
+					      const char *page, size_t len)
+{
+	return capebus_cfs_cape_store_text(item, page, len, CAPEBUS_CFS_VERSION);
+}
+
+static ssize_t capebus_cfs_cape_manufacturer_show(struct config_item *item, char *page)
+{
+	return capebus_cfs_cape_show_text(item, page, CAPEBUS_CFS_MANUFACTURER);
+}
+
+static ssize_t capebus_cfs_cape_manufacturer_store(struct config_item *item,
+						   const char *page, size_t len)
+{
+	return capebus_cfs_cape_store_text(item, page, len, CAPEBUS_CFS_MANUFACTURER);
+}
+
+static ssize_t capebus_cfs_cape_part_number_show(struct config_item *item, char *page)
+{
+	return capebus_cfs_cape_show_text(item, page, CAPEBUS_CFS_PART_NUMBER);
+}
+
+static ssize_t capebus_cfs_cape_part_number_store(struct config_item *item,
+						  const char *page, size_t len)
+{
+	return capebus_cfs_cape_store_text(item, page, len, CAPEBUS_CFS_PART_NUMBER);
+}
+
+static ssize_t capebus_cfs_cape_serial_show(struct config_item *item, char *page)
+{
+	return capebus_cfs_cape_show_text(item, page, CAPEBUS_CFS_SERIAL);
+}
+
+static ssize_t capebus_cfs_cape_serial_store(struct config_item *item,
+					     const char *page, size_t len)
+{
+	return capebus_cfs_cape_store_text(item, page, len, CAPEBUS_CFS_SERIAL);
+}
 
 static ssize_t capebus_cfs_cape_slot_show(struct config_item *item, char *page)
 {
@@ -724,6 +797,11 @@ static ssize_t capebus_cfs_cape_dtbo_write(struct config_item *item,
 	return capebus_cfs_cape_store_blob(c, &c->dtbo, &c->dtbo_len, buf, len);
 }
 
+CONFIGFS_ATTR(capebus_cfs_cape_, board_name);
+CONFIGFS_ATTR(capebus_cfs_cape_, version);
+CONFIGFS_ATTR(capebus_cfs_cape_, manufacturer);
+CONFIGFS_ATTR(capebus_cfs_cape_, part_number);
+CONFIGFS_ATTR(capebus_cfs_cape_, serial);
 CONFIGFS_ATTR(capebus_cfs_cape_, slot);
 CONFIGFS_ATTR(capebus_cfs_cape_, pins);
 CONFIGFS_ATTR(capebus_cfs_cape_, enable);
