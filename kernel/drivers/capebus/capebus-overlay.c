@@ -339,10 +339,10 @@ int capebus_overlay_apply(struct cape_device *cape)
 	}
 
 	if (!id) {
-		snprintf(cape->apply_why, sizeof(cape->apply_why),
-			 ret == -EBUSY ?
-			 "error %d (device tree marked corrupt by an earlier failed overlay change)" :
-			 "error %d", ret);
+		snprintf(cape->apply_why, sizeof(cape->apply_why), "error %d%s",
+			 ret, ret == -EBUSY ?
+			 " (device tree corrupt after an earlier failed overlay change)" :
+			 "");
 		dev_err(&cape->dev, "overlay not applied: %s\n", cape->apply_why);
 		return ret;
 	}
@@ -353,7 +353,7 @@ int capebus_overlay_apply(struct cape_device *cape)
 		cape->ovcs_id = id;
 		cape->overlay_stuck = true;
 		snprintf(cape->apply_why, sizeof(cape->apply_why),
-			 "error %d, and removing the partial overlay failed with %d: device tree marked corrupt",
+			 "error %d; removing the partial overlay failed (%d): tree corrupt",
 			 ret, ret2);
 	} else {
 		snprintf(cape->apply_why, sizeof(cape->apply_why),
