@@ -167,8 +167,9 @@ static int capebus_check_fragments(struct capebus_overlay_ctx *ctx)
 			return -EINVAL;
 		if (!capebus_node_in(target, ctrl->targets, ctrl->num_targets)) {
 			snprintf(ctx->why, ctx->why_len,
-				 "fragment %s targets %pOF, which is not a cape target of %s",
-				 kbasename(frag->full_name), target,
+				 "fragment %s targets %s%pOF, which is not a cape target of %s",
+				 kbasename(frag->full_name),
+				 of_node_is_root(target) ? "/" : "", target,
 				 dev_name(&ctrl->dev));
 			of_node_put(target);
 			return -EINVAL;
