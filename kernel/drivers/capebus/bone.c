@@ -143,10 +143,11 @@ static int bone_read_eeprom(struct nvmem_device *nvmem, void **bufp,
 	/* Records follow the 8-byte header at ee->ext_offset. */
 	len = ee->ext_offset + sizeof(struct capebus_ext_header) + ext;
 	if (len > CAPE_EEPROM_READ_SIZE) {
-		buf = krealloc(buf, len, GFP_KERNEL);
-		if (!buf)
+		void *bigger = krealloc(buf, len, GFP_KERNEL);
+
+		if (!bigger)
 			return -ENOMEM;
-		*bufp = buf;
+		*bufp = buf = bigger;
 		ret = nvmem_device_read(nvmem, CAPE_EEPROM_READ_SIZE,
 					len - CAPE_EEPROM_READ_SIZE,
 					buf + CAPE_EEPROM_READ_SIZE);

@@ -39,6 +39,7 @@
 #include <linux/of.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/of.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
@@ -120,7 +121,7 @@ static int capebus_match(struct device *dev, const struct device_driver *drv)
 	if (cdrv == &capebus_generic_driver)
 		return capebus_generic_matches(cape);
 
-	return capebus_match_id(cdrv->id_table, cape) != NULL;
+	return !!capebus_match_id(cdrv->id_table, cape);
 }
 
 static int capebus_probe(struct device *dev)
@@ -157,19 +158,40 @@ static int capebus_uevent(const struct device *dev, struct kobj_uevent_env *env)
 
 /* ---- cape attributes ------------------------------------------------- */
 
-#define CAPE_STRING_ATTR(field)						\
-static ssize_t field##_show(struct device *dev,				\
-			    struct device_attribute *attr, char *buf)	\
-{									\
-	return sysfs_emit(buf, "%s\n", to_cape_device(dev)->ee->field);	\
-}									\
-static DEVICE_ATTR_RO(field)
+static ssize_t board_name_show(struct device *dev, struct device_attribute *attr,
+			       char *buf)
+{
+	return sysfs_emit(buf, "%s\n", to_cape_device(dev)->ee->board_name);
+}
+static DEVICE_ATTR_RO(board_name);
 
-CAPE_STRING_ATTR(board_name);
-CAPE_STRING_ATTR(version);
-CAPE_STRING_ATTR(manufacturer);
-CAPE_STRING_ATTR(part_number);
-CAPE_STRING_ATTR(serial);
+static ssize_t version_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%s\n", to_cape_device(dev)->ee->version);
+}
+static DEVICE_ATTR_RO(version);
+
+static ssize_t manufacturer_show(struct device *dev, struct device_attribute *attr,
+				 char *buf)
+{
+	return sysfs_emit(buf, "%s\n", to_cape_device(dev)->ee->manufacturer);
+}
+static DEVICE_ATTR_RO(manufacturer);
+
+static ssize_t part_number_show(struct device *dev, struct device_attribute *attr,
+				char *buf)
+{
+	return sysfs_emit(buf, "%s\n", to_cape_device(dev)->ee->part_number);
+}
+static DEVICE_ATTR_RO(part_number);
+
+static ssize_t serial_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "%s\n", to_cape_device(dev)->ee->serial);
+}
+static DEVICE_ATTR_RO(serial);
 
 static ssize_t format_show(struct device *dev, struct device_attribute *attr,
 			   char *buf)
@@ -1164,8 +1186,8 @@ EXPORT_SYMBOL_GPL(capebus_class);
  *
  * Return: the controller or an ERR_PTR.
  */
-struct capebus_controller *capebus_controller_alloc(struct device *parent,
-						   unsigned int num_slots)
+struct capebus_controller *
+capebus_controller_alloc(struct device *parent, unsigned int num_slots)
 {
 	struct capebus_controller *ctrl;
 	unsigned int i;

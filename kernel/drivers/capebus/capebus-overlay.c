@@ -167,8 +167,9 @@ static int capebus_check_fragments(struct capebus_overlay_ctx *ctx)
 			return -EINVAL;
 		if (!capebus_node_in(target, ctrl->targets, ctrl->num_targets)) {
 			snprintf(ctx->why, ctx->why_len,
-				 "fragment %s targets %pOF, which is not a cape target of %s",
-				 kbasename(frag->full_name), target,
+				 "fragment %s targets %s%pOF, which is not a cape target of %s",
+				 kbasename(frag->full_name),
+				 of_node_is_root(target) ? "/" : "", target,
 				 dev_name(&ctrl->dev));
 			of_node_put(target);
 			return -EINVAL;
@@ -339,10 +340,10 @@ int capebus_overlay_apply(struct cape_device *cape)
 	}
 
 	if (!id) {
-		snprintf(cape->apply_why, sizeof(cape->apply_why),
-			 ret == -EBUSY ?
-			 "error %d (device tree marked corrupt by an earlier failed overlay change)" :
-			 "error %d", ret);
+		snprintf(cape->apply_why, sizeof(cape->apply_why), "error %d%s",
+			 ret, ret == -EBUSY ?
+			 " (device tree corrupt after an earlier failed overlay change)" :
+			 "");
 		dev_err(&cape->dev, "overlay not applied: %s\n", cape->apply_why);
 		return ret;
 	}
@@ -353,7 +354,7 @@ int capebus_overlay_apply(struct cape_device *cape)
 		cape->ovcs_id = id;
 		cape->overlay_stuck = true;
 		snprintf(cape->apply_why, sizeof(cape->apply_why),
-			 "error %d, and removing the partial overlay failed with %d: device tree marked corrupt",
+			 "error %d; removing the partial overlay failed (%d): tree corrupt",
 			 ret, ret2);
 	} else {
 		snprintf(cape->apply_why, sizeof(cape->apply_why),

@@ -154,7 +154,7 @@ struct capebus_slot {
 struct capebus_controller {
 	struct device dev;
 	int nr;
-	struct mutex lock;
+	struct mutex lock;	/* slots, resources, capes */
 	struct capebus_resources *res;
 	struct device_node **targets;
 	unsigned int num_targets;
@@ -247,8 +247,8 @@ int capebus_cape_apply_overlay(struct cape_device *cape);
 void capebus_cape_revert_overlay(struct cape_device *cape);
 
 /* Controller side. */
-struct capebus_controller *capebus_controller_alloc(struct device *parent,
-						   unsigned int num_slots);
+struct capebus_controller *
+capebus_controller_alloc(struct device *parent, unsigned int num_slots);
 int capebus_controller_set_resources(struct capebus_controller *ctrl,
 				     const u32 *budget_ma,
 				     const unsigned long *board_pins,
