@@ -507,6 +507,9 @@ static void cape_eeprom_test_pin_names(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, cape_bone_pin_name(67), "P9.39");
 	KUNIT_EXPECT_STREQ(test, cape_bone_pin_name(73), "P9.35");
 	KUNIT_EXPECT_NULL(test, cape_bone_pin_name(74));
+	KUNIT_EXPECT_STREQ(test, cape_bone_pin_signal(9), "I2C2_SCL");
+	KUNIT_EXPECT_STREQ(test, cape_bone_pin_signal(67), "AIN0");
+	KUNIT_EXPECT_NULL(test, cape_bone_pin_signal(74));
 	KUNIT_EXPECT_EQ(test, cape_bone_pin_index("P9.19"), 9);
 	KUNIT_EXPECT_EQ(test, cape_bone_pin_index("P8.3"), 26);
 	KUNIT_EXPECT_EQ(test, cape_bone_pin_index("P9.1"), -ENOENT);

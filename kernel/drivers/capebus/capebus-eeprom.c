@@ -26,10 +26,16 @@
 #define CAPE_ID_OFFSET(field)	offsetof(struct cape_eeprom_id, field)
 #define CAPE_POWER_OFFSET(field) offsetof(struct cape_eeprom_power, field)
 
-static const char *const cape_bone_pin_names[CAPE_EEPROM_A1_NUM_PINS] = {
-#define CAPE_BONE_PIN_NAME(index, pin, signal)	[index] = pin,
-	CAPE_BONE_PINS(CAPE_BONE_PIN_NAME)
-#undef CAPE_BONE_PIN_NAME
+struct cape_bone_pin {
+	const char *name;
+	const char *signal;
+};
+
+static const struct cape_bone_pin cape_bone_pins[CAPE_EEPROM_A1_NUM_PINS] = {
+#define CAPE_BONE_PIN(index, pin, mode0)	\
+	[index] = { .name = pin, .signal = mode0 },
+	CAPE_BONE_PINS(CAPE_BONE_PIN)
+#undef CAPE_BONE_PIN
 };
 
 static const char *const capebus_rail_names[CAPEBUS_NUM_RAILS] = {
@@ -59,11 +65,26 @@ static __printf(3, 4) void cape_why(char *why, size_t why_len,
  */
 const char *cape_bone_pin_name(unsigned int index)
 {
-	if (index >= ARRAY_SIZE(cape_bone_pin_names))
+	if (index >= ARRAY_SIZE(cape_bone_pins))
 		return NULL;
-	return cape_bone_pin_names[index];
+	return cape_bone_pins[index].name;
 }
 EXPORT_SYMBOL_IF_KUNIT(cape_bone_pin_name);
+
+/**
+ * cape_bone_pin_signal() - the AM335x signal of a header pin in mux mode 0
+ * @index: index of the word in the pin-usage array, 0-73
+ *
+ * Return: the signal, e.g. "I2C2_SCL" for index 9, or NULL if @index is out
+ * of range.
+ */
+const char *cape_bone_pin_signal(unsigned int index)
+{
+	if (index >= ARRAY_SIZE(cape_bone_pins))
+		return NULL;
+	return cape_bone_pins[index].signal;
+}
+EXPORT_SYMBOL_IF_KUNIT(cape_bone_pin_signal);
 
 /**
  * cape_bone_pin_index() - pin-usage index of a header pin
@@ -76,8 +97,8 @@ int cape_bone_pin_index(const char *name)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(cape_bone_pin_names); i++)
-		if (!strcmp(name, cape_bone_pin_names[i]))
+	for (i = 0; i < ARRAY_SIZE(cape_bone_pins); i++)
+		if (!strcmp(name, cape_bone_pins[i].name))
 			return i;
 	return -ENOENT;
 }
