@@ -48,7 +48,7 @@ enum capebus_rail {
  * struct cape_eeprom - the decoded standard area
  * @format: A0 or A1, from the revision bytes
  * @board_name: board name, NUL-terminated, trailing padding stripped
- * @version: hardware version, e.g. "00A0"
+ * @version: hardware version, e.g. "00A0"; never empty, never contains '/'
  * @manufacturer: manufacturer
  * @part_number: part number; never empty, never contains '/'
  * @serial: serial number
