@@ -36,6 +36,13 @@ setup_file() {
 	guest_put "$FIX/configfs-lib.sh" cfs.sh
 	# The tree as the board has it, before any cape.
 	guest_run '. /host/cfs.sh; dt_hash > /tmp/dt.base; cat /tmp/dt.base'
+	load_capebus
+}
+
+# With CONFIG_CAPEBUS=m nothing loads the module in this guest: do it.
+load_capebus() {
+	guest_run '. /host/cfs.sh; [ -d $CB ] || modprobe capebus;
+		for i in $(seq 100); do [ -d $CB ] && exit 0; sleep 0.1; done; exit 1'
 }
 
 teardown_file() {
@@ -64,6 +71,7 @@ boot_with_rtc_cape() {
 	guest_put "$BATS_FILE_TMPDIR/leds.dtbo"
 	guest_put "$BATS_FILE_TMPDIR/rtc.eeprom"
 	guest_put "$FIX/configfs-lib.sh" cfs.sh
+	load_capebus
 	guest_run '. /host/cfs.sh; for i in $(seq 100); do [ "$(cat $CB/slots/1/state)" = loaded ] && break; sleep 0.1; done'
 	touch "$CB_RUN/rtc-booted"
 }
@@ -247,26 +255,34 @@ boot_with_rtc_cape() {
 }
 
 @test "200 rounds of mkdir, enable, rmdir from two shells: no Oops, no leak, bounded memory" {
-	# kmemleak: forget what boot left, so that only new suspects count.
+	# Two shells: the weather cape plus P8.13, the LED cape plus P9.19, so
+	# that about half the enables are refused (pin conflict).
+	cat > "$CB_RUN/share/stress.sh" <<'SH'
+. /host/cfs.sh
+round() {	# NAME PART DTBO PINS
+	declare_cape $1 $2 || return
+	cat /host/$3 > $CAPES/$1/dtbo
+	echo $4 > $CAPES/$1/pins
+	echo 1 > $CAPES/$1/enable 2>/dev/null
+	rmdir $CAPES/$1
+}
+( for i in $(seq $1); do round a$i BB-WTHR-01 weather.dtbo P8.13; done ) &
+( for i in $(seq $1); do round b$i CFS-LEDS leds.dtbo P9.19; done ) &
+wait
+SH
+	# Warm the caches up, then forget what boot left to kmemleak, so that
+	# only new suspects count.
+	guest_ok 'sh /host/stress.sh 10'
 	guest_run 'echo scan > /sys/kernel/debug/kmemleak; echo clear > /sys/kernel/debug/kmemleak;
 		grep SUnreclaim /proc/meminfo | tr -s " " | cut -d" " -f2'
 	[ "$status" -eq 0 ]
 	before=$output
-	CB_RUN_TIMEOUT=900 cfs_run '
-		round() {	# NAME PART DTBO PINS
-			declare_cape $1 $2 || return
-			cat /host/$3 > $CAPES/$1/dtbo
-			echo $4 > $CAPES/$1/pins
-			echo 1 > $CAPES/$1/enable 2>/dev/null
-			rmdir $CAPES/$1
-		}
-		( for i in $(seq 200); do round a$i BB-WTHR-01 weather.dtbo P8.13; done ) &
-		( for i in $(seq 200); do round b$i CFS-LEDS leds.dtbo P9.19; done ) &
-		wait
-		ls $CAPES | wc -l; cape_devices; cape_i2c; ls /sys/class/leds | grep -c cape:
-		[ "$(dt_hash)" = "$(cat /tmp/dt.base)" ] && echo same-tree'
+	CB_RUN_TIMEOUT=900 cfs_run 'sh /host/stress.sh 200; ls $CAPES | wc -l; cape_devices; cape_i2c;
+		ls /sys/class/leds | grep -c cape:; [ "$(dt_hash)" = "$(cat /tmp/dt.base)" ] && echo same-tree'
 	[ "$status" -eq 0 ]
 	[ "${lines[*]}" = "0 none none 0 same-tree" ]
+	guest_run 'dmesg | grep -c "refused: pin"'
+	echo "refused enables (pin conflicts) so far: $output" >&3
 	guest_run 'echo scan > /sys/kernel/debug/kmemleak; echo scan > /sys/kernel/debug/kmemleak;
 		cat /sys/kernel/debug/kmemleak | grep -c "^unreferenced object";
 		grep SUnreclaim /proc/meminfo | tr -s " " | cut -d" " -f2'
@@ -274,6 +290,23 @@ boot_with_rtc_cape() {
 	[ "${lines[0]}" = 0 ]
 	# 400 capes came and went: unreclaimable slab may grow by 512 kB at most.
 	[ $((lines[1] - before)) -le 512 ]
+}
+
+@test "the module cannot be unloaded while a cape is declared, and unloads cleanly after rmdir" {
+	guest_run '[ -e /sys/module/capebus/refcnt ]'
+	[ "$status" -eq 0 ] || skip "capebus is built in (CONFIG_CAPEBUS=y)"
+	cfs_run 'declare_cape m BB-WTHR-01 && cat /host/weather.dtbo > $CAPES/m/dtbo && echo 1 > $CAPES/m/enable && rmmod capebus'
+	[ "$status" -ne 0 ]
+	cfs_run 'cat $CAPES/m/status; cape_i2c; rmdir $CAPES/m && rmmod capebus && ls /sys/kernel/config/ | grep -c capebus;
+		cape_devices; cape_i2c; [ "$(dt_hash)" = "$(cat /tmp/dt.base)" ] && echo same-tree'
+	[ "${lines[*]}" = "loaded 0-0048 0 none none same-tree" ]
+	# A controller with an idle declaration: unloading the module is refused too.
+	load_capebus
+	cfs_run 'mkdir $CAPES/idle && rmmod capebus'
+	[ "$status" -ne 0 ]
+	cfs_run 'rmdir $CAPES/idle && rmmod capebus && modprobe capebus && sleep 1 && ls /sys/kernel/config/capebus'
+	[ "$status" -eq 0 ]
+	[ "$output" = capebus0 ]
 }
 
 @test "a detected cape is disabled and enabled again through slots/N/disable" {
