@@ -590,6 +590,19 @@ void capebus_slot_set_failed(struct capebus_slot *slot, const char *fmt, ...)
 EXPORT_SYMBOL_GPL(capebus_slot_set_failed);
 
 /**
+ * capebus_slot_reason() - copy a slot's last failure reason
+ * @slot: the slot
+ * @buf: where to copy it ("" if none)
+ * @len: bytes at @buf
+ */
+void capebus_slot_reason(struct capebus_slot *slot, char *buf, size_t len)
+{
+	guard(mutex)(&slot->ctrl->lock);
+	strscpy(buf, slot->reason, len);
+}
+EXPORT_SYMBOL_GPL(capebus_slot_reason);
+
+/**
  * capebus_slot_set_eeprom() - keep the bytes read from a slot's EEPROM
  * @slot: the slot
  * @raw: the bytes; copied
@@ -882,6 +895,46 @@ static int capebus_cape_is_in(struct device *dev, void *data)
 	return to_cape_device(dev)->registered && to_cape_device(dev)->slot_nr == *nr;
 }
 
+/* Unbind, delete and drop the core's reference.  ctrl->lock held. */
+static void capebus_cape_unregister(struct cape_device *cape)
+{
+	struct capebus_controller *ctrl = cape->ctrl;
+
+	lockdep_assert_held(&ctrl->lock);
+
+	if (!cape->registered)
+		return;
+
+	cape->registered = false;
+	device_del(&cape->dev);
+
+	if (cape->slot) {
+		cape->slot->cape = NULL;
+		cape->slot->state = CAPEBUS_SLOT_EMPTY;
+		cape->slot->reason[0] = '\0';
+	}
+
+	if (cape->overlay_stuck) {
+		/*
+		 * The overlay's nodes and devices are still there: keep the
+		 * pins held, and the cape (whose name the pin table shows).
+		 */
+		dev_err(&ctrl->dev,
+			"%s removed but its overlay could not be: pins stay held\n",
+			cape->holder);
+		if (cape->slot) {
+			cape->slot->state = CAPEBUS_SLOT_FAILED;
+			snprintf(cape->slot->reason, sizeof(cape->slot->reason),
+				 "overlay of %s could not be removed",
+				 cape->holder);
+		}
+		return;
+	}
+
+	capebus_resources_release(ctrl->res, cape->claim);
+	put_device(&cape->dev);
+}
+
 /* Claim the slot and resources and register the device.  ctrl->lock held. */
 static int capebus_cape_register(struct cape_device *cape, char *why,
 				 size_t why_len)
@@ -930,11 +983,9 @@ static int capebus_cape_register(struct cape_device *cape, char *why,
 
 	/* device_add() probed the cape: an overlay that failed fails the cape. */
 	if (cape->apply_err) {
-		ret = cape->apply_err;
 		snprintf(why, why_len, "overlay not applied: %s", cape->apply_why);
-		device_del(&cape->dev);
-		put_device(&cape->dev);
-		goto err_release;
+		capebus_cape_unregister(cape);
+		return cape->apply_err;
 	}
 
 	return 0;
@@ -1046,46 +1097,6 @@ err_put:
 	return ERR_PTR(ret);
 }
 EXPORT_SYMBOL_GPL(capebus_cape_add);
-
-/* Unbind, delete and drop the core's reference.  ctrl->lock held. */
-static void capebus_cape_unregister(struct cape_device *cape)
-{
-	struct capebus_controller *ctrl = cape->ctrl;
-
-	lockdep_assert_held(&ctrl->lock);
-
-	if (!cape->registered)
-		return;
-
-	cape->registered = false;
-	device_del(&cape->dev);
-
-	if (cape->slot) {
-		cape->slot->cape = NULL;
-		cape->slot->state = CAPEBUS_SLOT_EMPTY;
-		cape->slot->reason[0] = '\0';
-	}
-
-	if (cape->overlay_stuck) {
-		/*
-		 * The overlay's nodes and devices are still there: keep the
-		 * pins held, and the cape (whose name the pin table shows).
-		 */
-		dev_err(&ctrl->dev,
-			"%s removed but its overlay could not be: pins stay held\n",
-			cape->holder);
-		if (cape->slot) {
-			cape->slot->state = CAPEBUS_SLOT_FAILED;
-			snprintf(cape->slot->reason, sizeof(cape->slot->reason),
-				 "overlay of %s could not be removed",
-				 cape->holder);
-		}
-		return;
-	}
-
-	capebus_resources_release(ctrl->res, cape->claim);
-	put_device(&cape->dev);
-}
 
 /**
  * capebus_cape_remove() - remove a cape
