@@ -177,7 +177,8 @@ static void parse_props(struct dctx *c, config_setting_t *g, struct cape_dev *dv
 		} else if (t == CONFIG_TYPE_ARRAY) {
 			int m = config_setting_length(v);
 
-			pr->val = xcalloc((size_t)m + 1, 4 + 64);
+			pr->val = NULL;
+			pr->len = 0;
 			for (int k = 0; k < m; k++) {
 				config_setting_t *e = config_setting_get_elem(v, k);
 
