@@ -55,6 +55,8 @@ int build_cape(const char *defpath, const char *boardname, const char *serial, b
 	if (embed && *dtbolen > CAPE_EEPROM_SIZE_MAX - CAPE_EEPROM_A1_SIZE - 32) {
 		err("%s: the %zu-byte overlay does not fit a 24C256 (32 KiB) with the image",
 		    defpath, *dtbolen);
+		free(*dtbo);
+		*dtbo = NULL;
 		return EXIT_DEF;
 	}
 	*img = eeprom_encode(def, embed ? *dtbo : NULL, *dtbolen, imglen);
@@ -74,8 +76,8 @@ int cmd_create(int argc, char **argv)
 	const char *board = NULL, *dir = ".", *serial = NULL;
 	bool embed = false;
 	struct cape_def def;
-	uint8_t *img;
-	void *dtbo;
+	uint8_t *img = NULL;
+	void *dtbo = NULL;
 	size_t imglen, dtbolen;
 	char *stem, *p;
 	int c, rc;
