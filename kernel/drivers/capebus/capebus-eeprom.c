@@ -328,7 +328,7 @@ static int cape_eeprom_parse_pins(struct cape_eeprom *ee, const u8 *b,
 
 /**
  * cape_eeprom_parse() - decode and check the standard area of a cape EEPROM
- * @ee: filled in on success (and zeroed first)
+ * @ee: zeroed, then filled in; meaningful only on success
  * @buf: the first bytes of the EEPROM
  * @len: bytes in @buf; CAPE_EEPROM_READ_SIZE covers every layout
  * @why: on failure, a reason naming the field and the byte offset;
