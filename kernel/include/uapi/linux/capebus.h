@@ -102,6 +102,12 @@ struct cape_eeprom_a0 {
 #define CAPE_EEPROM_A0_SIZE		236	/* sizeof(struct cape_eeprom_a0) */
 #define CAPE_EEPROM_PINS_OFFSET		88
 
+/*
+ * The largest part the SRM names (24C256, 32 KiB): nothing capebus reads or
+ * writes, extension records included, lies beyond it.
+ */
+#define CAPE_EEPROM_MAX_SIZE		32768
+
 /* Pin-usage word bits. */
 #define CAPE_PIN_USED			0x8000	/* the cape uses this pin */
 #define CAPE_PIN_DIR_MASK		0x6000

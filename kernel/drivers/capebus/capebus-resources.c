@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capebus: header pin and power accounting.
+ *
+ * Each controller keeps one struct capebus_resources: who holds each
+ * header pin and how much current capes draw from each rail.  A cape's
+ * struct capebus_claim is granted whole or not at all, and a refusal names
+ * every pin in conflict and its holder, or every rail over budget, in the
+ * words userspace tools reproduce (Documentation/capebus/eeprom-format.rst).
+ * Pure logic: no locking (the caller serializes), no allocation, no I/O.
+ */
+
+#include <linux/bitmap.h>
+#include <linux/bug.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/minmax.h>
+#include <linux/string.h>
+
+#include <kunit/visibility.h>
+
+#include "capebus-resources.h"
+
+/* Append to @why at *@pos; once it is full, only *@pos grows. */
+static __printf(4, 5) void capebus_why_append(char *why, size_t why_len,
+					      size_t *pos,
+					      const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	if (why && *pos < why_len)
+		*pos += vsnprintf(why + *pos, why_len - *pos, fmt, args);
+	else
+		*pos += vsnprintf(NULL, 0, fmt, args);
+	va_end(args);
+}
+
+/**
+ * capebus_resources_init() - start with every pin free and no current drawn
+ * @res: the resources
+ * @budget_ma: per rail, what all capes may draw together, mA;
+ *	CAPEBUS_BUDGET_UNLIMITED for a rail without a budget, 0 for a rail
+ *	that gives capes nothing
+ */
+void capebus_resources_init(struct capebus_resources *res,
+			    const u32 budget_ma[CAPEBUS_NUM_RAILS])
+{
+	memset(res, 0, sizeof(*res));
+	memcpy(res->budget_ma, budget_ma, sizeof(res->budget_ma));
+}
+EXPORT_SYMBOL_IF_KUNIT(capebus_resources_init);
+
+/**
+ * capebus_resources_reserve_board() - hold pins for the board itself
+ * @res: the resources
+ * @pins: bitmap of CAPEBUS_NUM_PINS pins the board uses
+ *
+ * The pins are held by CAPEBUS_HOLDER_BOARD ("the board") for good.  Call
+ * it before any cape claims pins.
+ *
+ * Return: 0, or -EBUSY (and nothing changes) if a cape holds one of them.
+ */
+int capebus_resources_reserve_board(struct capebus_resources *res,
+				    const unsigned long *pins)
+{
+	unsigned int pin;
+
+	for_each_set_bit(pin, pins, CAPEBUS_NUM_PINS)
+		if (res->holder[pin] &&
+		    strcmp(res->holder[pin], CAPEBUS_HOLDER_BOARD))
+			return -EBUSY;
+	for_each_set_bit(pin, pins, CAPEBUS_NUM_PINS)
+		res->holder[pin] = CAPEBUS_HOLDER_BOARD;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(capebus_resources_reserve_board);
+
+/**
+ * capebus_resources_set_shared() - declare the pins every cape may share
+ * @res: the resources
+ * @pins: bitmap of CAPEBUS_NUM_PINS pins (the board's shared-pins)
+ *
+ * Claims never conflict on a shared pin and never hold one; a board pin
+ * that is also shared is open to capes.  Call it before any cape claims
+ * pins: a claim is released against the shared set it was granted with.
+ */
+void capebus_resources_set_shared(struct capebus_resources *res,
+				  const unsigned long *pins)
+{
+	bitmap_copy(res->shared, pins, CAPEBUS_NUM_PINS);
+}
+EXPORT_SYMBOL_IF_KUNIT(capebus_resources_set_shared);
+
+/**
+ * capebus_resources_claim() - grant a cape its pins and current, or refuse
+ * @res: the resources
+ * @claim: what the cape asks for; @claim->holder must be set
+ * @why: on refusal, the reason; otherwise an empty string.  May be NULL.
+ * @why_len: size of @why
+ *
+ * All or nothing: on failure @res is unchanged.  Pins are checked first;
+ * the reason names every pin already held, e.g.
+ * "pin P9.19 is held by BB-WTHR-01 (slot 0); pin P8.3 is held by the board".
+ * Only if every pin is free are the rails checked: a rail is over budget
+ * when what is in use plus what the claim needs exceeds the budget (using
+ * it exactly is allowed); the reason names every such rail, e.g.
+ * "vdd-3v3b over budget: needs 150 mA, 200 of 250 mA in use".  A rail the
+ * claim draws nothing from is never over budget.
+ *
+ * Return: 0, -EBUSY for a pin conflict, -ENOSPC for a rail over budget,
+ * -EINVAL if @claim has no holder.
+ */
+int capebus_resources_claim(struct capebus_resources *res,
+			    const struct capebus_claim *claim,
+			    char *why, size_t why_len)
+{
+	unsigned int pin, rail;
+	size_t pos = 0;
+
+	if (why && why_len)
+		*why = '\0';
+	if (WARN_ON(!claim->holder))
+		return -EINVAL;
+
+	for_each_set_bit(pin, claim->pins, CAPEBUS_NUM_PINS) {
+		if (test_bit(pin, res->shared) || !res->holder[pin])
+			continue;
+		capebus_why_append(why, why_len, &pos, "%spin %s is held by %s",
+				   pos ? "; " : "", cape_bone_pin_name(pin),
+				   res->holder[pin]);
+	}
+	if (pos)
+		return -EBUSY;
+
+	for (rail = 0; rail < CAPEBUS_NUM_RAILS; rail++) {
+		u64 need = claim->current_ma[rail];
+
+		if (need && res->used_ma[rail] + need > res->budget_ma[rail])
+			capebus_why_append(why, why_len, &pos,
+					   "%s%s over budget: needs %llu mA, %u of %u mA in use",
+					   pos ? "; " : "", capebus_rail_name(rail),
+					   need, res->used_ma[rail],
+					   res->budget_ma[rail]);
+	}
+	if (pos)
+		return -ENOSPC;
+
+	for_each_set_bit(pin, claim->pins, CAPEBUS_NUM_PINS)
+		if (!test_bit(pin, res->shared))
+			res->holder[pin] = claim->holder;
+	for (rail = 0; rail < CAPEBUS_NUM_RAILS; rail++)
+		res->used_ma[rail] += claim->current_ma[rail];
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(capebus_resources_claim);
+
+/**
+ * capebus_resources_release() - give back what capebus_resources_claim()
+ *	granted
+ * @res: the resources
+ * @claim: the claim that was granted, unchanged since
+ *
+ * Pins held by another holder are left alone (with a warning): releasing
+ * a claim that was never granted frees nothing of anybody else's.
+ */
+void capebus_resources_release(struct capebus_resources *res,
+			       const struct capebus_claim *claim)
+{
+	unsigned int pin, rail;
+
+	for_each_set_bit(pin, claim->pins, CAPEBUS_NUM_PINS) {
+		if (test_bit(pin, res->shared))
+			continue;
+		if (WARN_ON_ONCE(res->holder[pin] != claim->holder))
+			continue;
+		res->holder[pin] = NULL;
+	}
+	for (rail = 0; rail < CAPEBUS_NUM_RAILS; rail++) {
+		u32 drawn = claim->current_ma[rail];
+
+		WARN_ON_ONCE(drawn > res->used_ma[rail]);
+		res->used_ma[rail] -= min(drawn, res->used_ma[rail]);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(capebus_resources_release);
+
+/**
+ * capebus_claim_from_eeprom() - the pins and currents an EEPROM declares
+ * @claim: its pins and currents are set; @claim->holder is left alone
+ * @ee: a decoded EEPROM
+ *
+ * Every pin word with CAPE_PIN_USED set becomes a pin of the claim; the
+ * three rail currents become its currents.
+ */
+void capebus_claim_from_eeprom(struct capebus_claim *claim,
+			       const struct cape_eeprom *ee)
+{
+	unsigned int i;
+
+	bitmap_zero(claim->pins, CAPEBUS_NUM_PINS);
+	for (i = 0; i < ee->num_pin_words && i < CAPEBUS_NUM_PINS; i++)
+		if (ee->pins[i] & CAPE_PIN_USED)
+			__set_bit(i, claim->pins);
+	for (i = 0; i < CAPEBUS_NUM_RAILS; i++)
+		claim->current_ma[i] = ee->current_ma[i];
+}
+EXPORT_SYMBOL_IF_KUNIT(capebus_claim_from_eeprom);
+
+/**
+ * capebus_claim_add_pin_names() - add pins named by an overlay
+ * @claim: the claim to add to
+ * @names: header pin names, e.g. from an overlay's exclusive-use property
+ * @n: number of @names
+ * @why: on failure, the reason; otherwise an empty string.  May be NULL.
+ * @why_len: size of @why
+ *
+ * All or nothing: if a name is not one of the 74 header signal pins
+ * (cape_bone_pin_index(), exact match), nothing is added.
+ *
+ * Return: 0, or -EINVAL naming the first unknown pin.
+ */
+int capebus_claim_add_pin_names(struct capebus_claim *claim,
+				const char *const *names, int n,
+				char *why, size_t why_len)
+{
+	int i;
+
+	if (why && why_len)
+		*why = '\0';
+	if (n < 0)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		if (!names[i] || cape_bone_pin_index(names[i]) < 0) {
+			if (why && why_len)
+				snprintf(why, why_len,
+					 "exclusive-use: \"%s\" (entry %d) is not a header signal pin",
+					 names[i] ?: "(null)", i);
+			return -EINVAL;
+		}
+	}
+	for (i = 0; i < n; i++)
+		__set_bit(cape_bone_pin_index(names[i]), claim->pins);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(capebus_claim_add_pin_names);
+
+/**
+ * capebus_pins_format_diff() - describe where two pin sets disagree
+ * @buf: where to write; may be NULL if @len is 0
+ * @len: size of @buf
+ * @eeprom: pins the EEPROM marks used
+ * @overlay: pins the overlay declares in exclusive-use
+ *
+ * For the report (not a refusal) the contract asks for when a cape's
+ * EEPROM and overlay disagree, e.g. "P9.19 used in the EEPROM but not in
+ * exclusive-use; P8.13 in exclusive-use but not used in the EEPROM".
+ * Writes an empty string when they agree.
+ *
+ * Return: the length of the full description as snprintf() counts it.
+ */
+int capebus_pins_format_diff(char *buf, size_t len,
+			     const unsigned long *eeprom,
+			     const unsigned long *overlay)
+{
+	unsigned int pin;
+	size_t pos = 0;
+
+	if (buf && len)
+		*buf = '\0';
+	for (pin = 0; pin < CAPEBUS_NUM_PINS; pin++) {
+		bool in_ee = test_bit(pin, eeprom);
+		bool in_ov = test_bit(pin, overlay);
+
+		if (in_ee == in_ov)
+			continue;
+		capebus_why_append(buf, len, &pos, "%s%s %s", pos ? "; " : "",
+				   cape_bone_pin_name(pin),
+				   in_ee ? "used in the EEPROM but not in exclusive-use" :
+					   "in exclusive-use but not used in the EEPROM");
+	}
+	return pos;
+}
+EXPORT_SYMBOL_IF_KUNIT(capebus_pins_format_diff);
