@@ -95,7 +95,7 @@ struct cape_dev {
 };
 
 struct cape_pin {
-	int idx;		/* index in CAPE_BONE_PINS */
+	int idx;		/* index in CAPE_BONE_PIN_NAMES */
 	uint16_t word;		/* pin-usage word */
 	int line;
 };

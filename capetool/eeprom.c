@@ -9,10 +9,8 @@
 #include <string.h>
 #include "capetool.h"
 
-#define PIN_NAME(i, pin, sig) [i] = pin,
-#define PIN_SIG(i, pin, sig) [i] = sig,
-const char *const cape_pin_names[CAPE_NPINS] = { CAPE_BONE_PINS(PIN_NAME) };
-const char *const cape_pin_signals[CAPE_NPINS] = { CAPE_BONE_PINS(PIN_SIG) };
+const char *const cape_pin_names[CAPE_NPINS] = CAPE_BONE_PIN_NAMES;
+const char *const cape_pin_signals[CAPE_NPINS] = CAPE_BONE_PIN_SIGNALS;
 
 int cape_pin_index(const char *name)
 {
