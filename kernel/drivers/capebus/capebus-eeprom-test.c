@@ -275,8 +275,10 @@ static const struct text_case text_cases[] = {
 		  "board name: control byte 0x00 at offset 8"),
 	TEXT_CASE("newline", OFF_VERSION, 4,
 		  "00A\n", -EINVAL, "version: control byte 0x0a at offset 41"),
-	TEXT_CASE("empty board name", OFF_BOARD_NAME, 32,
-		  "...", -EINVAL, "board name: empty at offset 6"),
+	TEXT_CASE("empty board name allowed", OFF_BOARD_NAME, 32,
+		  "...", 0, ""),
+	TEXT_CASE("empty version", OFF_VERSION, 4,
+		  "\0\0\0\0", -EINVAL, "version: empty at offset 38"),
 	TEXT_CASE("empty part number", OFF_PART_NUMBER, 16,
 		  "\xff\xff", -EINVAL, "part number: empty at offset 58"),
 	TEXT_CASE("'/' in part number", OFF_PART_NUMBER, 16,
@@ -343,8 +345,7 @@ static const struct pin_case pin_cases[] = {
 	  "pin P9.19: reserved bits 0x0080 set in word 0xe0f3 at offset 106" },
 	{ "reserved bit 12", 0, 0xb000, -EINVAL,
 	  "pin P9.22: reserved bits 0x1000 set in word 0xb000 at offset 88" },
-	{ "used without direction", 1, 0x8007, -EINVAL,
-	  "pin P9.21: used but no direction in word 0x8007 at offset 90" },
+	{ "used without direction", 1, 0x8007, 0, "" },
 	{ "unused word with stray bits", 2, 0x7fff, 0, "" },
 	{ "analog input: only bit 15 counts", 67, 0x9fff, 0, "" },
 	{ "last analog input used", 73, 0x8000, 0, "" },
@@ -507,6 +508,9 @@ static void cape_eeprom_test_pin_names(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, cape_bone_pin_name(67), "P9.39");
 	KUNIT_EXPECT_STREQ(test, cape_bone_pin_name(73), "P9.35");
 	KUNIT_EXPECT_NULL(test, cape_bone_pin_name(74));
+	KUNIT_EXPECT_STREQ(test, cape_bone_pin_signal(9), "I2C2_SCL");
+	KUNIT_EXPECT_STREQ(test, cape_bone_pin_signal(67), "AIN0");
+	KUNIT_EXPECT_NULL(test, cape_bone_pin_signal(74));
 	KUNIT_EXPECT_EQ(test, cape_bone_pin_index("P9.19"), 9);
 	KUNIT_EXPECT_EQ(test, cape_bone_pin_index("P8.3"), 26);
 	KUNIT_EXPECT_EQ(test, cape_bone_pin_index("P9.1"), -ENOENT);

@@ -26,11 +26,10 @@
 #define CAPE_ID_OFFSET(field)	offsetof(struct cape_eeprom_id, field)
 #define CAPE_POWER_OFFSET(field) offsetof(struct cape_eeprom_power, field)
 
-static const char *const cape_bone_pin_names[CAPE_EEPROM_A1_NUM_PINS] = {
-#define CAPE_BONE_PIN_NAME(index, pin, signal)	[index] = pin,
-	CAPE_BONE_PINS(CAPE_BONE_PIN_NAME)
-#undef CAPE_BONE_PIN_NAME
-};
+static const char *const cape_bone_pin_names[CAPE_EEPROM_A1_NUM_PINS] =
+	CAPE_BONE_PIN_NAMES;
+static const char *const cape_bone_pin_signals[CAPE_EEPROM_A1_NUM_PINS] =
+	CAPE_BONE_PIN_SIGNALS;
 
 static const char *const capebus_rail_names[CAPEBUS_NUM_RAILS] = {
 	[CAPEBUS_RAIL_VDD_3V3B] = "vdd-3v3b",
@@ -64,6 +63,21 @@ const char *cape_bone_pin_name(unsigned int index)
 	return cape_bone_pin_names[index];
 }
 EXPORT_SYMBOL_IF_KUNIT(cape_bone_pin_name);
+
+/**
+ * cape_bone_pin_signal() - the AM335x signal of a header pin in mux mode 0
+ * @index: index of the word in the pin-usage array, 0-73
+ *
+ * Return: the signal, e.g. "I2C2_SCL" for index 9, or NULL if @index is out
+ * of range.
+ */
+const char *cape_bone_pin_signal(unsigned int index)
+{
+	if (index >= ARRAY_SIZE(cape_bone_pin_names))
+		return NULL;
+	return cape_bone_pin_signals[index];
+}
+EXPORT_SYMBOL_IF_KUNIT(cape_bone_pin_signal);
 
 /**
  * cape_bone_pin_index() - pin-usage index of a header pin
@@ -105,8 +119,8 @@ EXPORT_SYMBOL_IF_KUNIT(capebus_rail_name);
  * @word: the word, host byte order
  *
  * Writes e.g. "P9.19 mode3 bidir pull-up rx slow": pin, mux mode,
- * direction (in, out, bidir; "none" if bits 14-13 are clear, which
- * cape_eeprom_parse() refuses for a used pin), pull (pull-up, pull-down,
+ * direction (in, out, bidir; "none" if bits 14-13 are clear), pull
+ * (pull-up, pull-down,
  * no-pull), "rx" if the receiver is enabled, slew (fast, slow).  For the
  * analog inputs (index 67-73) only the pin name is written.  No newline.
  *
@@ -269,11 +283,6 @@ static int cape_eeprom_parse_texts(struct cape_eeprom *ee, const u8 *b,
 	if (ret)
 		return ret;
 
-	if (!*ee->board_name) {
-		cape_why(why, why_len, "board name: empty at offset %zu",
-			 CAPE_ID_OFFSET(board_name));
-		return -EINVAL;
-	}
 	ret = cape_eeprom_file_name_part(ee->part_number,
 					 CAPE_ID_OFFSET(part_number),
 					 "part number", why, why_len);
@@ -306,19 +315,13 @@ static int cape_eeprom_parse_pins(struct cape_eeprom *ee, const u8 *b,
 				 word & CAPE_PIN_RESERVED_MASK, word, offset);
 			return -EINVAL;
 		}
-		if (!(word & CAPE_PIN_DIR_MASK)) {
-			cape_why(why, why_len,
-				 "pin %s: used but no direction in word 0x%04x at offset %zu",
-				 cape_bone_pin_name(i), word, offset);
-			return -EINVAL;
-		}
 	}
 	return 0;
 }
 
 /**
  * cape_eeprom_parse() - decode and check the standard area of a cape EEPROM
- * @ee: filled in on success (and zeroed first)
+ * @ee: zeroed, then filled in; meaningful only on success
  * @buf: the first bytes of the EEPROM
  * @len: bytes in @buf; CAPE_EEPROM_READ_SIZE covers every layout
  * @why: on failure, a reason naming the field and the byte offset;
@@ -327,10 +330,10 @@ static int cape_eeprom_parse_pins(struct cape_eeprom *ee, const u8 *b,
  *
  * Dispatches on the revision bytes: "A1" uses the A1 offsets, "A0" the A0
  * offsets.  Text fields lose trailing NUL, '.' and 0xff padding; any other
- * control or non-ASCII byte is refused, as is an empty board name or part
- * number, or a '/' in the part number or version (they name the overlay
- * file).  A used pin word must have its reserved bits clear and a
- * direction (analog inputs excepted: only bit 15 applies to them).  The
+ * control or non-ASCII byte is refused, as is an empty part number or
+ * version, or a '/' in either (they name the overlay file).  A used pin
+ * word must have its reserved bits clear (analog inputs excepted: only
+ * bit 15 applies to them); a used pin with no direction is accepted.  The
  * number-of-pins field is informational: it is returned in @ee->num_pins
  * and the caller may report a disagreement with @ee->used_pins, but it is
  * not a reason to refuse a cape (the pin words are what is claimed).

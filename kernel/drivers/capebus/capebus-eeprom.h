@@ -48,7 +48,7 @@ enum capebus_rail {
  * struct cape_eeprom - the decoded standard area
  * @format: A0 or A1, from the revision bytes
  * @board_name: board name, NUL-terminated, trailing padding stripped
- * @version: hardware version, e.g. "00A0"
+ * @version: hardware version, e.g. "00A0"; never empty, never contains '/'
  * @manufacturer: manufacturer
  * @part_number: part number; never empty, never contains '/'
  * @serial: serial number
@@ -100,6 +100,7 @@ int cape_eeprom_parse_ext(const struct cape_eeprom *ee, const void *buf,
 u32 cape_eeprom_crc32(const void *buf, size_t len);
 
 const char *cape_bone_pin_name(unsigned int index);
+const char *cape_bone_pin_signal(unsigned int index);
 int cape_bone_pin_index(const char *name);
 int cape_pin_word_format(char *buf, size_t len, unsigned int index, u16 word);
 const char *capebus_rail_name(enum capebus_rail rail);

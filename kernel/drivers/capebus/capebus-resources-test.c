@@ -11,8 +11,8 @@
 #define TEST_WHY_LEN	256
 
 /* Holders are compared by address: one copy of each. */
-static const char WTHR[] = "BB-WTHR-01 (slot 0)";
-static const char RTC[] = "BB-RTC-01 (slot 1)";
+static const char *const wthr = "BB-WTHR-01 (slot 0)";
+static const char *const rtc = "BB-RTC-01 (slot 1)";
 
 /* The test board's budgets, mA. */
 static const u32 test_budget[CAPEBUS_NUM_RAILS] = {
@@ -53,11 +53,11 @@ static void capebus_resources_test_claim_release(struct kunit *test)
 	struct capebus_claim a;
 	char why[TEST_WHY_LEN];
 
-	test_claim(test, &a, WTHR, 150, pins, ARRAY_SIZE(pins));
+	test_claim(test, &a, wthr, 150, pins, ARRAY_SIZE(pins));
 	KUNIT_ASSERT_EQ(test, capebus_resources_claim(res, &a, why, sizeof(why)), 0);
 	KUNIT_EXPECT_STREQ(test, why, "");
-	KUNIT_EXPECT_PTR_EQ(test, res->holder[pin("P9.19")], WTHR);
-	KUNIT_EXPECT_PTR_EQ(test, res->holder[pin("P9.20")], WTHR);
+	KUNIT_EXPECT_PTR_EQ(test, res->holder[pin("P9.19")], wthr);
+	KUNIT_EXPECT_PTR_EQ(test, res->holder[pin("P9.20")], wthr);
 	KUNIT_EXPECT_NULL(test, res->holder[pin("P8.13")]);
 	KUNIT_EXPECT_EQ(test, res->used_ma[CAPEBUS_RAIL_VDD_3V3B], 150);
 
@@ -75,8 +75,8 @@ static void capebus_resources_test_conflict(struct kunit *test)
 	struct capebus_claim a, b;
 	char why[TEST_WHY_LEN];
 
-	test_claim(test, &a, WTHR, 100, a_pins, ARRAY_SIZE(a_pins));
-	test_claim(test, &b, RTC, 20, b_pins, ARRAY_SIZE(b_pins));
+	test_claim(test, &a, wthr, 100, a_pins, ARRAY_SIZE(a_pins));
+	test_claim(test, &b, rtc, 20, b_pins, ARRAY_SIZE(b_pins));
 	KUNIT_ASSERT_EQ(test, capebus_resources_claim(res, &a, why, sizeof(why)), 0);
 	KUNIT_EXPECT_EQ(test, capebus_resources_claim(res, &b, why, sizeof(why)), -EBUSY);
 	/* Every conflicting pin, in pin-usage order, with its holder. */
@@ -84,13 +84,13 @@ static void capebus_resources_test_conflict(struct kunit *test)
 			   "pin P9.19 is held by BB-WTHR-01 (slot 0); pin P9.20 is held by BB-WTHR-01 (slot 0)");
 	/* Nothing changed: the free pin was not taken, no current added. */
 	KUNIT_EXPECT_NULL(test, res->holder[pin("P8.13")]);
-	KUNIT_EXPECT_PTR_EQ(test, res->holder[pin("P9.19")], WTHR);
+	KUNIT_EXPECT_PTR_EQ(test, res->holder[pin("P9.19")], wthr);
 	KUNIT_EXPECT_EQ(test, res->used_ma[CAPEBUS_RAIL_VDD_3V3B], 100);
 
 	/* Once the first cape goes, the second fits. */
 	capebus_resources_release(res, &a);
 	KUNIT_EXPECT_EQ(test, capebus_resources_claim(res, &b, why, sizeof(why)), 0);
-	KUNIT_EXPECT_PTR_EQ(test, res->holder[pin("P9.19")], RTC);
+	KUNIT_EXPECT_PTR_EQ(test, res->holder[pin("P9.19")], rtc);
 	KUNIT_EXPECT_NULL(test, res->holder[pin("P8.7")]);
 }
 
@@ -107,8 +107,8 @@ static void capebus_resources_test_board_pins(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, capebus_resources_reserve_board(res, board.pins), 0);
 	KUNIT_EXPECT_STREQ(test, res->holder[pin("P8.3")], "the board");
 
-	test_claim(test, &a, WTHR, 0, a_pins, ARRAY_SIZE(a_pins));
-	test_claim(test, &b, RTC, 0, b_pins, ARRAY_SIZE(b_pins));
+	test_claim(test, &a, wthr, 0, a_pins, ARRAY_SIZE(a_pins));
+	test_claim(test, &b, rtc, 0, b_pins, ARRAY_SIZE(b_pins));
 	KUNIT_ASSERT_EQ(test, capebus_resources_claim(res, &a, why, sizeof(why)), 0);
 	KUNIT_EXPECT_EQ(test, capebus_resources_claim(res, &b, why, sizeof(why)), -EBUSY);
 	KUNIT_EXPECT_STREQ(test, why,
@@ -123,7 +123,7 @@ static void capebus_resources_test_reserve_board_busy(struct kunit *test)
 	struct capebus_claim board = { }, a;
 	char why[TEST_WHY_LEN];
 
-	test_claim(test, &a, WTHR, 0, a_pins, ARRAY_SIZE(a_pins));
+	test_claim(test, &a, wthr, 0, a_pins, ARRAY_SIZE(a_pins));
 	KUNIT_ASSERT_EQ(test, capebus_resources_claim(res, &a, why, sizeof(why)), 0);
 	__set_bit(pin("P8.3"), board.pins);
 	__set_bit(pin("P8.4"), board.pins);
@@ -143,12 +143,12 @@ static void capebus_resources_test_shared_pins(struct kunit *test)
 	__set_bit(pin("P9.20"), shared.pins);
 	capebus_resources_set_shared(res, shared.pins);
 
-	test_claim(test, &a, WTHR, 0, pins, ARRAY_SIZE(pins));
-	test_claim(test, &b, RTC, 0, b_pins, ARRAY_SIZE(b_pins));
+	test_claim(test, &a, wthr, 0, pins, ARRAY_SIZE(pins));
+	test_claim(test, &b, rtc, 0, b_pins, ARRAY_SIZE(b_pins));
 	KUNIT_ASSERT_EQ(test, capebus_resources_claim(res, &a, why, sizeof(why)), 0);
 	KUNIT_EXPECT_EQ(test, capebus_resources_claim(res, &b, why, sizeof(why)), 0);
 	KUNIT_EXPECT_NULL(test, res->holder[pin("P9.19")]);
-	KUNIT_EXPECT_PTR_EQ(test, res->holder[pin("P8.13")], WTHR);
+	KUNIT_EXPECT_PTR_EQ(test, res->holder[pin("P8.13")], wthr);
 
 	capebus_resources_release(res, &a);
 	KUNIT_EXPECT_NULL(test, res->holder[pin("P8.13")]);
@@ -162,8 +162,8 @@ static void capebus_resources_test_over_budget(struct kunit *test)
 	struct capebus_claim a, b;
 	char why[TEST_WHY_LEN];
 
-	test_claim(test, &a, WTHR, 200, a_pins, ARRAY_SIZE(a_pins));
-	test_claim(test, &b, RTC, 150, b_pins, ARRAY_SIZE(b_pins));
+	test_claim(test, &a, wthr, 200, a_pins, ARRAY_SIZE(a_pins));
+	test_claim(test, &b, rtc, 150, b_pins, ARRAY_SIZE(b_pins));
 	KUNIT_ASSERT_EQ(test, capebus_resources_claim(res, &a, why, sizeof(why)), 0);
 	KUNIT_EXPECT_EQ(test, capebus_resources_claim(res, &b, why, sizeof(why)), -ENOSPC);
 	KUNIT_EXPECT_STREQ(test, why, "vdd-3v3b over budget: needs 150 mA, 200 of 250 mA in use");
@@ -179,8 +179,8 @@ static void capebus_resources_test_at_limit(struct kunit *test)
 	struct capebus_claim a, b;
 	char why[TEST_WHY_LEN];
 
-	test_claim(test, &a, WTHR, 200, a_pins, ARRAY_SIZE(a_pins));
-	test_claim(test, &b, RTC, 50, b_pins, ARRAY_SIZE(b_pins));
+	test_claim(test, &a, wthr, 200, a_pins, ARRAY_SIZE(a_pins));
+	test_claim(test, &b, rtc, 50, b_pins, ARRAY_SIZE(b_pins));
 	KUNIT_ASSERT_EQ(test, capebus_resources_claim(res, &a, why, sizeof(why)), 0);
 	KUNIT_EXPECT_EQ(test, capebus_resources_claim(res, &b, why, sizeof(why)), 0);
 	KUNIT_EXPECT_EQ(test, res->used_ma[CAPEBUS_RAIL_VDD_3V3B], 250);
@@ -194,8 +194,8 @@ static void capebus_resources_test_release_restores_budget(struct kunit *test)
 	struct capebus_claim a, b;
 	char why[TEST_WHY_LEN];
 
-	test_claim(test, &a, WTHR, 200, a_pins, ARRAY_SIZE(a_pins));
-	test_claim(test, &b, RTC, 150, b_pins, ARRAY_SIZE(b_pins));
+	test_claim(test, &a, wthr, 200, a_pins, ARRAY_SIZE(a_pins));
+	test_claim(test, &b, rtc, 150, b_pins, ARRAY_SIZE(b_pins));
 	KUNIT_ASSERT_EQ(test, capebus_resources_claim(res, &a, why, sizeof(why)), 0);
 	capebus_resources_release(res, &a);
 	KUNIT_EXPECT_EQ(test, res->used_ma[CAPEBUS_RAIL_VDD_3V3B], 0);
@@ -206,7 +206,7 @@ static void capebus_resources_test_release_restores_budget(struct kunit *test)
 static void capebus_resources_test_several_rails(struct kunit *test)
 {
 	struct capebus_resources *res = test_resources(test);
-	struct capebus_claim a = { .holder = WTHR };
+	struct capebus_claim a = { .holder = wthr };
 	char why[TEST_WHY_LEN];
 
 	a.current_ma[CAPEBUS_RAIL_VDD_3V3B] = 300;
@@ -226,8 +226,8 @@ static void capebus_resources_test_pins_before_power(struct kunit *test)
 	struct capebus_claim a, b;
 	char why[TEST_WHY_LEN];
 
-	test_claim(test, &a, WTHR, 200, pins, ARRAY_SIZE(pins));
-	test_claim(test, &b, RTC, 200, pins, ARRAY_SIZE(pins));
+	test_claim(test, &a, wthr, 200, pins, ARRAY_SIZE(pins));
+	test_claim(test, &b, rtc, 200, pins, ARRAY_SIZE(pins));
 	KUNIT_ASSERT_EQ(test, capebus_resources_claim(res, &a, why, sizeof(why)), 0);
 	KUNIT_EXPECT_EQ(test, capebus_resources_claim(res, &b, why, sizeof(why)), -EBUSY);
 	KUNIT_EXPECT_STREQ(test, why, "pin P9.19 is held by BB-WTHR-01 (slot 0)");
@@ -241,7 +241,7 @@ static void capebus_resources_test_zero_budget(struct kunit *test)
 		[CAPEBUS_RAIL_SYS_5V] = CAPEBUS_BUDGET_UNLIMITED,
 	};
 	struct capebus_resources *res = test_resources(test);
-	struct capebus_claim a = { .holder = WTHR }, b = { .holder = RTC };
+	struct capebus_claim a = { .holder = wthr }, b = { .holder = rtc };
 	char why[TEST_WHY_LEN];
 
 	capebus_resources_init(res, budget);
@@ -261,19 +261,19 @@ static void capebus_resources_test_small_why(struct kunit *test)
 	struct capebus_claim a, b;
 	char why[12];
 
-	test_claim(test, &a, WTHR, 0, pins, ARRAY_SIZE(pins));
-	test_claim(test, &b, RTC, 0, pins, ARRAY_SIZE(pins));
+	test_claim(test, &a, wthr, 0, pins, ARRAY_SIZE(pins));
+	test_claim(test, &b, rtc, 0, pins, ARRAY_SIZE(pins));
 	KUNIT_ASSERT_EQ(test, capebus_resources_claim(res, &a, NULL, 0), 0);
 	KUNIT_EXPECT_EQ(test, capebus_resources_claim(res, &b, why, sizeof(why)), -EBUSY);
 	KUNIT_EXPECT_STREQ(test, why, "pin P9.19 i");
 	KUNIT_EXPECT_EQ(test, capebus_resources_claim(res, &b, NULL, 0), -EBUSY);
-	KUNIT_EXPECT_PTR_EQ(test, res->holder[pin("P9.20")], WTHR);
+	KUNIT_EXPECT_PTR_EQ(test, res->holder[pin("P9.20")], wthr);
 }
 
 static void capebus_resources_test_claim_from_eeprom(struct kunit *test)
 {
 	struct cape_eeprom ee = { .num_pin_words = 74 };
-	struct capebus_claim claim = { .holder = WTHR };
+	struct capebus_claim claim = { .holder = wthr };
 
 	ee.pins[9] = 0xe073;
 	ee.pins[10] = 0x7fff;		/* not used */
@@ -288,7 +288,7 @@ static void capebus_resources_test_claim_from_eeprom(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, claim.current_ma[CAPEBUS_RAIL_VDD_3V3B], 150);
 	KUNIT_EXPECT_EQ(test, claim.current_ma[CAPEBUS_RAIL_VDD_5V], 0);
 	KUNIT_EXPECT_EQ(test, claim.current_ma[CAPEBUS_RAIL_SYS_5V], 1500);
-	KUNIT_EXPECT_STREQ(test, claim.holder, WTHR);
+	KUNIT_EXPECT_STREQ(test, claim.holder, wthr);
 }
 
 static void capebus_resources_test_pin_names(struct kunit *test)
