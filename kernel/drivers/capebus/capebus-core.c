@@ -909,9 +909,17 @@ static void capebus_cape_unregister(struct cape_device *cape)
 	device_del(&cape->dev);
 
 	if (cape->slot) {
-		cape->slot->cape = NULL;
-		cape->slot->state = CAPEBUS_SLOT_EMPTY;
-		cape->slot->reason[0] = '\0';
+		struct capebus_slot *slot = cape->slot;
+
+		slot->cape = NULL;
+		slot->state = CAPEBUS_SLOT_EMPTY;
+		slot->reason[0] = '\0';
+		/* A declared cape leaves a disabled detected one behind it. */
+		if (!cape->detected && slot->desc_ee) {
+			slot->state = CAPEBUS_SLOT_DISABLED;
+			snprintf(slot->reason, sizeof(slot->reason),
+				 "%s disabled", slot->desc_ee->part_number);
+		}
 	}
 
 	if (cape->overlay_stuck) {
