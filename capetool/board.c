@@ -9,8 +9,6 @@
 #include <string.h>
 #include "capetool.h"
 
-void board_free(struct board *b);
-
 static char **str_array(config_setting_t *a, size_t *n)
 {
 	int m = a ? config_setting_length(a) : 0;

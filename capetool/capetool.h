@@ -58,6 +58,8 @@ uint32_t crc32_iso_hdlc(const void *buf, size_t len);
 
 /* ---- pins (eeprom.c) ---- */
 #define CAPE_NPINS CAPE_EEPROM_A1_NUM_PINS
+/* The parts cape EEPROMs are: 24C256, 32 KiB. */
+#define CAPE_EEPROM_SIZE_MAX 32768
 extern const char *const cape_pin_names[CAPE_NPINS];
 extern const char *const cape_pin_signals[CAPE_NPINS];
 int cape_pin_index(const char *name);		/* -1 if not a header signal */
@@ -93,7 +95,7 @@ struct cape_dev {
 };
 
 struct cape_pin {
-	int idx;		/* index in CAPE_BONE_PINS */
+	int idx;		/* index in CAPE_BONE_PIN_NAMES */
 	uint16_t word;		/* pin-usage word */
 	int line;
 };

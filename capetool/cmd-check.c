@@ -77,6 +77,7 @@ int cmd_check(int argc, char **argv)
 		const char *file = argv[optind + i];
 		struct cape_def *d = &defs[i];
 		char *msg = NULL, buf[128];
+		bool uses[CAPE_NPINS];
 		void *blob = NULL;
 		size_t len;
 		int r = def_load(file, d);
@@ -84,16 +85,18 @@ int cmd_check(int argc, char **argv)
 		if (!r)
 			r = overlay_build(d, &b, &blob, &len);
 		free(blob);
+		memset(uses, 0, sizeof(uses));
+		for (size_t k = 0; !r && k < d->npins; k++)
+			uses[d->pins[k].idx] = true;
 		if (r) {
 			if (r == EXIT_DEF || r == EXIT_IO)
 				printf("%s: invalid\n", file);
 			rc = rc ? rc : r;
 			continue;
 		}
-		for (size_t k = 0; k < d->npins; k++) {
-			int idx = d->pins[k].idx;
-
-			if (b.shared_pin[idx])
+		/* in pin-usage order, as the kernel walks its pin bitmap */
+		for (int idx = 0; idx < CAPE_NPINS; idx++) {
+			if (!uses[idx] || b.shared_pin[idx])
 				continue;
 			if (b.board_pin[idx]) {
 				snprintf(buf, sizeof(buf), "pin %s is held by the board",
@@ -113,7 +116,8 @@ int cmd_check(int argc, char **argv)
 			continue;
 		}
 		for (int r2 = 0; r2 < 3; r2++) {
-			if (used[r2] + d->power[r2] > b.budget[r2]) {
+			/* a rail the cape draws nothing from is never over budget */
+			if (d->power[r2] && used[r2] + d->power[r2] > b.budget[r2]) {
 				snprintf(buf, sizeof(buf),
 					 "%s over budget: needs %u mA, %u of %u mA in use",
 					 rails[r2], d->power[r2], used[r2], b.budget[r2]);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* capetool create: definition -> <part>-<version>.eeprom and .dtbo */
 #include <getopt.h>
+#include <libfdt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,16 @@ int build_cape(const char *defpath, const char *boardname, const char *serial, b
 	board_free(&b);
 	if (rc)
 		return rc;
+	if (fdt_subnode_offset(*dtbo, 0, "fragment@0") < 0)
+		fprintf(stderr, "%s: warning: %s declares no devices: its overlay has no fragments\n",
+			progname, defpath);
+	if (embed && *dtbolen > CAPE_EEPROM_SIZE_MAX - CAPE_EEPROM_A1_SIZE - 32) {
+		err("%s: the %zu-byte overlay does not fit a 24C256 (32 KiB) with the image",
+		    defpath, *dtbolen);
+		free(*dtbo);
+		*dtbo = NULL;
+		return EXIT_DEF;
+	}
 	*img = eeprom_encode(def, embed ? *dtbo : NULL, *dtbolen, imglen);
 	return EXIT_OK;
 }
@@ -65,8 +76,8 @@ int cmd_create(int argc, char **argv)
 	const char *board = NULL, *dir = ".", *serial = NULL;
 	bool embed = false;
 	struct cape_def def;
-	uint8_t *img;
-	void *dtbo;
+	uint8_t *img = NULL;
+	void *dtbo = NULL;
 	size_t imglen, dtbolen;
 	char *stem, *p;
 	int c, rc;

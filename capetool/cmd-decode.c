@@ -263,7 +263,7 @@ int cmd_decode(int argc, char **argv)
 	} else {
 		path = xstrdup(argv[optind]);
 	}
-	rc = slot >= 0 ? nvmem_read_image(path, &buf, &len) : read_file(path, &buf, &len);
+	rc = nvmem_read_image(path, &buf, &len);
 	if (rc) {
 		err("%s: %s", path, strerror(-rc));
 		free(path);

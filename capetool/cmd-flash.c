@@ -164,6 +164,11 @@ int cmd_flash(int argc, char **argv)
 		err("%s: not a valid cape image, refusing to flash it: %s", argv[optind], why);
 		goto out;
 	}
+	if (imglen > im.total_len) {
+		printf("%s: writing the %zu bytes the image defines (%zu trailing bytes ignored)\n",
+		       argv[optind], im.total_len, imglen - im.total_len);
+		imglen = im.total_len;
+	}
 	if (slot >= 0) {
 		path = slot_nvmem_path(slot, &rc);
 		if (!path)

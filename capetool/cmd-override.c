@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "capetool.h"
 
@@ -176,6 +177,14 @@ int cmd_override(int argc, char **argv)
 	free(p);
 	p = xasprintf("%s/status", dir);
 	status = read_attr(p);
+	/* give an asynchronous apply a moment to settle (at most 5 s) */
+	for (int i = 0; !r && status && !strncmp(status, "detected", 8) && i < 50; i++) {
+		struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+		free(status);
+		status = read_attr(p);
+	}
 	free(p);
 	if (r || !status || !strncmp(status, "failed", 6)) {
 		err("the kernel refused %s: %s", name,

@@ -60,7 +60,17 @@ static char *dup_or_null(const char *s)
 
 static void parse_eeprom(struct dctx *c, config_setting_t *e, struct cape_def *d)
 {
-	(void)c;
+	static const char *const file_keys[] = { "part-number", "version" };
+
+	for (size_t i = 0; i < 2; i++) {
+		config_setting_t *v = config_setting_get_member(e, file_keys[i]);
+		const char *s = v ? config_setting_get_string(v) : NULL;
+		char key[32];
+
+		snprintf(key, sizeof(key), "eeprom.%s", file_keys[i]);
+		if (s && (!*s || strchr(s, '/')))
+			derr(c, v, key, "names the overlay file: must not be empty or contain '/'");
+	}
 	d->a0 = !strcmp(get_str(e, "format", "A1"), "A0");
 	snprintf(d->board_name, sizeof(d->board_name), "%s", get_str(e, "board-name", ""));
 	snprintf(d->version, sizeof(d->version), "%s", get_str(e, "version", ""));
@@ -177,7 +187,8 @@ static void parse_props(struct dctx *c, config_setting_t *g, struct cape_dev *dv
 		} else if (t == CONFIG_TYPE_ARRAY) {
 			int m = config_setting_length(v);
 
-			pr->val = xcalloc((size_t)m + 1, 4 + 64);
+			pr->val = NULL;
+			pr->len = 0;
 			for (int k = 0; k < m; k++) {
 				config_setting_t *e = config_setting_get_elem(v, k);
 

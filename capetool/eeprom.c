@@ -9,10 +9,8 @@
 #include <string.h>
 #include "capetool.h"
 
-#define PIN_NAME(i, pin, sig) [i] = pin,
-#define PIN_SIG(i, pin, sig) [i] = sig,
-const char *const cape_pin_names[CAPE_NPINS] = { CAPE_BONE_PINS(PIN_NAME) };
-const char *const cape_pin_signals[CAPE_NPINS] = { CAPE_BONE_PINS(PIN_SIG) };
+const char *const cape_pin_names[CAPE_NPINS] = CAPE_BONE_PIN_NAMES;
+const char *const cape_pin_signals[CAPE_NPINS] = CAPE_BONE_PIN_SIGNALS;
 
 int cape_pin_index(const char *name)
 {
@@ -147,8 +145,22 @@ static int decode_ext(const uint8_t *buf, size_t len, size_t std, struct cape_im
 	img->ext_version = p[4];
 	img->ext_count = count = p[5];
 	img->ext_length = get_be16(p + 6);
-	if (img->ext_version != CAPEBUS_EXT_VERSION)
+	if (!img->ext_version) {
+		snprintf(why, whylen, "extension: version 0 at offset %zu", std + 4);
+		return EXIT_TRUNCATED;
+	}
+	if (img->ext_version > CAPEBUS_EXT_VERSION)
 		return 0;	/* newer area: ignored, the standard fields stay valid */
+	if (img->ext_length > CAPE_EEPROM_SIZE_MAX - std - sizeof(struct capebus_ext_header)) {
+		snprintf(why, whylen, "extension: length %u runs past a %d-byte EEPROM",
+			 img->ext_length, CAPE_EEPROM_SIZE_MAX);
+		return EXIT_TRUNCATED;
+	}
+	if (img->ext_length < count * sizeof(struct capebus_ext_record)) {
+		snprintf(why, whylen, "extension: length %u cannot hold %u records",
+			 img->ext_length, count);
+		return EXIT_TRUNCATED;
+	}
 	p += sizeof(struct capebus_ext_header);
 	if (img->ext_length > len - (size_t)(p - buf)) {
 		snprintf(why, whylen, "extension area claims %u bytes, only %zu follow",
@@ -173,12 +185,23 @@ static int decode_ext(const uint8_t *buf, size_t len, size_t std, struct cape_im
 				 i, rlen, (size_t)(end - p));
 			return EXIT_TRUNCATED;
 		}
-		if (type == CAPEBUS_EXT_ID_CRC && rlen >= 4) {
+		if (type == CAPEBUS_EXT_ID_CRC) {
+			if (rlen != sizeof(struct capebus_ext_id_crc) || img->has_id_crc) {
+				snprintf(why, whylen, "extension record %u: %s id CRC record", i,
+					 img->has_id_crc ? "second" : "bad length of the");
+				return EXIT_TRUNCATED;
+			}
 			img->has_id_crc = true;
 			img->id_crc = get_be32(p);
 			img->id_crc_calc = crc32_iso_hdlc(buf, std);
 			img->id_crc_ok = img->id_crc == img->id_crc_calc;
-		} else if (type == CAPEBUS_EXT_OVERLAY && rlen >= 4) {
+		} else if (type == CAPEBUS_EXT_OVERLAY) {
+			if (rlen <= sizeof(struct capebus_ext_overlay) || img->overlay) {
+				snprintf(why, whylen, "extension record %u: %s", i,
+					 img->overlay ? "second overlay record"
+						      : "overlay record leaves no overlay");
+				return EXIT_TRUNCATED;
+			}
 			img->overlay_crc = get_be32(p);
 			img->overlay = p + 4;
 			img->overlay_len = rlen - 4;
@@ -188,6 +211,12 @@ static int decode_ext(const uint8_t *buf, size_t len, size_t std, struct cape_im
 			img->unknown_records++;
 		}
 		p += rlen;
+	}
+	if (p != end) {
+		snprintf(why, whylen,
+			 "extension: %zu bytes left after %u records (count and length disagree)",
+			 (size_t)(end - p), count);
+		return EXIT_TRUNCATED;
 	}
 	if (img->has_id_crc && !img->id_crc_ok) {
 		snprintf(why, whylen, "bad CRC: standard area CRC is 0x%08x, record says 0x%08x",
@@ -242,6 +271,12 @@ int eeprom_decode(const uint8_t *buf, size_t len, struct cape_image *img, char *
 	    (rc = get_text(id->part_number, sizeof(id->part_number), img->part_number, "part number", why, whylen)) ||
 	    (rc = get_text(id->serial, sizeof(id->serial), img->serial, "serial", why, whylen)))
 		return rc;
+	if (!*img->part_number || strchr(img->part_number, '/') || !*img->version ||
+	    strchr(img->version, '/')) {
+		snprintf(why, whylen, "bad text: part number \"%s\" and version \"%s\" name a firmware file: not empty, no '/'",
+			 img->part_number, img->version);
+		return EXIT_TEXT;
+	}
 	img->num_pins = get_be16(buf + 74);
 	img->npinwords = img->a0 ? CAPE_EEPROM_A0_NUM_PINS : CAPE_EEPROM_A1_NUM_PINS;
 	for (unsigned i = 0; i < img->npinwords; i++)

@@ -67,11 +67,12 @@ cmd_apply() {
 	for p in "${new_files[@]}"; do install_if_changed "$kdir/$p" "$src/$p"; done
 	if [ -f "$state/files" ]; then
 		while read -r p; do
+			[ -n "$p" ] || continue
 			printf '%s\n' "${new_files[@]}" | grep -qxF "$p" && continue
 			rm -f "$src/$p" && echo "  SERIES  removed $p"
 		done < "$state/files"
 	fi
-	printf '%s\n' "${new_files[@]}" > "$state/files"
+	printf '%s\n' "${new_files[@]}" | sed '/^$/d' > "$state/files"
 
 	# Edited files: pristine copy + every edit, in series order.
 	local tmp targets=() t
@@ -96,11 +97,12 @@ cmd_apply() {
 	# Files an earlier series edited and this one does not: back to pristine.
 	if [ -f "$state/edited" ]; then
 		while read -r t; do
+			[ -n "$t" ] || continue
 			printf '%s\n' "${targets[@]}" | grep -qxF "$t" && continue
 			install_if_changed "$state/pristine/$t" "$src/$t"
 		done < "$state/edited"
 	fi
-	printf '%s\n' "${targets[@]}" > "$state/edited"
+	printf '%s\n' "${targets[@]}" | sed '/^$/d' > "$state/edited"
 }
 
 cmd_export() {

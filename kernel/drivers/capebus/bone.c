@@ -220,10 +220,13 @@ static void bone_scan_slot(struct bone_capebus *bc, unsigned int nr)
 		goto out;
 	}
 
-	dev_dbg(bc->dev, "slot %u: EEPROM read in %lld us, %lld us after probe\n",
-		nr, ktime_us_delta(t_read, t0),
-		ktime_us_delta(t_read, bc->probe_time));
 	capebus_slot_detected(slot, ee, ext.overlay, ext.overlay_len);
+	dev_info(bc->dev,
+		 "slot %u: %s %s, %zu EEPROM bytes read in %lld us, done %lld us after probe\n",
+		 nr, ee->part_number,
+		 capebus_slot_state_name(capebus_slot_state(slot)), len,
+		 ktime_us_delta(t_read, t0),
+		 ktime_us_delta(ktime_get(), bc->probe_time));
 out:
 	kfree(buf);
 	kfree(ee);

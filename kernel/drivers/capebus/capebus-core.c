@@ -590,6 +590,19 @@ void capebus_slot_set_failed(struct capebus_slot *slot, const char *fmt, ...)
 EXPORT_SYMBOL_GPL(capebus_slot_set_failed);
 
 /**
+ * capebus_slot_reason() - copy a slot's last failure reason
+ * @slot: the slot
+ * @buf: where to copy it ("" if none)
+ * @len: bytes at @buf
+ */
+void capebus_slot_reason(struct capebus_slot *slot, char *buf, size_t len)
+{
+	guard(mutex)(&slot->ctrl->lock);
+	strscpy(buf, slot->reason, len);
+}
+EXPORT_SYMBOL_GPL(capebus_slot_reason);
+
+/**
  * capebus_slot_set_eeprom() - keep the bytes read from a slot's EEPROM
  * @slot: the slot
  * @raw: the bytes; copied
@@ -909,6 +922,49 @@ static unsigned int capebus_free_virtual_slot(struct capebus_controller *ctrl)
 	return nr;
 }
 
+/* Unbind, delete and drop the core's reference.  ctrl->lock held. */
+static void capebus_cape_unregister(struct cape_device *cape)
+{
+	struct capebus_controller *ctrl = cape->ctrl;
+
+	lockdep_assert_held(&ctrl->lock);
+
+	if (!cape->registered)
+		return;
+
+	cape->registered = false;
+	device_del(&cape->dev);
+
+	if (cape->slot) {
+		cape->slot->cape = NULL;
+		/* A declared cape leaves the slot as it found it ("disabled"). */
+		if (cape->detected) {
+			cape->slot->state = CAPEBUS_SLOT_EMPTY;
+			cape->slot->reason[0] = '\0';
+		}
+	}
+
+	if (cape->overlay_stuck) {
+		/*
+		 * The overlay's nodes and devices are still there: keep the
+		 * pins held, and the cape (whose name the pin table shows).
+		 */
+		dev_err(&ctrl->dev,
+			"%s removed but its overlay could not be: pins stay held\n",
+			cape->holder);
+		if (cape->slot) {
+			cape->slot->state = CAPEBUS_SLOT_FAILED;
+			snprintf(cape->slot->reason, sizeof(cape->slot->reason),
+				 "overlay of %s could not be removed",
+				 cape->holder);
+		}
+		return;
+	}
+
+	capebus_resources_release(ctrl->res, cape->claim);
+	put_device(&cape->dev);
+}
+
 /* Claim the slot and resources and register the device.  ctrl->lock held. */
 static int capebus_cape_register(struct cape_device *cape, char *why,
 				 size_t why_len)
@@ -963,11 +1019,9 @@ static int capebus_cape_register(struct cape_device *cape, char *why,
 
 	/* device_add() probed the cape: an overlay that failed fails the cape. */
 	if (cape->apply_err) {
-		ret = cape->apply_err;
 		snprintf(why, why_len, "overlay not applied: %s", cape->apply_why);
-		device_del(&cape->dev);
-		put_device(&cape->dev);
-		goto err_release;
+		capebus_cape_unregister(cape);
+		return cape->apply_err;
 	}
 
 	return 0;
@@ -1083,49 +1137,6 @@ err_put:
 	return ERR_PTR(ret);
 }
 EXPORT_SYMBOL_GPL(capebus_cape_add);
-
-/* Unbind, delete and drop the core's reference.  ctrl->lock held. */
-static void capebus_cape_unregister(struct cape_device *cape)
-{
-	struct capebus_controller *ctrl = cape->ctrl;
-
-	lockdep_assert_held(&ctrl->lock);
-
-	if (!cape->registered)
-		return;
-
-	cape->registered = false;
-	device_del(&cape->dev);
-
-	if (cape->slot) {
-		cape->slot->cape = NULL;
-		/* A declared cape leaves the slot as it found it ("disabled"). */
-		if (cape->detected) {
-			cape->slot->state = CAPEBUS_SLOT_EMPTY;
-			cape->slot->reason[0] = '\0';
-		}
-	}
-
-	if (cape->overlay_stuck) {
-		/*
-		 * The overlay's nodes and devices are still there: keep the
-		 * pins held, and the cape (whose name the pin table shows).
-		 */
-		dev_err(&ctrl->dev,
-			"%s removed but its overlay could not be: pins stay held\n",
-			cape->holder);
-		if (cape->slot) {
-			cape->slot->state = CAPEBUS_SLOT_FAILED;
-			snprintf(cape->slot->reason, sizeof(cape->slot->reason),
-				 "overlay of %s could not be removed",
-				 cape->holder);
-		}
-		return;
-	}
-
-	capebus_resources_release(ctrl->res, cape->claim);
-	put_device(&cape->dev);
-}
 
 /**
  * capebus_cape_remove() - remove a cape
@@ -1364,6 +1375,26 @@ void capebus_controller_put(struct capebus_controller *ctrl)
 }
 EXPORT_SYMBOL_GPL(capebus_controller_put);
 
+static int capebus_cape_is_part(struct device *dev, void *data)
+{
+	const struct cape_eeprom *ee = data;
+
+	return dev->type == &cape_device_type &&
+	       to_cape_device(dev)->registered &&
+	       !strcmp(to_cape_device(dev)->ee->part_number, ee->part_number);
+}
+
+/* Is a cape of @ee's part on @ctrl already? */
+static bool capebus_part_present(struct capebus_controller *ctrl,
+				 const struct cape_eeprom *ee)
+{
+	struct device *dev = device_find_child(&ctrl->dev, (void *)ee,
+					       capebus_cape_is_part);
+
+	put_device(dev);
+	return dev;
+}
+
 /**
  * capebus_controller_enable_parts() - load the enable_partno parts
  * @ctrl: a registered controller whose slots have been scanned
@@ -1377,7 +1408,6 @@ EXPORT_SYMBOL_GPL(capebus_controller_put);
 void capebus_controller_enable_parts(struct capebus_controller *ctrl)
 {
 	const char *p = enable_partno;
-	unsigned int vslot = ctrl->num_slots;
 
 	while (p && *p) {
 		const char *end = strchrnul(p, ',');
@@ -1386,7 +1416,6 @@ void capebus_controller_enable_parts(struct capebus_controller *ctrl)
 		char why[CAPEBUS_REASON_LEN];
 		struct cape_device *cape;
 		struct cape_eeprom *ee;
-		struct device *other;
 
 		ee = kzalloc(sizeof(*ee), GFP_KERNEL);
 		if (!ee)
@@ -1402,19 +1431,13 @@ void capebus_controller_enable_parts(struct capebus_controller *ctrl)
 		strscpy(ee->board_name, ee->part_number, sizeof(ee->board_name));
 		p = *end ? end + 1 : end;
 
-		while ((other = device_find_child(&ctrl->dev, &vslot,
-						  capebus_cape_is_in))) {
-			put_device(other);
-			vslot++;
-		}
-
 		desc.ee = ee;
-		desc.slot = vslot;
-		if (ee->part_number[0]) {
+		desc.slot = CAPEBUS_SLOT_ANY_VIRTUAL;
+		if (ee->part_number[0] && !capebus_part_present(ctrl, ee)) {
 			cape = capebus_cape_add(ctrl, &desc, why, sizeof(why));
 			if (IS_ERR(cape))
-				dev_err(&ctrl->dev,
-					"enable_partno %s: %s\n", ee->part_number, why);
+				dev_err(&ctrl->dev, "enable_partno %s: %s\n",
+					ee->part_number, why);
 			else
 				capebus_cape_put(cape);
 		}

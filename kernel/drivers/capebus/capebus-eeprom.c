@@ -26,17 +26,10 @@
 #define CAPE_ID_OFFSET(field)	offsetof(struct cape_eeprom_id, field)
 #define CAPE_POWER_OFFSET(field) offsetof(struct cape_eeprom_power, field)
 
-struct cape_bone_pin {
-	const char *name;
-	const char *signal;
-};
-
-static const struct cape_bone_pin cape_bone_pins[CAPE_EEPROM_A1_NUM_PINS] = {
-#define CAPE_BONE_PIN(index, pin, mode0)	\
-	[index] = { .name = pin, .signal = mode0 },
-	CAPE_BONE_PINS(CAPE_BONE_PIN)
-#undef CAPE_BONE_PIN
-};
+static const char *const cape_bone_pin_names[CAPE_EEPROM_A1_NUM_PINS] =
+	CAPE_BONE_PIN_NAMES;
+static const char *const cape_bone_pin_signals[CAPE_EEPROM_A1_NUM_PINS] =
+	CAPE_BONE_PIN_SIGNALS;
 
 static const char *const capebus_rail_names[CAPEBUS_NUM_RAILS] = {
 	[CAPEBUS_RAIL_VDD_3V3B] = "vdd-3v3b",
@@ -65,9 +58,9 @@ static __printf(3, 4) void cape_why(char *why, size_t why_len,
  */
 const char *cape_bone_pin_name(unsigned int index)
 {
-	if (index >= ARRAY_SIZE(cape_bone_pins))
+	if (index >= ARRAY_SIZE(cape_bone_pin_names))
 		return NULL;
-	return cape_bone_pins[index].name;
+	return cape_bone_pin_names[index];
 }
 EXPORT_SYMBOL_IF_KUNIT(cape_bone_pin_name);
 
@@ -80,9 +73,9 @@ EXPORT_SYMBOL_IF_KUNIT(cape_bone_pin_name);
  */
 const char *cape_bone_pin_signal(unsigned int index)
 {
-	if (index >= ARRAY_SIZE(cape_bone_pins))
+	if (index >= ARRAY_SIZE(cape_bone_pin_names))
 		return NULL;
-	return cape_bone_pins[index].signal;
+	return cape_bone_pin_signals[index];
 }
 EXPORT_SYMBOL_IF_KUNIT(cape_bone_pin_signal);
 
@@ -97,8 +90,8 @@ int cape_bone_pin_index(const char *name)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(cape_bone_pins); i++)
-		if (!strcmp(name, cape_bone_pins[i].name))
+	for (i = 0; i < ARRAY_SIZE(cape_bone_pin_names); i++)
+		if (!strcmp(name, cape_bone_pin_names[i]))
 			return i;
 	return -ENOENT;
 }
@@ -328,7 +321,7 @@ static int cape_eeprom_parse_pins(struct cape_eeprom *ee, const u8 *b,
 
 /**
  * cape_eeprom_parse() - decode and check the standard area of a cape EEPROM
- * @ee: filled in on success (and zeroed first)
+ * @ee: zeroed, then filled in; meaningful only on success
  * @buf: the first bytes of the EEPROM
  * @len: bytes in @buf; CAPE_EEPROM_READ_SIZE covers every layout
  * @why: on failure, a reason naming the field and the byte offset;

@@ -262,6 +262,7 @@ struct capebus_slot *capebus_slot(struct capebus_controller *ctrl,
 				  unsigned int nr);
 enum capebus_slot_state capebus_slot_state(struct capebus_slot *slot);
 const char *capebus_slot_state_name(enum capebus_slot_state state);
+void capebus_slot_reason(struct capebus_slot *slot, char *buf, size_t len);
 void capebus_slot_set_nvmem(struct capebus_slot *slot, const char *name);
 void capebus_slot_set_empty(struct capebus_slot *slot);
 __printf(2, 3)

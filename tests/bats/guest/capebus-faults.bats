@@ -84,15 +84,27 @@ teardown() {
 
 @test "a part in capebus.disable_partno is detected but not loaded" {
 	guest_shutdown
+	# Slot 2: a cape drawing 150 mA from VDD_3V3B, as the weather cape does.
+	"$BATS_TEST_DIRNAME/fixtures/ext-eeprom.py" "$CB_FIRMWARE/BB-RTC-01-00A0.eeprom" \
+		"$BATS_FILE_TMPDIR/power.eeprom" --part BB-PWR-01 --vdd-3v3b 150
 	guest_boot --slot 0="$CB_FIRMWARE/BB-WTHR-01-00A2.eeprom" \
 		   --slot 1="$CB_FIRMWARE/BB-RTC-01-00A0.eeprom" \
+		   --slot 2="$BATS_FILE_TMPDIR/power.eeprom" \
 		   --append capebus.disable_partno=BB-RTC-01:00A0
 	wait_state 0 loaded
 	wait_state 1 disabled
+	wait_state 2 failed
 	guest_ok "cat $CTRL/slot1/reason; echo \"[\$(cat $CTRL/slot1/cape)]\"; ls /sys/class/rtc | wc -l"
 	[ "${lines[0]}" = "BB-RTC-01 disabled by disable_partno" ]
 	[ "${lines[1]}" = "[]" ]
 	[ "${lines[2]}" = 0 ]
+}
+
+@test "a cape that would take a rail over its budget is refused, naming the rail" {
+	guest_ok "cat $CTRL/slot2/reason; ls /sys/bus/capebus/devices"
+	[ "${lines[0]}" = "vdd-3v3b over budget: needs 150 mA, 150 of 250 mA in use" ]
+	[ "${lines[1]}" = capebus0-slot0 ]
+	[ "${#lines[@]}" -eq 2 ]
 }
 
 @test "a part in capebus.enable_partno is loaded in a virtual slot" {

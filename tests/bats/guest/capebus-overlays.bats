@@ -20,8 +20,11 @@ setup_file() {
 	dtc -q -I dts -O dtb -o "$d/oos.dtbo" "$FX/out-of-scope.dts"
 	dtc -q -I dts -O dtb -o "$d/badref.dtbo" "$FX/bad-reference.dts"
 	dtc -@ -q -I dts -O dtb -o "$d/sym.dtbo" "$FX/with-symbols.dts"
+	# The weather overlay, declaring P9.20 instead of P9.39.
+	cp "$CB_FIRMWARE/BB-WTHR-01-00A2.dtbo" "$d/wthr.dtbo"
+	fdtput -t s "$d/wthr.dtbo" / exclusive-use P9.19 P8.13 P9.20
 	"$FX/ext-eeprom.py" "$CB_FIRMWARE/BB-WTHR-01-00A2.eeprom" "$d/wthr.eeprom" \
-		--overlay "$CB_FIRMWARE/BB-WTHR-01-00A2.dtbo"
+		--overlay "$d/wthr.dtbo"
 	"$FX/ext-eeprom.py" "$CB_FIRMWARE/BB-RTC-01-00A0.eeprom" "$d/oos.eeprom" \
 		--part BB-OOS-01 --overlay "$d/oos.dtbo"
 	"$FX/ext-eeprom.py" "$CB_FIRMWARE/BB-RTC-01-00A0.eeprom" "$d/badref.eeprom" \
@@ -50,6 +53,13 @@ teardown() {
 	guest_ok "cat /sys/bus/capebus/devices/capebus0-slot0/overlay; cat /sys/class/hwmon/hwmon*/name"
 	[ "${lines[0]}" = eeprom ]
 	[ "${lines[1]}" = tmp105 ]
+}
+
+@test "EEPROM pins and exclusive-use that disagree are reported" {
+	guest_ok "dmesg | grep 'disagree'"
+	[[ "$output" == *"BB-WTHR-01 (slot 0): EEPROM pins and overlay exclusive-use disagree: "* ]]
+	[[ "$output" == *"P9.20 in exclusive-use but not used in the EEPROM"* ]]
+	[[ "$output" == *"P9.39 used in the EEPROM but not in exclusive-use"* ]]
 }
 
 @test "a fragment targeting a node outside the cape targets refuses the whole overlay" {

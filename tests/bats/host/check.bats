@@ -79,3 +79,16 @@ CAPE
 	run ct check
 	[ "$status" -eq 2 ]
 }
+
+@test "conflicting pins are listed in pin-usage order, as the kernel lists them" {
+	# weather holds P9.19 and P8.13; index order puts P9.19 (9) before P8.13 (15)
+	f=$(mkdef order.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "BB-ORDER"; };
+pins = ( { pin = "P8.13"; mode = 7; direction = "out"; },
+         { pin = "P9.19"; mode = 3; direction = "bidir"; } );
+CAPE
+)
+	run ct check --board qemu-vexpress "$DEFS/weather.cape" "$f"
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"order.cape: pin P9.19 is held by BB-WTHR-01 (slot 0); pin P8.13 is held by BB-WTHR-01 (slot 0)"* ]]
+}

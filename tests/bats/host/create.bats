@@ -221,3 +221,25 @@ CAPE
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"usage: capetool create"* ]]
 }
+
+@test "a definition without devices gets a warning: its overlay has no fragments" {
+	f=$(mkdef nodev.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "BB-NODEV"; };
+CAPE
+)
+	run ct create "$f" --board qemu-vexpress -o "$BATS_TEST_TMPDIR"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"warning: $f declares no devices"* ]]
+}
+
+@test "--embed-overlay refuses an overlay that does not fit a 24C256" {
+	head -c 40000 /dev/zero > "$BATS_TEST_TMPDIR/blob.bin"
+	printf '/dts-v1/;\n/plugin/;\n&cape_devices { big { data = /incbin/("%s"); }; };\n' \
+		"$BATS_TEST_TMPDIR/blob.bin" > "$BATS_TEST_TMPDIR/big.dtso"
+	sed "s|@EXTRA@|$BATS_TEST_TMPDIR/big.dtso|" "$FIX/defs/hatch.cape.in" > "$BATS_TEST_TMPDIR/hatch.cape"
+	run ct create "$BATS_TEST_TMPDIR/hatch.cape" --board qemu-vexpress --embed-overlay -o "$BATS_TEST_TMPDIR"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"overlay does not fit a 24C256 (32 KiB)"* ]]
+	run ct create "$BATS_TEST_TMPDIR/hatch.cape" --board qemu-vexpress -o "$BATS_TEST_TMPDIR"
+	[ "$status" -eq 0 ]
+}

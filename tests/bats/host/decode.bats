@@ -186,3 +186,21 @@ assert d["extension"]["overlay_length"] == 734'
 	run ct decode --slot x
 	[ "$status" -eq 2 ]
 }
+
+@test "extension areas the kernel rejects exit 14" {
+	run ct decode "$IMG/ext-version-0.eeprom"
+	[ "$status" -eq 14 ]
+	[[ "$output" == *"extension: version 0"* ]]
+	run ct decode "$IMG/ext-count-length-disagree.eeprom"
+	[ "$status" -eq 14 ]
+	[[ "$output" == *"count and length disagree"* ]]
+	run ct decode "$IMG/ext-second-id-crc.eeprom"
+	[ "$status" -eq 14 ]
+	[[ "$output" == *"second id CRC record"* ]]
+}
+
+@test "a part number with '/' is bad text (it names a firmware file)" {
+	run ct decode "$IMG/part-number-slash.eeprom"
+	[ "$status" -eq 12 ]
+	[[ "$output" == *"name a firmware file"* ]]
+}

@@ -266,3 +266,14 @@ CAPE
 	run ct schema --boards
 	[ "$output" = "$(printf 'beaglebone-black\nqemu-vexpress')" ]
 }
+
+@test "a part number or version with '/' is rejected (they name the overlay file)" {
+	f=$(mkdef slash.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00/0"; manufacturer = "M"; part-number = "BB/1"; };
+CAPE
+)
+	run ct create "$f" -o "$BATS_TEST_TMPDIR"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"slash.cape:1: eeprom.part-number: names the overlay file"* ]]
+	[[ "$output" == *"slash.cape:1: eeprom.version: names the overlay file"* ]]
+}

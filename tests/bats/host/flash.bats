@@ -129,3 +129,13 @@ blank() { head -c "${2:-4096}" /dev/zero | tr '\0' '\377' > "$1"; }
 	run ct flash "$W" --device x --no-backup --backup y
 	[ "$status" -eq 2 ]
 }
+
+@test "flash writes only the bytes the image defines, not a dump's padding" {
+	blank "$BATS_TEST_TMPDIR/ee"
+	{ cat "$W"; head -c 500 /dev/zero; } > "$BATS_TEST_TMPDIR/dump.eeprom"
+	run ct flash "$BATS_TEST_TMPDIR/dump.eeprom" --device "$BATS_TEST_TMPDIR/ee" --no-backup
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"writing the 244 bytes the image defines (500 trailing bytes ignored)"* ]]
+	cmp -n 244 "$BATS_TEST_TMPDIR/ee" "$W"
+	[ "$(tail -c +245 "$BATS_TEST_TMPDIR/ee" | tr -d '\377' | wc -c)" -eq 0 ]
+}

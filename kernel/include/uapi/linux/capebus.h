@@ -28,7 +28,7 @@
 #define CAPE_EEPROM_PART_NUMBER_LEN	16
 #define CAPE_EEPROM_SERIAL_LEN		12
 
-/* Pin-usage words: A1 lists the 74 header signals of CAPE_BONE_PINS, A0 70. */
+/* Pin-usage words: A1 lists the 74 header signals of CAPE_BONE_PIN_NAMES, A0 70. */
 #define CAPE_EEPROM_A1_NUM_PINS		74
 #define CAPE_EEPROM_A0_NUM_PINS		70
 /* Most pins a cape can claim (the SRM's "max 92" counts power pins too). */
@@ -73,7 +73,7 @@ struct cape_eeprom_power {
 /**
  * struct cape_eeprom_a1 - revision A1 (BeagleBone Black SRM), 244 bytes
  * @id: identification fields, bytes 0-87
- * @pins: one pin-usage word per signal of CAPE_BONE_PINS, bytes 88-235
+ * @pins: one pin-usage word per pin of CAPE_BONE_PIN_NAMES, bytes 88-235
  * @power: currents, bytes 236-243
  *
  * Bytes 244 to the end of the part are free for the cape maker; capebus
@@ -88,7 +88,7 @@ struct cape_eeprom_a1 {
 /**
  * struct cape_eeprom_a0 - revision A0 (original BeagleBone SRM), 236 bytes
  * @id: identification fields, bytes 0-87
- * @pins: 70 pin-usage words, bytes 88-227, in CAPE_BONE_PINS order as far
+ * @pins: 70 pin-usage words, bytes 88-227, in CAPE_BONE_PIN_NAMES order as far
  *	as the A0 documents go (no source maps them for certain)
  * @power: currents, bytes 228-235
  */
@@ -124,49 +124,42 @@ struct cape_eeprom_a0 {
 #define CAPE_PIN_PADCONF_MASK		0x007f
 
 /*
- * The 74 header signals in pin-usage order: X(index, "header pin",
- * "mode-0 signal").  Index i is the word at byte 88 + 2 * i.  The last
- * seven are the analog inputs AIN0-AIN6: only CAPE_PIN_USED applies.
+ * The 74 header signals in pin-usage order: entry i names the pin whose word
+ * is at byte 88 + 2 * i, and the pin's mode-0 signal.  Initializers for
+ * arrays of CAPE_EEPROM_A1_NUM_PINS strings.  The last seven are the analog
+ * inputs AIN0-AIN6, for which only CAPE_PIN_USED applies.
  */
 #define CAPE_BONE_FIRST_AIN		67
-#define CAPE_BONE_PINS(X) \
-	X(0, "P9.22", "UART2_RXD")	X(1, "P9.21", "UART2_TXD")	\
-	X(2, "P9.18", "I2C1_SDA")	X(3, "P9.17", "I2C1_SCL")	\
-	X(4, "P9.42", "GPIO0_7")	X(5, "P8.35", "UART4_CTSN")	\
-	X(6, "P8.33", "UART4_RTSN")	X(7, "P8.31", "UART5_CTSN")	\
-	X(8, "P8.32", "UART5_RTSN")	X(9, "P9.19", "I2C2_SCL")	\
-	X(10, "P9.20", "I2C2_SDA")	X(11, "P9.26", "UART1_RXD")	\
-	X(12, "P9.24", "UART1_TXD")	X(13, "P9.41", "CLKOUT2")	\
-	X(14, "P8.19", "EHRPWM2A")	X(15, "P8.13", "EHRPWM2B")	\
-	X(16, "P8.14", "GPIO0_26")	X(17, "P8.17", "GPIO0_27")	\
-	X(18, "P9.11", "UART4_RXD")	X(19, "P9.13", "UART4_TXD")	\
-	X(20, "P8.25", "GPIO1_0")	X(21, "P8.24", "GPIO1_1")	\
-	X(22, "P8.5", "GPIO1_2")	X(23, "P8.6", "GPIO1_3")	\
-	X(24, "P8.23", "GPIO1_4")	X(25, "P8.22", "GPIO1_5")	\
-	X(26, "P8.3", "GPIO1_6")	X(27, "P8.4", "GPIO1_7")	\
-	X(28, "P8.12", "GPIO1_12")	X(29, "P8.11", "GPIO1_13")	\
-	X(30, "P8.16", "GPIO1_14")	X(31, "P8.15", "GPIO1_15")	\
-	X(32, "P9.15", "GPIO1_16")	X(33, "P9.23", "GPIO1_17")	\
-	X(34, "P9.14", "EHRPWM1A")	X(35, "P9.16", "EHRPWM1B")	\
-	X(36, "P9.12", "GPIO1_28")	X(37, "P8.26", "GPIO1_29")	\
-	X(38, "P8.21", "GPIO1_30")	X(39, "P8.20", "GPIO1_31")	\
-	X(40, "P8.18", "GPIO2_1")	X(41, "P8.7", "TIMER4")		\
-	X(42, "P8.9", "TIMER5")		X(43, "P8.10", "TIMER6")	\
-	X(44, "P8.8", "TIMER7")		X(45, "P8.45", "GPIO2_6")	\
-	X(46, "P8.46", "GPIO2_7")	X(47, "P8.43", "GPIO2_8")	\
-	X(48, "P8.44", "GPIO2_9")	X(49, "P8.41", "GPIO2_10")	\
-	X(50, "P8.42", "GPIO2_11")	X(51, "P8.39", "GPIO2_12")	\
-	X(52, "P8.40", "GPIO2_13")	X(53, "P8.37", "UART5_TXD")	\
-	X(54, "P8.38", "UART5_RXD")	X(55, "P8.36", "UART3_CTSN")	\
-	X(56, "P8.34", "UART3_RTSN")	X(57, "P8.27", "GPIO2_22")	\
-	X(58, "P8.29", "GPIO2_23")	X(59, "P8.28", "GPIO2_24")	\
-	X(60, "P8.30", "GPIO2_25")	X(61, "P9.29", "SPI1_D0")	\
-	X(62, "P9.30", "SPI1_D1")	X(63, "P9.28", "SPI1_CS0")	\
-	X(64, "P9.27", "GPIO3_19")	X(65, "P9.31", "SPI1_SCLK")	\
-	X(66, "P9.25", "GPIO3_21")	X(67, "P9.39", "AIN0")		\
-	X(68, "P9.40", "AIN1")		X(69, "P9.37", "AIN2")		\
-	X(70, "P9.38", "AIN3")		X(71, "P9.33", "AIN4")		\
-	X(72, "P9.36", "AIN5")		X(73, "P9.35", "AIN6")
+#define CAPE_BONE_PIN_NAMES {						\
+	"P9.22", "P9.21", "P9.18", "P9.17", "P9.42", "P8.35", "P8.33", "P8.31",	\
+	"P8.32", "P9.19", "P9.20", "P9.26", "P9.24", "P9.41", "P8.19", "P8.13",	\
+	"P8.14", "P8.17", "P9.11", "P9.13", "P8.25", "P8.24", "P8.5", "P8.6",	\
+	"P8.23", "P8.22", "P8.3", "P8.4", "P8.12", "P8.11", "P8.16", "P8.15",	\
+	"P9.15", "P9.23", "P9.14", "P9.16", "P9.12", "P8.26", "P8.21", "P8.20",	\
+	"P8.18", "P8.7", "P8.9", "P8.10", "P8.8", "P8.45", "P8.46", "P8.43",	\
+	"P8.44", "P8.41", "P8.42", "P8.39", "P8.40", "P8.37", "P8.38", "P8.36",	\
+	"P8.34", "P8.27", "P8.29", "P8.28", "P8.30", "P9.29", "P9.30", "P9.28",	\
+	"P9.27", "P9.31", "P9.25", "P9.39", "P9.40", "P9.37", "P9.38", "P9.33",	\
+	"P9.36", "P9.35",						\
+}
+
+#define CAPE_BONE_PIN_SIGNALS {						\
+	"UART2_RXD", "UART2_TXD", "I2C1_SDA", "I2C1_SCL", "GPIO0_7",	\
+	"UART4_CTSN", "UART4_RTSN", "UART5_CTSN", "UART5_RTSN", "I2C2_SCL",	\
+	"I2C2_SDA", "UART1_RXD", "UART1_TXD", "CLKOUT2", "EHRPWM2A",	\
+	"EHRPWM2B", "GPIO0_26", "GPIO0_27", "UART4_RXD", "UART4_TXD",	\
+	"GPIO1_0", "GPIO1_1", "GPIO1_2", "GPIO1_3", "GPIO1_4",		\
+	"GPIO1_5", "GPIO1_6", "GPIO1_7", "GPIO1_12", "GPIO1_13",	\
+	"GPIO1_14", "GPIO1_15", "GPIO1_16", "GPIO1_17", "EHRPWM1A",	\
+	"EHRPWM1B", "GPIO1_28", "GPIO1_29", "GPIO1_30", "GPIO1_31",	\
+	"GPIO2_1", "TIMER4", "TIMER5", "TIMER6", "TIMER7",		\
+	"GPIO2_6", "GPIO2_7", "GPIO2_8", "GPIO2_9", "GPIO2_10",		\
+	"GPIO2_11", "GPIO2_12", "GPIO2_13", "UART5_TXD", "UART5_RXD",	\
+	"UART3_CTSN", "UART3_RTSN", "GPIO2_22", "GPIO2_23", "GPIO2_24",	\
+	"GPIO2_25", "SPI1_D0", "SPI1_D1", "SPI1_CS0", "GPIO3_19",	\
+	"SPI1_SCLK", "GPIO3_21", "AIN0", "AIN1", "AIN2",		\
+	"AIN3", "AIN4", "AIN5", "AIN6",					\
+}
 
 /*
  * capebus extension records, in the free area (byte 244 of an A1 EEPROM,

@@ -1,0 +1,82 @@
+#!/usr/bin/env bats
+# capetool in the guest: list, decode, flash a blank slot and reboot into the
+# detected cape, override then remove a cape, and a refused override.
+# Uses the harness in tests/qemu/lib.bash; the guest has /usr/bin/capetool
+# (static armhf) and no cape-defs, so definitions are passed in /host.
+
+load ../../qemu/lib
+
+setup_file() {
+	export CT_HOST=${CAPETOOL:-$CB_TOP/build/capetool/host/capetool}
+	export IMGDIR=$BATS_FILE_TMPDIR/img
+	mkdir -p "$IMGDIR"
+	"$CT_HOST" create "$CB_TOP/cape-defs/weather.cape" --board qemu-vexpress -o "$IMGDIR" >/dev/null
+	# slot 1: a blank 24C256 (an EEPROM device with no cape data yet);
+	# slots 0, 2, 3: no EEPROM at all
+	guest_boot --blank 1
+	guest_put "$IMGDIR/BB-WTHR-01-00A2.eeprom" weather.eeprom
+	guest_put "$CB_TOP/cape-defs/rtc.cape" rtc.cape
+	guest_put "$CB_TOP/cape-defs/weather-conflict.cape" weather-conflict.cape
+}
+
+teardown_file() {
+	guest_shutdown
+}
+
+setup() {
+	guest_setup
+}
+
+teardown() {
+	guest_teardown
+}
+
+@test "capetool runs in the guest and picks the qemu-vexpress profile" {
+	guest_run 'capetool --version && capetool check /host/rtc.cape'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"(board qemu-vexpress)"* ]]
+}
+
+@test "list shows the slot states the kernel reports" {
+	guest_run 'capetool list && for s in /sys/class/capebus/capebus0/slot*; do echo "${s##*/} $(cat $s/state)"; done'
+	[ "$status" -eq 0 ]
+	while read -r slot state; do
+		[[ "$output" == *"  slot ${slot#slot} "*"$state"* ]] || { echo "$slot $state"; false; }
+	done < <(grep -E '^slot[0-9]+ ' <<< "$output")
+}
+
+@test "flash writes the weather image into the blank slot; after a reboot the kernel loads it" {
+	guest_run 'capetool flash /host/weather.eeprom --slot 1 --backup /tmp/slot1.bak && capetool decode --slot 1'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"verified"* ]]
+	[[ "$output" == *"part number:   BB-WTHR-01"* ]]
+	guest_reboot
+	guest_run 'cat /sys/class/capebus/capebus0/slot1/state; cat /sys/bus/i2c/devices/0-0048/hwmon/hwmon*/temp1_input'
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = loaded ]
+	[[ "${lines[1]}" =~ ^-?[0-9]+$ ]]
+	guest_run 'capetool list'
+	[[ "$output" == *"cape BB-WTHR-01"* ]]
+	[[ "$output" == *"P8.13 mode7 out no-pull fast"* ]]
+}
+
+@test "override declares the RTC cape, remove takes it away" {
+	guest_run 'capetool override /host/rtc.cape --slot 2'
+	[ "$status" -eq 0 ]
+	[[ "$output" == "BB-RTC-01: "* ]]
+	guest_run 'ls /sys/bus/i2c/devices/ | grep -x 0-0068 && ls /sys/class/rtc/'
+	[ "$status" -eq 0 ]
+	guest_run 'capetool remove BB-RTC-01 && ls /sys/kernel/config/capebus/*/capes/'
+	[ "$status" -eq 0 ]
+	[[ "$output" != *BB-RTC-01/* ]]
+	guest_run 'ls /sys/bus/i2c/devices/ | grep -x 0-0068'
+	[ "$status" -ne 0 ]
+}
+
+@test "a refused override prints the kernel's reason and leaves nothing behind" {
+	guest_run 'capetool override /host/weather-conflict.cape --slot 3'
+	[ "$status" -eq 15 ]
+	[[ "$output" == *"pin P8.13 is held by BB-WTHR-01 (slot 1)"* ]]
+	guest_run 'ls /sys/kernel/config/capebus/*/capes/'
+	[[ "$output" != *BB-HUMID-01* ]]
+}
