@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capebus: the BeagleBone cape header controller ("beagle,bone-capebus").
+ *
+ * Each slot names its ID EEPROM (an at24 on the header's I2C bus) through
+ * nvmem.  The slots are read from a work item, so boot does not wait on the
+ * I2C bus, one after the other (they share the bus anyway), and only the
+ * bytes needed: the standard area plus an extension header, then the
+ * extension records if the header says there are any.
+ *
+ * A slot with no EEPROM is empty, quietly.  Its at24 client exists but its
+ * probe failed (the chip does not answer), so its nvmem device never
+ * appears and of_nvmem_device_get() would defer forever: once the client
+ * exists and probing has settled with no driver bound, the slot is empty.
+ */
+
+#include <linux/bitmap.h>
+#include <linux/capebus.h>
+#include <linux/delay.h>
+#include <linux/device.h>
+#include <linux/i2c.h>
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/mod_devicetable.h>
+#include <linux/nvmem-consumer.h>
+#include <linux/of.h>
+#include <linux/platform_device.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include "capebus-eeprom.h"
+#include "capebus-internal.h"
+#include "capebus-resources.h"
+
+/* How long a slot's EEPROM device may take to appear before it is empty. */
+#define BONE_EEPROM_APPEAR_MS	10000
+#define BONE_EEPROM_POLL_MS	20
+
+/* Slots a controller may have: the bone header's 0x54-0x57. */
+#define BONE_MAX_SLOTS		4
+
+struct bone_capebus {
+	struct device *dev;
+	struct capebus_controller *ctrl;
+	struct device_node *slot_np[BONE_MAX_SLOTS];
+	struct work_struct scan_work;
+	ktime_t probe_time;
+};
+
+static const char *const bone_budget_props[CAPEBUS_NUM_RAILS] = {
+	[CAPEBUS_RAIL_VDD_3V3B]	= "vdd-3v3b-budget-microamp",
+	[CAPEBUS_RAIL_VDD_5V]	= "vdd-5v-budget-microamp",
+	[CAPEBUS_RAIL_SYS_5V]	= "sys-5v-budget-microamp",
+};
+
+/*
+ * Is the EEPROM's device there and done probing?  Returns true with
+ * *@bound set once it is, false while it has not appeared yet.
+ */
+static bool bone_eeprom_settled(struct device_node *ee_np, bool *bound)
+{
+#if IS_REACHABLE(CONFIG_I2C)
+	struct i2c_client *client = of_find_i2c_device_by_node(ee_np);
+
+	if (!client)
+		return false;
+
+	/* The client exists: let its probe (and any deferred one) finish. */
+	wait_for_device_probe();
+	*bound = device_is_bound(&client->dev);
+	put_device(&client->dev);
+	return true;
+#else
+	wait_for_device_probe();
+	*bound = true;
+	return true;
+#endif
+}
+
+/* The slot's nvmem device, or an ERR_PTR (-ENODEV: no EEPROM answers). */
+static struct nvmem_device *bone_slot_nvmem(struct bone_capebus *bc,
+					    struct device_node *slot_np)
+{
+	unsigned long deadline = jiffies + msecs_to_jiffies(BONE_EEPROM_APPEAR_MS);
+	struct nvmem_device *nvmem = ERR_PTR(-ENODEV);
+	struct device_node *ee_np;
+	bool bound = false;
+
+	ee_np = of_parse_phandle(slot_np, "nvmem", 0);
+	if (!ee_np)
+		return ERR_PTR(-ENOENT);
+
+	/*
+	 * Ask nvmem only once the EEPROM's driver has bound: an at24 that
+	 * fails its test read registers its nvmem device for a moment.
+	 */
+	while (!bone_eeprom_settled(ee_np, &bound)) {
+		if (time_after(jiffies, deadline))
+			goto out;
+		msleep(BONE_EEPROM_POLL_MS);
+	}
+
+	if (bound)
+		nvmem = of_nvmem_device_get(slot_np, NULL);
+	if (IS_ERR(nvmem) && PTR_ERR(nvmem) == -EPROBE_DEFER)
+		nvmem = ERR_PTR(-ENODEV);
+out:
+	of_node_put(ee_np);
+	return nvmem;
+}
+
+/* Read the slot's EEPROM: standard area, extension header, records. */
+static int bone_read_eeprom(struct nvmem_device *nvmem, void **bufp,
+			    size_t *lenp, struct cape_eeprom *ee,
+			    char *why, size_t why_len)
+{
+	size_t len = CAPE_EEPROM_READ_SIZE;
+	ssize_t ext;
+	void *buf;
+	int ret;
+
+	buf = kzalloc(len, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	*bufp = buf;
+	*lenp = 0;
+
+	ret = nvmem_device_read(nvmem, 0, len, buf);
+	if (ret < 0)
+		return ret;
+	if (ret != len)
+		return -EIO;
+	*lenp = len;
+
+	ret = cape_eeprom_parse(ee, buf, len, why, why_len);
+	if (ret)
+		return ret;
+
+	ext = cape_eeprom_ext_size(ee, buf, len, why, why_len);
+	if (ext <= 0)
+		return ext;
+
+	/* Records follow the 8-byte header at ee->ext_offset. */
+	len = ee->ext_offset + sizeof(struct capebus_ext_header) + ext;
+	if (len > CAPE_EEPROM_READ_SIZE) {
+		void *bigger = krealloc(buf, len, GFP_KERNEL);
+
+		if (!bigger)
+			return -ENOMEM;
+		*bufp = buf = bigger;
+		ret = nvmem_device_read(nvmem, CAPE_EEPROM_READ_SIZE,
+					len - CAPE_EEPROM_READ_SIZE,
+					buf + CAPE_EEPROM_READ_SIZE);
+		if (ret < 0)
+			return ret;
+		if (ret != len - CAPE_EEPROM_READ_SIZE) {
+			snprintf(why, why_len,
+				 "extension records: read %d of %zu bytes",
+				 ret, len - CAPE_EEPROM_READ_SIZE);
+			return -EINVAL;
+		}
+	}
+	*lenp = len;
+
+	return 0;
+}
+
+static void bone_scan_slot(struct bone_capebus *bc, unsigned int nr)
+{
+	struct capebus_slot *slot = capebus_slot(bc->ctrl, nr);
+	struct cape_eeprom_ext ext = { };
+	char why[CAPEBUS_REASON_LEN] = "";
+	struct nvmem_device *nvmem;
+	struct cape_eeprom *ee;
+	ktime_t t0, t_read;
+	void *buf = NULL;
+	size_t len = 0;
+	int ret;
+
+	t0 = ktime_get();
+	nvmem = bone_slot_nvmem(bc, bc->slot_np[nr]);
+	if (IS_ERR(nvmem)) {
+		dev_dbg(bc->dev, "slot %u: no EEPROM (%ld)\n", nr, PTR_ERR(nvmem));
+		capebus_slot_set_empty(slot);
+		return;
+	}
+	capebus_slot_set_nvmem(slot, nvmem_dev_name(nvmem));
+
+	ee = kzalloc(sizeof(*ee), GFP_KERNEL);
+	if (!ee) {
+		ret = -ENOMEM;
+		goto out;
+	}
+
+	t0 = ktime_get();
+	ret = bone_read_eeprom(nvmem, &buf, &len, ee, why, sizeof(why));
+	t_read = ktime_get();
+	if (len)
+		capebus_slot_set_eeprom(slot, buf, len);
+
+	if (ret == -ENODATA) {
+		dev_dbg(bc->dev, "slot %u: blank EEPROM\n", nr);
+		capebus_slot_set_empty(slot);
+		goto out;
+	}
+	if (ret == -EINVAL || ret == -EMSGSIZE) {
+		capebus_slot_set_failed(slot, "%s", why);
+		goto out;
+	}
+	if (ret < 0) {
+		/* The chip stopped answering: as good as no EEPROM. */
+		dev_dbg(bc->dev, "slot %u: EEPROM read failed (%d)\n", nr, ret);
+		capebus_slot_set_empty(slot);
+		goto out;
+	}
+
+	ret = cape_eeprom_parse_ext(ee, buf, len, &ext, why, sizeof(why));
+	if (ret) {
+		capebus_slot_set_failed(slot, "%s", why);
+		goto out;
+	}
+
+	capebus_slot_detected(slot, ee, ext.overlay, ext.overlay_len);
+	dev_info(bc->dev,
+		 "slot %u: %s %s, %zu EEPROM bytes read in %lld us, done %lld us after probe\n",
+		 nr, ee->part_number,
+		 capebus_slot_state_name(capebus_slot_state(slot)), len,
+		 ktime_us_delta(t_read, t0),
+		 ktime_us_delta(ktime_get(), bc->probe_time));
+out:
+	kfree(buf);
+	kfree(ee);
+	nvmem_device_put(nvmem);
+}
+
+static void bone_scan_work(struct work_struct *work)
+{
+	struct bone_capebus *bc = container_of(work, struct bone_capebus,
+					       scan_work);
+	unsigned int i;
+
+	for (i = 0; i < bc->ctrl->num_slots; i++)
+		if (bc->slot_np[i])
+			bone_scan_slot(bc, i);
+
+	capebus_controller_enable_parts(bc->ctrl);
+}
+
+/* A string list of header pin names, as a bitmap. */
+static int bone_read_pins(struct device *dev, const char *prop_name,
+			  unsigned long *pins)
+{
+	struct device_node *np = dev->of_node;
+	struct property *prop;
+	const char *s;
+	int pin;
+
+	of_property_for_each_string(np, prop_name, prop, s) {
+		pin = cape_bone_pin_index(s);
+		if (pin < 0)
+			return dev_err_probe(dev, -EINVAL,
+					     "%s: \"%s\" is not a header pin\n",
+					     prop_name, s);
+		__set_bit(pin, pins);
+	}
+
+	return 0;
+}
+
+static int bone_read_nodes(struct device *dev, const char *prop_name,
+			   struct device_node ***nodes, unsigned int *num)
+{
+	int i, n;
+
+	n = of_count_phandle_with_args(dev->of_node, prop_name, NULL);
+	if (n == -ENOENT)
+		return 0;
+	if (n < 0)
+		return dev_err_probe(dev, n, "bad %s\n", prop_name);
+
+	*nodes = kcalloc(n, sizeof(**nodes), GFP_KERNEL);
+	if (!*nodes)
+		return -ENOMEM;
+
+	for (i = 0; i < n; i++) {
+		(*nodes)[i] = of_parse_phandle(dev->of_node, prop_name, i);
+		if (!(*nodes)[i])
+			return dev_err_probe(dev, -EINVAL, "bad %s entry %d\n",
+					     prop_name, i);
+		*num = i + 1;
+	}
+
+	return 0;
+}
+
+static int bone_read_resources(struct bone_capebus *bc)
+{
+	struct device *dev = bc->dev;
+	DECLARE_BITMAP(board, CAPEBUS_NUM_PINS) = { 0 };
+	DECLARE_BITMAP(shared, CAPEBUS_NUM_PINS) = { 0 };
+	u32 budget[CAPEBUS_NUM_RAILS];
+	int rail, ret;
+	u32 ua;
+
+	for (rail = 0; rail < CAPEBUS_NUM_RAILS; rail++) {
+		budget[rail] = CAPEBUS_BUDGET_UNLIMITED;
+		if (!of_property_read_u32(dev->of_node, bone_budget_props[rail], &ua))
+			budget[rail] = ua / 1000;
+	}
+
+	ret = bone_read_pins(dev, "board-pins", board);
+	if (ret)
+		return ret;
+	ret = bone_read_pins(dev, "shared-pins", shared);
+	if (ret)
+		return ret;
+
+	ret = capebus_controller_set_resources(bc->ctrl, budget, board, shared);
+	if (ret)
+		return dev_err_probe(dev, ret, "board-pins overlap shared-pins\n");
+
+	ret = bone_read_nodes(dev, "cape-targets", &bc->ctrl->targets,
+			      &bc->ctrl->num_targets);
+	if (ret)
+		return ret;
+	if (!bc->ctrl->num_targets)
+		return dev_err_probe(dev, -EINVAL, "no cape-targets\n");
+
+	return bone_read_nodes(dev, "cape-references", &bc->ctrl->refs,
+			       &bc->ctrl->num_refs);
+}
+
+static int bone_read_slots(struct bone_capebus *bc, unsigned int *num_slots)
+{
+	struct device *dev = bc->dev;
+	u32 reg;
+
+	*num_slots = 0;
+	for_each_available_child_of_node_scoped(dev->of_node, child) {
+		if (!of_node_name_eq(child, "slot"))
+			continue;
+		if (of_property_read_u32(child, "reg", &reg) ||
+		    reg >= BONE_MAX_SLOTS)
+			return dev_err_probe(dev, -EINVAL, "%pOF: bad reg\n", child);
+		if (bc->slot_np[reg])
+			return dev_err_probe(dev, -EINVAL, "slot %u twice\n", reg);
+		bc->slot_np[reg] = of_node_get(child);
+		*num_slots = max(*num_slots, reg + 1);
+	}
+
+	return 0;
+}
+
+static void bone_put_slots(struct bone_capebus *bc)
+{
+	unsigned int i;
+
+	for (i = 0; i < BONE_MAX_SLOTS; i++)
+		of_node_put(bc->slot_np[i]);
+}
+
+static int bone_capebus_probe(struct platform_device *pdev)
+{
+	struct device *dev = &pdev->dev;
+	struct bone_capebus *bc;
+	unsigned int num_slots;
+	int ret;
+
+	bc = devm_kzalloc(dev, sizeof(*bc), GFP_KERNEL);
+	if (!bc)
+		return -ENOMEM;
+	bc->dev = dev;
+	bc->probe_time = ktime_get();
+	INIT_WORK(&bc->scan_work, bone_scan_work);
+
+	ret = bone_read_slots(bc, &num_slots);
+	if (ret)
+		goto err_slots;
+
+	bc->ctrl = capebus_controller_alloc(dev, num_slots);
+	if (IS_ERR(bc->ctrl)) {
+		ret = PTR_ERR(bc->ctrl);
+		goto err_slots;
+	}
+
+	ret = bone_read_resources(bc);
+	if (ret)
+		goto err_put;
+
+	ret = capebus_controller_register(bc->ctrl);
+	if (ret)
+		goto err_put;
+
+	platform_set_drvdata(pdev, bc);
+	queue_work(system_long_wq, &bc->scan_work);
+
+	return 0;
+
+err_put:
+	capebus_controller_put(bc->ctrl);
+err_slots:
+	bone_put_slots(bc);
+	return ret;
+}
+
+static void bone_capebus_remove(struct platform_device *pdev)
+{
+	struct bone_capebus *bc = platform_get_drvdata(pdev);
+
+	cancel_work_sync(&bc->scan_work);
+	capebus_controller_unregister(bc->ctrl);
+	capebus_controller_put(bc->ctrl);
+	bone_put_slots(bc);
+}
+
+static const struct of_device_id bone_capebus_of_match[] = {
+	{ .compatible = "beagle,bone-capebus" },
+	{ }
+};
+MODULE_DEVICE_TABLE(of, bone_capebus_of_match);
+
+static struct platform_driver bone_capebus_driver = {
+	.probe	= bone_capebus_probe,
+	.remove	= bone_capebus_remove,
+	.driver	= {
+		.name		= "bone-capebus",
+		.of_match_table	= bone_capebus_of_match,
+	},
+};
+
+int capebus_bone_init(void)
+{
+	return platform_driver_register(&bone_capebus_driver);
+}
+
+void capebus_bone_exit(void)
+{
+	platform_driver_unregister(&bone_capebus_driver);
+}

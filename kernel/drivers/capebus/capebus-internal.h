@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * capebus: what the files of the capebus module share and nothing else
+ * needs.
+ */
+#ifndef _CAPEBUS_INTERNAL_H
+#define _CAPEBUS_INTERNAL_H
+
+#include <linux/capebus.h>
+
+#include "capebus-resources.h"
+
+/* capebus-overlay.c */
+int capebus_overlay_check(struct cape_device *cape, unsigned long *pins,
+			  bool *declared, char *why, size_t why_len);
+int capebus_overlay_apply(struct cape_device *cape);
+void capebus_overlay_revert(struct cape_device *cape);
+
+/* bone.c */
+int capebus_bone_init(void);
+void capebus_bone_exit(void);
+
+#endif /* _CAPEBUS_INTERNAL_H */

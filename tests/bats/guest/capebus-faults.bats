@@ -1,0 +1,118 @@
+#!/usr/bin/env bats
+# capebus when things go wrong: a cape that wants another cape's pin, an
+# EEPROM that does not parse, parts disabled on the kernel command line.
+#
+# Slot 0: the weather cape (holds P8.13), slot 1: the humidity alarm cape
+# (wants P8.13), slot 2: a corrupt EEPROM, slot 3: the RTC cape.
+
+load ../../qemu/lib
+
+CTRL=/sys/class/capebus/capebus0
+
+wait_state() {
+	guest_run "for i in \$(seq 100); do [ \"\$(cat $CTRL/slot$1/state 2>/dev/null)\" = $2 ] && exit 0; sleep 0.2; done; cat $CTRL/slot$1/state; exit 1"
+	[ "$status" -eq 0 ] || { echo "slot $1: '$output', expected $2" >&2; return 1; }
+}
+
+setup_file() {
+	# The weather cape's image with a control character in its board name.
+	export CORRUPT=$BATS_FILE_TMPDIR/corrupt.eeprom
+	python3 - "$CB_FIRMWARE/BB-WTHR-01-00A2.eeprom" "$CORRUPT" <<'PY'
+import sys
+img = bytearray(open(sys.argv[1], "rb").read())
+img[8] = 0x07
+open(sys.argv[2], "wb").write(img)
+PY
+	guest_boot --slot 0="$CB_FIRMWARE/BB-WTHR-01-00A2.eeprom" \
+		   --slot 1="$CB_FIRMWARE/BB-HUMID-01-00A0.eeprom" \
+		   --slot 2="$CORRUPT" \
+		   --slot 3="$CB_FIRMWARE/BB-RTC-01-00A0.eeprom"
+	wait_state 3 loaded
+}
+
+teardown_file() {
+	guest_shutdown
+}
+
+setup() {
+	guest_setup
+}
+
+teardown() {
+	guest_teardown
+}
+
+@test "a cape wanting a pin another cape holds is refused, naming pin and holder" {
+	guest_ok "cat $CTRL/slot1/state $CTRL/slot1/reason; echo \"[\$(cat $CTRL/slot1/cape)]\""
+	[ "${lines[0]}" = failed ]
+	[ "${lines[1]}" = "pin P8.13 is held by BB-WTHR-01 (slot 0)" ]
+	[ "${lines[2]}" = "[]" ]
+	guest_run "ls /sys/bus/capebus/devices/capebus0-slot1"
+	[ "$status" -ne 0 ]
+}
+
+@test "the cape already holding the pin is untouched" {
+	guest_ok "cat $CTRL/slot0/state; grep -l tmp105 /sys/class/hwmon/hwmon*/name | wc -l"
+	[ "$output" = $'loaded\n1' ]
+	guest_qmp qom-set '{"path": "weather-temp", "property": "temperature", "value": 25000}'
+	guest_ok "cat \$(dirname \$(grep -l tmp105 /sys/class/hwmon/hwmon*/name))/temp1_input"
+	[ "$output" = 25000 ]
+}
+
+@test "the refused cape's overlay was not applied" {
+	guest_run "ls -d /proc/device-tree/cape-devices/bb-humid-01-*"
+	[ "$status" -ne 0 ]
+}
+
+@test "a corrupt EEPROM fails its slot with a reason" {
+	guest_ok "cat $CTRL/slot2/state $CTRL/slot2/reason $CTRL/slot2/nvmem"
+	[ "${lines[0]}" = failed ]
+	[ -n "${lines[1]}" ]
+	[[ "${lines[2]}" == 0-0056? ]]
+}
+
+@test "the other slots work: the RTC cape in slot 3 is loaded" {
+	guest_ok "cat $CTRL/slot3/state; for r in /sys/class/rtc/rtc*; do grep -q ds13 \$r/name && cat \$r/since_epoch; done"
+	[ "${lines[0]}" = loaded ]
+	[ "${lines[1]}" -gt 1700000000 ]
+}
+
+@test "the kernel logged no Oops, BUG or WARNING" {
+	guest_dmesg
+	! grep -E "$CB_KERNEL_ERRORS" <<< "$output"
+}
+
+@test "a part in capebus.disable_partno is detected but not loaded" {
+	guest_shutdown
+	# Slot 2: a cape drawing 150 mA from VDD_3V3B, as the weather cape does.
+	"$BATS_TEST_DIRNAME/fixtures/ext-eeprom.py" "$CB_FIRMWARE/BB-RTC-01-00A0.eeprom" \
+		"$BATS_FILE_TMPDIR/power.eeprom" --part BB-PWR-01 --vdd-3v3b 150
+	guest_boot --slot 0="$CB_FIRMWARE/BB-WTHR-01-00A2.eeprom" \
+		   --slot 1="$CB_FIRMWARE/BB-RTC-01-00A0.eeprom" \
+		   --slot 2="$BATS_FILE_TMPDIR/power.eeprom" \
+		   --append capebus.disable_partno=BB-RTC-01:00A0
+	wait_state 0 loaded
+	wait_state 1 disabled
+	wait_state 2 failed
+	guest_ok "cat $CTRL/slot1/reason; echo \"[\$(cat $CTRL/slot1/cape)]\"; ls /sys/class/rtc | wc -l"
+	[ "${lines[0]}" = "BB-RTC-01 disabled by disable_partno" ]
+	[ "${lines[1]}" = "[]" ]
+	[ "${lines[2]}" = 0 ]
+}
+
+@test "a cape that would take a rail over its budget is refused, naming the rail" {
+	guest_ok "cat $CTRL/slot2/reason; ls /sys/bus/capebus/devices"
+	[ "${lines[0]}" = "vdd-3v3b over budget: needs 150 mA, 150 of 250 mA in use" ]
+	[ "${lines[1]}" = capebus0-slot0 ]
+	[ "${#lines[@]}" -eq 2 ]
+}
+
+@test "a part in capebus.enable_partno is loaded in a virtual slot" {
+	guest_shutdown
+	guest_boot --append capebus.enable_partno=BB-RTC-01
+	guest_run "for i in \$(seq 50); do [ -e /sys/bus/capebus/devices/capebus0-slot4 ] && break; sleep 0.2; done; cd /sys/bus/capebus/devices/capebus0-slot4 && cat part_number version slot overlay"
+	[ "$status" -eq 0 ]
+	[ "$output" = $'BB-RTC-01\n00A0\n4\nfirmware BB-RTC-01-00A0.dtbo' ]
+	guest_ok "for r in /sys/class/rtc/rtc*; do cat \$r/name; done"
+	[[ "$output" == *ds13* ]]
+}

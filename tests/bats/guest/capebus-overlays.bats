@@ -1,0 +1,91 @@
+#!/usr/bin/env bats
+# capebus overlay rules, with overlays carried in the EEPROMs' extension
+# records: one that follows them is applied, one that targets a node
+# outside the board's cape targets, one that refers to a node the board
+# does not offer capes and one built with symbols are refused before the
+# live tree changes.
+
+load ../../qemu/lib
+
+CTRL=/sys/class/capebus/capebus0
+FX=$BATS_TEST_DIRNAME/fixtures
+
+wait_state() {
+	guest_run "for i in \$(seq 100); do [ \"\$(cat $CTRL/slot$1/state 2>/dev/null)\" = $2 ] && exit 0; sleep 0.2; done; cat $CTRL/slot$1/state; exit 1"
+	[ "$status" -eq 0 ] || { echo "slot $1: '$output', expected $2" >&2; return 1; }
+}
+
+setup_file() {
+	local d=$BATS_FILE_TMPDIR
+	dtc -q -I dts -O dtb -o "$d/oos.dtbo" "$FX/out-of-scope.dts"
+	dtc -q -I dts -O dtb -o "$d/badref.dtbo" "$FX/bad-reference.dts"
+	dtc -@ -q -I dts -O dtb -o "$d/sym.dtbo" "$FX/with-symbols.dts"
+	# The weather overlay, declaring P9.20 instead of P9.39.
+	cp "$CB_FIRMWARE/BB-WTHR-01-00A2.dtbo" "$d/wthr.dtbo"
+	fdtput -t s "$d/wthr.dtbo" / exclusive-use P9.19 P8.13 P9.20
+	"$FX/ext-eeprom.py" "$CB_FIRMWARE/BB-WTHR-01-00A2.eeprom" "$d/wthr.eeprom" \
+		--overlay "$d/wthr.dtbo"
+	"$FX/ext-eeprom.py" "$CB_FIRMWARE/BB-RTC-01-00A0.eeprom" "$d/oos.eeprom" \
+		--part BB-OOS-01 --overlay "$d/oos.dtbo"
+	"$FX/ext-eeprom.py" "$CB_FIRMWARE/BB-RTC-01-00A0.eeprom" "$d/badref.eeprom" \
+		--part BB-BADREF-01 --overlay "$d/badref.dtbo"
+	"$FX/ext-eeprom.py" "$CB_FIRMWARE/BB-RTC-01-00A0.eeprom" "$d/sym.eeprom" \
+		--part BB-SYM-01 --overlay "$d/sym.dtbo"
+	guest_boot --slot 0="$d/wthr.eeprom" --slot 1="$d/oos.eeprom" \
+		   --slot 2="$d/badref.eeprom" --slot 3="$d/sym.eeprom"
+	wait_state 0 loaded
+	wait_state 3 failed
+}
+
+teardown_file() {
+	guest_shutdown
+}
+
+setup() {
+	guest_setup
+}
+
+teardown() {
+	guest_teardown
+}
+
+@test "an overlay from the EEPROM's extension record is applied" {
+	guest_ok "cat /sys/bus/capebus/devices/capebus0-slot0/overlay; cat /sys/class/hwmon/hwmon*/name"
+	[ "${lines[0]}" = eeprom ]
+	[ "${lines[1]}" = tmp105 ]
+}
+
+@test "EEPROM pins and exclusive-use that disagree are reported" {
+	guest_ok "dmesg | grep 'disagree'"
+	[[ "$output" == *"BB-WTHR-01 (slot 0): EEPROM pins and overlay exclusive-use disagree: "* ]]
+	[[ "$output" == *"P9.20 in exclusive-use but not used in the EEPROM"* ]]
+	[[ "$output" == *"P9.39 used in the EEPROM but not in exclusive-use"* ]]
+}
+
+@test "a fragment targeting a node outside the cape targets refuses the whole overlay" {
+	guest_ok "cat $CTRL/slot1/state $CTRL/slot1/reason"
+	[ "${lines[0]}" = failed ]
+	[ "${lines[1]}" = "fragment fragment@1 targets /, which is not a cape target of capebus0" ]
+	guest_run "ls -d /proc/device-tree/evil /proc/device-tree/cape-devices/ok-node"
+	[ "$status" -ne 0 ]
+}
+
+@test "an overlay referring to a node that is no cape target or reference is refused" {
+	guest_ok "cat $CTRL/slot2/state $CTRL/slot2/reason"
+	[ "${lines[0]}" = failed ]
+	[ "${lines[1]}" = "overlay refers to &cape_ee0, which is not a cape target or reference of capebus0" ]
+	guest_run "ls -d /proc/device-tree/cape-devices/thief"
+	[ "$status" -ne 0 ]
+}
+
+@test "an overlay carrying __symbols__ is refused" {
+	guest_ok "cat $CTRL/slot3/reason"
+	[[ "$output" == *"__symbols__"* ]]
+	guest_run "ls -d /proc/device-tree/cape-devices/labelled"
+	[ "$status" -ne 0 ]
+}
+
+@test "refused capes do not become capebus devices" {
+	guest_ok "ls /sys/bus/capebus/devices/"
+	[ "$output" = capebus0-slot0 ]
+}
