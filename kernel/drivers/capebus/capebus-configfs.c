@@ -177,10 +177,11 @@ static ssize_t capebus_cfs_slot_state_show(struct config_item *item, char *page)
 static ssize_t capebus_cfs_slot_reason_show(struct config_item *item,
 					    char *page)
 {
-	struct capebus_slot *slot = to_cfs_slot(item)->slot;
+	char why[CAPEBUS_REASON_LEN];
 
-	guard(mutex)(&slot->ctrl->lock);
-	return sysfs_emit(page, "%s\n", slot->reason);
+	capebus_slot_reason(to_cfs_slot(item)->slot, why, sizeof(why));
+
+	return sysfs_emit(page, "%s\n", why);
 }
 
 static ssize_t capebus_cfs_slot_cape_show(struct config_item *item, char *page)

@@ -67,6 +67,8 @@ cfs_run() {
 boot_with_rtc_cape() {
 	[ -f "$CB_RUN/rtc-booted" ] && return 0
 	guest_shutdown
+	# guest_boot starts the kept console log afresh: keep the first boot's.
+	cp "$CB_CONSOLE_KEEP" "${CB_CONSOLE_KEEP%.console.log}-boot1.console.log"
 	guest_boot --slot 1="$BATS_FILE_TMPDIR/rtc.eeprom"
 	guest_put "$BATS_FILE_TMPDIR/weather.dtbo"
 	guest_put "$BATS_FILE_TMPDIR/leds.dtbo"
