@@ -37,6 +37,8 @@ setup_file() {
 	# The tree as the board has it, before any cape.
 	guest_run '. /host/cfs.sh; dt_hash > /tmp/dt.base; cat /tmp/dt.base'
 	load_capebus
+	# kmemleak: forget what boot left, so that the tests' scans count.
+	guest_run 'echo scan > /sys/kernel/debug/kmemleak; echo clear > /sys/kernel/debug/kmemleak'
 }
 
 # With CONFIG_CAPEBUS=m nothing loads the module in this guest: do it.
@@ -78,6 +80,8 @@ boot_with_rtc_cape() {
 	guest_run '. /host/cfs.sh; for i in $(seq 100); do [ "$(cat $CB/slots/1/state)" = loaded ] && break; sleep 0.1; done'
 	# The tree with no cape loaded, for the tests that compare with it.
 	guest_run '. /host/cfs.sh; echo 1 > $CB/slots/1/disable && dt_hash > /tmp/dt.base && echo 0 > $CB/slots/1/disable'
+	# kmemleak: forget what boot left; the last test scans.
+	guest_run 'echo scan > /sys/kernel/debug/kmemleak; echo clear > /sys/kernel/debug/kmemleak'
 	touch "$CB_RUN/rtc-booted"
 }
 
@@ -314,6 +318,9 @@ SH
 	cfs_run 'rmdir $CAPES/idle && rmmod capebus && modprobe capebus && sleep 1 && ls /sys/kernel/config/capebus'
 	[ "$status" -eq 0 ]
 	[ "$output" = capebus0 ]
+	guest_run 'echo scan > /sys/kernel/debug/kmemleak; echo scan > /sys/kernel/debug/kmemleak;
+		grep -c "^unreferenced object" /sys/kernel/debug/kmemleak'
+	[ "$output" = 0 ]
 }
 
 @test "a detected cape is disabled and enabled again through slots/N/disable" {
@@ -370,4 +377,8 @@ SH
 	cfs_run 'echo capebus > /sys/bus/platform/drivers/bone-capebus/bind && sleep 1 && ls /sys/kernel/config/capebus'
 	[ "$status" -eq 0 ]
 	[[ "$output" == capebus[0-9] ]]
+	# Nothing of the old controller, its capes or its group leaked.
+	guest_run 'echo scan > /sys/kernel/debug/kmemleak; echo scan > /sys/kernel/debug/kmemleak;
+		grep -c "^unreferenced object" /sys/kernel/debug/kmemleak'
+	[ "$output" = 0 ]
 }
