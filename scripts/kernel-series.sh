@@ -106,7 +106,9 @@ cmd_apply() {
 }
 
 cmd_export() {
-	src=$1 out=$2
+	src=$1
+	mkdir -p "$2"
+	out=$(cd "$2" && pwd)
 	local git tmp p t e n=0
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' RETURN
