@@ -31,7 +31,8 @@ guest_run 'for s in /sys/class/capebus/*/slot*; do
 	if [ -n "$cape" ]; then
 		d=/sys/bus/capebus/devices/$cape
 		echo "  slot $n: $st: $(cat $d/board_name), part $(cat $d/part_number) version $(cat $d/version) by $(cat $d/manufacturer), serial $(cat $d/serial)"
-		echo "          overlay from $(cat $d/overlay); pins: $(tr "\n" "," < $d/pins | sed "s/,$//; s/,/, /g")"
+		p=$(tr "\n" "," < $d/pins | sed "s/,$//; s/,/, /g")
+		echo "          overlay from $(cat $d/overlay); pins: ${p:-none claimed}"
 	else
 		r=$(cat $s/reason); echo "  slot $n: $st${r:+ ($r)}"
 	fi
@@ -69,11 +70,14 @@ if [ -z "$output" ]; then
 	rc=1
 else
 	say "  RTC device: $output"
-	guest_run 'hwclock -f /dev/rtc0 -w -u && sleep 2 && hwclock -f /dev/rtc0 -r -u'
-	say "  wrote the system time to the cape's clock, 2 s later it reads: $output"
+	# The guest has no clock of its own worth keeping: give it the host's.
+	now=$(date +%s)
+	guest_run "date -u -s @$now >/dev/null && hwclock -f /dev/rtc0 -w -u && sleep 2 && hwclock -f /dev/rtc0 -r -u"
+	say "  set the cape's clock to $(date -u -d "@$now" '+%F %T') UTC (the host's time);"
+	say "  2 s later the cape's clock reads: $output"
 fi
 say ""
 say "== Kernel log (capebus)"
-guest_run 'dmesg | grep -i capebus | tail -n 12'
+guest_run 'dmesg | grep -E "capebus[-0-9]|capebus: " | tail -n 12'
 say "$output"
 exit $rc
