@@ -790,7 +790,7 @@ int capebus_slot_disable(struct capebus_slot *slot, bool disable)
 
 	scoped_guard(mutex, &ctrl->lock) {
 		if (slot->cape)
-			return 0;
+			return slot->cape->detected ? 0 : -EBUSY;
 		if (!slot->desc_ee || slot->state != CAPEBUS_SLOT_DISABLED)
 			return -ENOENT;
 	}
@@ -895,6 +895,33 @@ static int capebus_cape_is_in(struct device *dev, void *data)
 	return to_cape_device(dev)->registered && to_cape_device(dev)->slot_nr == *nr;
 }
 
+/* Number the cape's slot: slot_nr, holder and device name. */
+static int capebus_cape_set_slot(struct cape_device *cape, unsigned int nr)
+{
+	cape->slot_nr = nr;
+	snprintf(cape->holder, sizeof(cape->holder), "%s (slot %u)",
+		 cape->ee->part_number, nr);
+
+	return dev_set_name(&cape->dev, "%s-slot%u", dev_name(&cape->ctrl->dev),
+			    nr);
+}
+
+/* The lowest virtual slot no registered cape is in.  ctrl->lock held. */
+static unsigned int capebus_free_virtual_slot(struct capebus_controller *ctrl)
+{
+	unsigned int nr = ctrl->num_slots;
+	struct device *other;
+
+	lockdep_assert_held(&ctrl->lock);
+
+	while ((other = device_find_child(&ctrl->dev, &nr, capebus_cape_is_in))) {
+		put_device(other);
+		nr++;
+	}
+
+	return nr;
+}
+
 /* Unbind, delete and drop the core's reference.  ctrl->lock held. */
 static void capebus_cape_unregister(struct cape_device *cape)
 {
@@ -910,8 +937,11 @@ static void capebus_cape_unregister(struct cape_device *cape)
 
 	if (cape->slot) {
 		cape->slot->cape = NULL;
-		cape->slot->state = CAPEBUS_SLOT_EMPTY;
-		cape->slot->reason[0] = '\0';
+		/* A declared cape leaves the slot as it found it ("disabled"). */
+		if (cape->detected) {
+			cape->slot->state = CAPEBUS_SLOT_EMPTY;
+			cape->slot->reason[0] = '\0';
+		}
 	}
 
 	if (cape->overlay_stuck) {
@@ -949,6 +979,12 @@ static int capebus_cape_register(struct cape_device *cape, char *why,
 	if (!ctrl->registered) {
 		snprintf(why, why_len, "%s is going away", dev_name(&ctrl->dev));
 		return -ENODEV;
+	}
+
+	if (cape->slot_nr == CAPEBUS_SLOT_ANY_VIRTUAL) {
+		ret = capebus_cape_set_slot(cape, capebus_free_virtual_slot(ctrl));
+		if (ret)
+			return ret;
 	}
 
 	if (slot && slot->cape) {
@@ -1001,7 +1037,8 @@ err_release:
 /**
  * capebus_cape_add() - add a cape to a controller
  * @ctrl: the controller
- * @desc: the cape: identity, slot, overlay, extra pins
+ * @desc: the cape: identity, slot (or %CAPEBUS_SLOT_ANY_VIRTUAL), overlay,
+ *	extra pins
  * @why: where to write why the cape was refused
  * @why_len: bytes at @why (CAPEBUS_REASON_LEN is enough)
  *
@@ -1013,8 +1050,9 @@ err_release:
  * its currents within the rails' budgets.  Then the cape device is
  * registered, drivers are matched (the generic driver applies the overlay)
  * and a KOBJ_ADD uevent goes out.  If the overlay fails to apply, the cape
- * is removed again.  A refused cape changes nothing; a refused cape of a
- * hardware slot marks the slot "failed" with @why.
+ * is removed again.  A refused cape changes nothing; a refused detected cape
+ * (@desc->detected) marks its slot "failed" with @why, a refused declared
+ * cape leaves the slot's state alone.
  *
  * Context: process context; takes @ctrl->lock, so not from a cape driver's
  * probe or remove.
@@ -1047,20 +1085,22 @@ struct cape_device *capebus_cape_add(struct capebus_controller *ctrl,
 	cape->ctrl = ctrl;
 	get_device(&ctrl->dev);
 	cape->slot = slot;
-	cape->slot_nr = desc->slot;
 	cape->detected = desc->detected;
-	snprintf(cape->holder, sizeof(cape->holder), "%s (slot %u)",
-		 desc->ee->part_number, desc->slot);
-
-	ret = dev_set_name(&cape->dev, "%s-slot%u", dev_name(&ctrl->dev),
-			   desc->slot);
-	if (ret)
-		goto err_put;
+	cape->slot_nr = desc->slot;
+	snprintf(cape->holder, sizeof(cape->holder), "%s (virtual slot)",
+		 desc->ee->part_number);
 
 	cape->ee = kmemdup(desc->ee, sizeof(*desc->ee), GFP_KERNEL);
 	if (!cape->ee) {
 		ret = -ENOMEM;
 		goto err_put;
+	}
+
+	/* A virtual slot to be chosen is numbered when the cape registers. */
+	if (desc->slot != CAPEBUS_SLOT_ANY_VIRTUAL) {
+		ret = capebus_cape_set_slot(cape, desc->slot);
+		if (ret)
+			goto err_put;
 	}
 
 	ret = capebus_cape_find_overlay(cape, desc);
@@ -1088,7 +1128,7 @@ err_put:
 	if (!why[0])
 		snprintf(why, why_len, "error %d", ret);
 	scoped_guard(mutex, &ctrl->lock) {
-		if (slot && !slot->cape)
+		if (slot && !slot->cape && desc->detected)
 			capebus_slot_fail_locked(slot, why);
 		else
 			dev_err(&ctrl->dev, "%s refused: %s\n", cape->holder, why);
@@ -1274,6 +1314,10 @@ int capebus_controller_register(struct capebus_controller *ctrl)
 	scoped_guard(mutex, &ctrl->lock)
 		ctrl->registered = true;
 
+	ret = capebus_configfs_add_controller(ctrl);
+	if (ret)
+		dev_warn(&ctrl->dev, "no configfs group: %d\n", ret);
+
 	return 0;
 
 err_del:
@@ -1312,6 +1356,8 @@ void capebus_controller_unregister(struct capebus_controller *ctrl)
 		}
 	}
 
+	capebus_configfs_remove_controller(ctrl);
+
 	for (i = 0; i < ctrl->num_slots; i++)
 		device_del(&ctrl->slots[i]->dev);
 	device_del(&ctrl->dev);
@@ -1329,6 +1375,26 @@ void capebus_controller_put(struct capebus_controller *ctrl)
 }
 EXPORT_SYMBOL_GPL(capebus_controller_put);
 
+static int capebus_cape_is_part(struct device *dev, void *data)
+{
+	const struct cape_eeprom *ee = data;
+
+	return dev->type == &cape_device_type &&
+	       to_cape_device(dev)->registered &&
+	       !strcmp(to_cape_device(dev)->ee->part_number, ee->part_number);
+}
+
+/* Is a cape of @ee's part on @ctrl already? */
+static bool capebus_part_present(struct capebus_controller *ctrl,
+				 const struct cape_eeprom *ee)
+{
+	struct device *dev = device_find_child(&ctrl->dev, (void *)ee,
+					       capebus_cape_is_part);
+
+	put_device(dev);
+	return dev;
+}
+
 /**
  * capebus_controller_enable_parts() - load the enable_partno parts
  * @ctrl: a registered controller whose slots have been scanned
@@ -1342,7 +1408,6 @@ EXPORT_SYMBOL_GPL(capebus_controller_put);
 void capebus_controller_enable_parts(struct capebus_controller *ctrl)
 {
 	const char *p = enable_partno;
-	unsigned int vslot = ctrl->num_slots;
 
 	while (p && *p) {
 		const char *end = strchrnul(p, ',');
@@ -1351,7 +1416,6 @@ void capebus_controller_enable_parts(struct capebus_controller *ctrl)
 		char why[CAPEBUS_REASON_LEN];
 		struct cape_device *cape;
 		struct cape_eeprom *ee;
-		struct device *other;
 
 		ee = kzalloc(sizeof(*ee), GFP_KERNEL);
 		if (!ee)
@@ -1367,19 +1431,13 @@ void capebus_controller_enable_parts(struct capebus_controller *ctrl)
 		strscpy(ee->board_name, ee->part_number, sizeof(ee->board_name));
 		p = *end ? end + 1 : end;
 
-		while ((other = device_find_child(&ctrl->dev, &vslot,
-						  capebus_cape_is_in))) {
-			put_device(other);
-			vslot++;
-		}
-
 		desc.ee = ee;
-		desc.slot = vslot;
-		if (ee->part_number[0]) {
+		desc.slot = CAPEBUS_SLOT_ANY_VIRTUAL;
+		if (ee->part_number[0] && !capebus_part_present(ctrl, ee)) {
 			cape = capebus_cape_add(ctrl, &desc, why, sizeof(why));
 			if (IS_ERR(cape))
-				dev_err(&ctrl->dev,
-					"enable_partno %s: %s\n", ee->part_number, why);
+				dev_err(&ctrl->dev, "enable_partno %s: %s\n",
+					ee->part_number, why);
 			else
 				capebus_cape_put(cape);
 		}
@@ -1404,12 +1462,18 @@ static int __init capebus_init(void)
 	if (ret)
 		goto err_class;
 
-	ret = capebus_bone_init();
+	ret = capebus_configfs_init();
 	if (ret)
 		goto err_generic;
 
+	ret = capebus_bone_init();
+	if (ret)
+		goto err_configfs;
+
 	return 0;
 
+err_configfs:
+	capebus_configfs_exit();
 err_generic:
 	capebus_driver_unregister(&capebus_generic_driver);
 err_class:
@@ -1423,6 +1487,7 @@ module_init(capebus_init);
 static void __exit capebus_exit(void)
 {
 	capebus_bone_exit();
+	capebus_configfs_exit();
 	capebus_driver_unregister(&capebus_generic_driver);
 	class_unregister(&capebus_class);
 	bus_unregister(&capebus_bus_type);

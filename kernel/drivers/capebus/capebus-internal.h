@@ -16,6 +16,21 @@ int capebus_overlay_check(struct cape_device *cape, unsigned long *pins,
 int capebus_overlay_apply(struct cape_device *cape);
 void capebus_overlay_revert(struct cape_device *cape);
 
+/* capebus-configfs.c */
+#if IS_ENABLED(CONFIG_CAPEBUS_CONFIGFS)
+int capebus_configfs_init(void);
+void capebus_configfs_exit(void);
+int capebus_configfs_add_controller(struct capebus_controller *ctrl);
+void capebus_configfs_remove_controller(struct capebus_controller *ctrl);
+#else
+static inline int capebus_configfs_init(void) { return 0; }
+static inline void capebus_configfs_exit(void) { }
+static inline int
+capebus_configfs_add_controller(struct capebus_controller *ctrl) { return 0; }
+static inline void
+capebus_configfs_remove_controller(struct capebus_controller *ctrl) { }
+#endif
+
 /* bone.c */
 int capebus_bone_init(void);
 void capebus_bone_exit(void);

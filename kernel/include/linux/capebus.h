@@ -65,6 +65,12 @@ enum capebus_slot_state {
 	CAPEBUS_SLOT_DISABLED,
 };
 
+/*
+ * capebus_cape_desc.slot for "the lowest virtual slot no cape is in", chosen
+ * by capebus_cape_add() under the controller's lock.
+ */
+#define CAPEBUS_SLOT_ANY_VIRTUAL	UINT_MAX
+
 /* Longest reason a slot or a refused cape reports, with its NUL. */
 #define CAPEBUS_REASON_LEN	256
 
@@ -74,7 +80,8 @@ enum capebus_slot_state {
  *	copied by the core
  * @slot: slot number: below the controller's number of slots a hardware
  *	slot (which must hold no cape), above it a virtual slot (configfs,
- *	enable_partno=) which must be unused
+ *	enable_partno=) which must be unused; %CAPEBUS_SLOT_ANY_VIRTUAL for
+ *	the lowest unused virtual slot
  * @overlay: a flattened device-tree overlay, or NULL to look for the
  *	firmware file "<part_number>-<version>.dtbo"; copied by the core
  * @overlay_len: bytes at @overlay
