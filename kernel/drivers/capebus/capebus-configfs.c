@@ -1,0 +1,1118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capebus: the configfs interface, /sys/kernel/config/capebus.
+ *
+ *   capebus/<ctrl>/slots/<N>/	one per hardware slot, made by the kernel:
+ *				state, reason, eeprom, cape, disable
+ *   capebus/<ctrl>/capes/<name>/	made by mkdir: a cape declared by userspace
+ *
+ * A declared cape is a description (text fields or a whole EEPROM image, a
+ * slot, an overlay, extra pins) until "enable" hands it to capebus_cape_add(),
+ * the path a detected cape takes too: same overlay checks, same pin and power
+ * accounting, same device, drivers and uevents.  "enable" 0 and rmdir remove
+ * the cape again.  See Documentation/capebus/configfs.rst and
+ * Documentation/ABI/testing/configfs-capebus.
+ *
+ * Lock order (outermost first; it continues in capebus-core.c):
+ *
+ *   1. configfs: the directories' inode locks and su_mutex (mkdir, rmdir),
+ *      and a fragment's frag_sem, held for reading around every attribute
+ *      callback; rmdir and configfs_unregister_group() take it for writing,
+ *      so they wait for callbacks in flight and none runs afterwards
+ *   2. capebus_cfs_cape.lock: one declared cape's description and device
+ *   3. capebus_controller.lock (taken by the core, and here to read slot and
+ *      cape state), then device locks and the overlay mutexes (core)
+ *
+ * capebus_cfs_ctrl.lock and capebus_cfs_ctrls_lock are leaves: nothing is
+ * taken while they are held.
+ *
+ * Lifetime: a controller's group is registered when the controller is and
+ * holds a reference on it.  When the controller goes, the core removes its
+ * capes; the group goes at once if no cape is declared in it, else when the
+ * last declared cape is removed (rmdir), from a work item, since configfs
+ * cannot remove a directory that still holds directories userspace made.
+ * A declared cape holds a reference on the module (configfs does that), so
+ * the module cannot be unloaded while one exists.
+ */
+
+#define pr_fmt(fmt) "capebus: " fmt
+
+#include <linux/bitmap.h>
+#include <linux/capebus.h>
+#include <linux/cleanup.h>
+#include <linux/configfs.h>
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
+#include <linux/overflow.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+#include <linux/workqueue.h>
+
+#include "capebus-eeprom.h"
+#include "capebus-internal.h"
+#include "capebus-resources.h"
+
+/* The largest overlay a declared cape may carry. */
+#define CAPEBUS_CFS_DTBO_MAX	SZ_1M
+
+struct capebus_cfs_ctrl;
+
+/**
+ * struct capebus_cfs_slot - slots/<N>
+ * @group: the configfs group
+ * @cc: the controller's group
+ * @slot: the hardware slot
+ */
+struct capebus_cfs_slot {
+	struct config_group group;
+	struct capebus_cfs_ctrl *cc;
+	struct capebus_slot *slot;
+};
+
+/**
+ * struct capebus_cfs_ctrl - one controller's group, capebus/<ctrl>
+ * @group: the configfs group, named like the controller
+ * @slots_group: slots/
+ * @capes_group: capes/
+ * @ctrl: the controller (a reference is held)
+ * @node: in capebus_cfs_ctrls
+ * @remove_work: unregisters the group once a dead controller's last
+ *	declared cape is gone
+ * @lock: protects @dead and @num_capes
+ * @dead: the controller was unregistered; no new capes
+ * @num_capes: declared capes (items in capes/)
+ * @num_slots: entries in @slots
+ * @slots: slots/<N>
+ *
+ * Every group embedded here holds a reference on @group, dropped by its
+ * release, so the memory goes when the last of them does.
+ */
+struct capebus_cfs_ctrl {
+	struct config_group group;
+	struct config_group slots_group;
+	struct config_group capes_group;
+	struct capebus_controller *ctrl;
+	struct list_head node;
+	struct work_struct remove_work;
+	struct mutex lock;	/* @dead, @num_capes; a leaf lock */
+	bool dead;
+	unsigned int num_capes;
+	unsigned int num_slots;
+	struct capebus_cfs_slot slots[] __counted_by(num_slots);
+};
+
+/**
+ * struct capebus_cfs_cape - capes/<name>, a cape declared by userspace
+ * @item: the configfs item
+ * @cc: the controller's group (the item's parent keeps it)
+ * @lock: protects everything below
+ * @fields: the text fields written (board_name ... serial)
+ * @eeprom: an EEPROM image to use instead of @fields, or NULL
+ * @eeprom_len: bytes at @eeprom
+ * @dtbo: the overlay, or NULL for the EEPROM's or the firmware's
+ * @dtbo_len: bytes at @dtbo
+ * @pins: header pins the cape uses besides its overlay's exclusive-use
+ * @slot: a hardware slot number or %CAPEBUS_SLOT_ANY_VIRTUAL
+ * @cape: the cape device while enabled (a reference is held), else NULL
+ * @failed: the last enable was refused; @why says why
+ * @why: the reason of the last refusal
+ */
+struct capebus_cfs_cape {
+	struct config_item item;
+	struct capebus_cfs_ctrl *cc;
+	struct mutex lock;	/* the description and @cape */
+	struct cape_eeprom fields;
+	void *eeprom;
+	size_t eeprom_len;
+	void *dtbo;
+	size_t dtbo_len;
+	DECLARE_BITMAP(pins, CAPEBUS_NUM_PINS);
+	unsigned int slot;
+	struct cape_device *cape;
+	bool failed;
+	char why[CAPEBUS_REASON_LEN];
+};
+
+static LIST_HEAD(capebus_cfs_ctrls);
+static DEFINE_MUTEX(capebus_cfs_ctrls_lock);
+static struct workqueue_struct *capebus_cfs_wq;
+
+static struct capebus_cfs_cape *to_cfs_cape(struct config_item *item)
+{
+	return container_of(item, struct capebus_cfs_cape, item);
+}
+
+static struct capebus_cfs_slot *to_cfs_slot(struct config_item *item)
+{
+	return container_of(to_config_group(item), struct capebus_cfs_slot,
+			    group);
+}
+
+static struct capebus_cfs_ctrl *to_cfs_ctrl(struct config_item *item)
+{
+	return container_of(to_config_group(item), struct capebus_cfs_ctrl,
+			    group);
+}
+
+static bool capebus_cfs_ctrl_dead(struct capebus_cfs_ctrl *cc)
+{
+	guard(mutex)(&cc->lock);
+	return cc->dead;
+}
+
+/* ---- slots/<N> ----------------------------------------------------------- */
+
+static ssize_t capebus_cfs_slot_state_show(struct config_item *item, char *page)
+{
+	struct capebus_slot *slot = to_cfs_slot(item)->slot;
+
+	return sysfs_emit(page, "%s\n",
+			  capebus_slot_state_name(capebus_slot_state(slot)));
+}
+
+static ssize_t capebus_cfs_slot_reason_show(struct config_item *item,
+					    char *page)
+{
+	char why[CAPEBUS_REASON_LEN];
+
+	capebus_slot_reason(to_cfs_slot(item)->slot, why, sizeof(why));
+
+	return sysfs_emit(page, "%s\n", why);
+}
+
+static ssize_t capebus_cfs_slot_cape_show(struct config_item *item, char *page)
+{
+	struct capebus_slot *slot = to_cfs_slot(item)->slot;
+
+	guard(mutex)(&slot->ctrl->lock);
+	return sysfs_emit(page, "%s\n",
+			  slot->cape ? dev_name(&slot->cape->dev) : "");
+}
+
+static ssize_t capebus_cfs_slot_disable_show(struct config_item *item,
+					     char *page)
+{
+	struct capebus_slot *slot = to_cfs_slot(item)->slot;
+
+	return sysfs_emit(page, "%d\n",
+			  capebus_slot_state(slot) == CAPEBUS_SLOT_DISABLED);
+}
+
+static ssize_t capebus_cfs_slot_disable_store(struct config_item *item,
+					      const char *page, size_t len)
+{
+	struct capebus_cfs_slot *cs = to_cfs_slot(item);
+	bool disable;
+	int ret;
+
+	ret = kstrtobool(page, &disable);
+	if (ret)
+		return ret;
+
+	if (capebus_cfs_ctrl_dead(cs->cc))
+		return -ENODEV;
+
+	ret = capebus_slot_disable(cs->slot, disable);
+
+	return ret ?: len;
+}
+
+static ssize_t capebus_cfs_slot_eeprom_read(struct config_item *item,
+					    void *buf, size_t len)
+{
+	struct capebus_slot *slot = to_cfs_slot(item)->slot;
+
+	if (!buf) {
+		guard(mutex)(&slot->ctrl->lock);
+		return slot->eeprom ? slot->eeprom_len : 0;
+	}
+
+	return capebus_slot_read_eeprom(slot, buf, 0, len);
+}
+
+CONFIGFS_ATTR_RO(capebus_cfs_slot_, state);
+CONFIGFS_ATTR_RO(capebus_cfs_slot_, reason);
+CONFIGFS_ATTR_RO(capebus_cfs_slot_, cape);
+CONFIGFS_ATTR(capebus_cfs_slot_, disable);
+CONFIGFS_BIN_ATTR_RO(capebus_cfs_slot_, eeprom, NULL, CAPE_EEPROM_MAX_SIZE);
+
+static struct configfs_attribute *capebus_cfs_slot_attrs[] = {
+	&capebus_cfs_slot_attr_state,
+	&capebus_cfs_slot_attr_reason,
+	&capebus_cfs_slot_attr_cape,
+	&capebus_cfs_slot_attr_disable,
+	NULL
+};
+
+static struct configfs_bin_attribute *capebus_cfs_slot_bin_attrs[] = {
+	&capebus_cfs_slot_attr_eeprom,
+	NULL
+};
+
+/* The groups embedded in a capebus_cfs_ctrl each pin its top group. */
+static void capebus_cfs_slot_release(struct config_item *item)
+{
+	config_group_put(&to_cfs_slot(item)->cc->group);
+}
+
+static struct configfs_item_operations capebus_cfs_slot_item_ops = {
+	.release	= capebus_cfs_slot_release,
+};
+
+static const struct config_item_type capebus_cfs_slot_type = {
+	.ct_item_ops	= &capebus_cfs_slot_item_ops,
+	.ct_attrs	= capebus_cfs_slot_attrs,
+	.ct_bin_attrs	= capebus_cfs_slot_bin_attrs,
+	.ct_owner	= THIS_MODULE,
+};
+
+static void capebus_cfs_slots_release(struct config_item *item)
+{
+	struct capebus_cfs_ctrl *cc = container_of(to_config_group(item),
+						   struct capebus_cfs_ctrl,
+						   slots_group);
+
+	config_group_put(&cc->group);
+}
+
+static struct configfs_item_operations capebus_cfs_slots_item_ops = {
+	.release	= capebus_cfs_slots_release,
+};
+
+static const struct config_item_type capebus_cfs_slots_type = {
+	.ct_item_ops	= &capebus_cfs_slots_item_ops,
+	.ct_owner	= THIS_MODULE,
+};
+
+/* ---- capes/<name> -------------------------------------------------------- */
+
+static bool capebus_cfs_cape_enabled(struct capebus_cfs_cape *c)
+{
+	lockdep_assert_held(&c->lock);
+
+	return c->cape;
+}
+
+/* Remove the cape device, if any.  The description stays. */
+static void capebus_cfs_cape_unload(struct capebus_cfs_cape *c)
+{
+	lockdep_assert_held(&c->lock);
+
+	if (!c->cape)
+		return;
+
+	capebus_cape_remove(c->cape);
+	capebus_cape_put(c->cape);
+	c->cape = NULL;
+}
+
+static int capebus_cfs_cape_refuse(struct capebus_cfs_cape *c, int err)
+{
+	lockdep_assert_held(&c->lock);
+
+	c->failed = true;
+	if (!c->why[0])
+		snprintf(c->why, sizeof(c->why), "error %d", err);
+
+	return err;
+}
+
+/* The identity from the text fields; -EINVAL if one that is needed is not set. */
+static int capebus_cfs_cape_from_fields(struct capebus_cfs_cape *c,
+					struct cape_eeprom *ee)
+{
+	lockdep_assert_held(&c->lock);
+
+	*ee = c->fields;
+	ee->format = CAPE_EEPROM_FORMAT_A1;
+	ee->num_pin_words = CAPE_EEPROM_A1_NUM_PINS;
+	ee->ext_offset = CAPEBUS_EXT_A1_OFFSET;
+
+	if (ee->board_name[0] && ee->version[0] && ee->part_number[0])
+		return 0;
+
+	snprintf(c->why, sizeof(c->why), "missing fields:%s%s%s (or write eeprom)",
+		 ee->board_name[0] ? "" : " board_name",
+		 ee->version[0] ? "" : " version",
+		 ee->part_number[0] ? "" : " part_number");
+
+	return -EINVAL;
+}
+
+/* The identity and the embedded overlay from the EEPROM image. */
+static int capebus_cfs_cape_from_image(struct capebus_cfs_cape *c,
+				       struct cape_eeprom *ee,
+				       struct cape_eeprom_ext *ext)
+{
+	char why[CAPEBUS_REASON_LEN];
+	int ret;
+
+	lockdep_assert_held(&c->lock);
+
+	why[0] = '\0';
+	ret = cape_eeprom_parse(ee, c->eeprom, c->eeprom_len, why, sizeof(why));
+	if (!ret)
+		ret = cape_eeprom_parse_ext(ee, c->eeprom, c->eeprom_len, ext,
+					    why, sizeof(why));
+	if (!ret)
+		return 0;
+
+	if (ret == -ENODATA && !why[0])
+		strscpy(why, "blank");
+	snprintf(c->why, sizeof(c->why), "eeprom: %s", why[0] ? why : "malformed");
+
+	return -EINVAL;
+}
+
+/* Hand the description to the core.  The cape is disabled. */
+static int capebus_cfs_cape_load(struct capebus_cfs_cape *c)
+{
+	struct capebus_cape_desc desc = {
+		.slot		= c->slot,
+		.overlay_source	= "configfs",
+	};
+	struct cape_eeprom *ee __free(kfree) = kzalloc(sizeof(*ee), GFP_KERNEL);
+	struct cape_eeprom_ext ext = { };
+	struct cape_device *cape;
+	int ret;
+
+	lockdep_assert_held(&c->lock);
+
+	if (!ee)
+		return -ENOMEM;
+
+	c->failed = false;
+	c->why[0] = '\0';
+
+	if (c->eeprom)
+		ret = capebus_cfs_cape_from_image(c, ee, &ext);
+	else
+		ret = capebus_cfs_cape_from_fields(c, ee);
+	if (ret)
+		return capebus_cfs_cape_refuse(c, ret);
+
+	desc.ee = ee;
+	bitmap_copy(desc.extra_pins, c->pins, CAPEBUS_NUM_PINS);
+	if (c->dtbo) {
+		desc.overlay = c->dtbo;
+		desc.overlay_len = c->dtbo_len;
+	} else if (ext.overlay) {
+		desc.overlay = ext.overlay;
+		desc.overlay_len = ext.overlay_len;
+		desc.overlay_source = "eeprom";
+	}
+
+	cape = capebus_cape_add(c->cc->ctrl, &desc, c->why, sizeof(c->why));
+	if (IS_ERR(cape))
+		return capebus_cfs_cape_refuse(c, PTR_ERR(cape));
+
+	c->cape = cape;
+
+	return 0;
+}
+
+/* The text fields, where they are in struct cape_eeprom. */
+enum capebus_cfs_text {
+	CAPEBUS_CFS_BOARD_NAME,
+	CAPEBUS_CFS_VERSION,
+	CAPEBUS_CFS_MANUFACTURER,
+	CAPEBUS_CFS_PART_NUMBER,
+	CAPEBUS_CFS_SERIAL,
+};
+
+static const struct {
+	size_t offset;
+	size_t size;
+	bool file_name;		/* part of the firmware file name: no '/' */
+} capebus_cfs_texts[] = {
+	[CAPEBUS_CFS_BOARD_NAME] = {
+		offsetof(struct cape_eeprom, board_name),
+		sizeof_field(struct cape_eeprom, board_name), false },
+	[CAPEBUS_CFS_VERSION] = {
+		offsetof(struct cape_eeprom, version),
+		sizeof_field(struct cape_eeprom, version), true },
+	[CAPEBUS_CFS_MANUFACTURER] = {
+		offsetof(struct cape_eeprom, manufacturer),
+		sizeof_field(struct cape_eeprom, manufacturer), false },
+	[CAPEBUS_CFS_PART_NUMBER] = {
+		offsetof(struct cape_eeprom, part_number),
+		sizeof_field(struct cape_eeprom, part_number), true },
+	[CAPEBUS_CFS_SERIAL] = {
+		offsetof(struct cape_eeprom, serial),
+		sizeof_field(struct cape_eeprom, serial), false },
+};
+
+static ssize_t capebus_cfs_cape_show_text(struct config_item *item,
+					  char *page, enum capebus_cfs_text t)
+{
+	struct capebus_cfs_cape *c = to_cfs_cape(item);
+
+	guard(mutex)(&c->lock);
+	return sysfs_emit(page, "%s\n",
+			  (char *)&c->fields + capebus_cfs_texts[t].offset);
+}
+
+/* Printable ASCII, shorter than the EEPROM field; one newline may end it. */
+static ssize_t capebus_cfs_cape_store_text(struct config_item *item,
+					   const char *page, size_t len,
+					   enum capebus_cfs_text t)
+{
+	struct capebus_cfs_cape *c = to_cfs_cape(item);
+	size_t n = strnlen(page, len);
+	char *field;
+	size_t i;
+
+	if (n && page[n - 1] == '\n')
+		n--;
+	if (n >= capebus_cfs_texts[t].size)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		u8 ch = page[i];
+
+		if (ch < 0x20 || ch > 0x7e ||
+		    (capebus_cfs_texts[t].file_name && ch == '/'))
+			return -EINVAL;
+	}
+
+	guard(mutex)(&c->lock);
+	if (capebus_cfs_cape_enabled(c))
+		return -EBUSY;
+
+	field = (char *)&c->fields + capebus_cfs_texts[t].offset;
+	memcpy(field, page, n);
+	field[n] = '\0';
+
+	return len;
+}
+
+static ssize_t capebus_cfs_cape_board_name_show(struct config_item *item, char *page)
+{
+	return capebus_cfs_cape_show_text(item, page, CAPEBUS_CFS_BOARD_NAME);
+}
+
+static ssize_t capebus_cfs_cape_board_name_store(struct config_item *item,
+						 const char *page, size_t len)
+{
+	return capebus_cfs_cape_store_text(item, page, len, CAPEBUS_CFS_BOARD_NAME);
+}
+
+static ssize_t capebus_cfs_cape_version_show(struct config_item *item, char *page)
+{
+	return capebus_cfs_cape_show_text(item, page, CAPEBUS_CFS_VERSION);
+}
+
+static ssize_t capebus_cfs_cape_version_store(struct config_item *item,
+					      const char *page, size_t len)
+{
+	return capebus_cfs_cape_store_text(item, page, len, CAPEBUS_CFS_VERSION);
+}
+
+static ssize_t capebus_cfs_cape_manufacturer_show(struct config_item *item, char *page)
+{
+	return capebus_cfs_cape_show_text(item, page, CAPEBUS_CFS_MANUFACTURER);
+}
+
+static ssize_t capebus_cfs_cape_manufacturer_store(struct config_item *item,
+						   const char *page, size_t len)
+{
+	return capebus_cfs_cape_store_text(item, page, len, CAPEBUS_CFS_MANUFACTURER);
+}
+
+static ssize_t capebus_cfs_cape_part_number_show(struct config_item *item, char *page)
+{
+	return capebus_cfs_cape_show_text(item, page, CAPEBUS_CFS_PART_NUMBER);
+}
+
+static ssize_t capebus_cfs_cape_part_number_store(struct config_item *item,
+						  const char *page, size_t len)
+{
+	return capebus_cfs_cape_store_text(item, page, len, CAPEBUS_CFS_PART_NUMBER);
+}
+
+static ssize_t capebus_cfs_cape_serial_show(struct config_item *item, char *page)
+{
+	return capebus_cfs_cape_show_text(item, page, CAPEBUS_CFS_SERIAL);
+}
+
+static ssize_t capebus_cfs_cape_serial_store(struct config_item *item,
+					     const char *page, size_t len)
+{
+	return capebus_cfs_cape_store_text(item, page, len, CAPEBUS_CFS_SERIAL);
+}
+
+static ssize_t capebus_cfs_cape_slot_show(struct config_item *item, char *page)
+{
+	struct capebus_cfs_cape *c = to_cfs_cape(item);
+
+	guard(mutex)(&c->lock);
+	if (c->slot == CAPEBUS_SLOT_ANY_VIRTUAL)
+		return sysfs_emit(page, "virtual\n");
+
+	return sysfs_emit(page, "%u\n", c->slot);
+}
+
+static ssize_t capebus_cfs_cape_slot_store(struct config_item *item,
+					   const char *page, size_t len)
+{
+	struct capebus_cfs_cape *c = to_cfs_cape(item);
+	struct capebus_controller *ctrl = c->cc->ctrl;
+	struct capebus_slot *slot;
+	unsigned int nr;
+	int ret;
+
+	if (sysfs_streq(page, "virtual")) {
+		nr = CAPEBUS_SLOT_ANY_VIRTUAL;
+	} else {
+		ret = kstrtouint(page, 0, &nr);
+		if (ret)
+			return ret;
+		if (nr >= ctrl->num_slots)
+			return -EINVAL;
+	}
+
+	guard(mutex)(&c->lock);
+	if (capebus_cfs_cape_enabled(c))
+		return -EBUSY;
+
+	/* A detected cape keeps its slot until it is disabled. */
+	slot = capebus_slot(ctrl, nr);
+	if (slot) {
+		guard(mutex)(&ctrl->lock);
+		if (slot->cape && slot->cape->detected)
+			return -EBUSY;
+	}
+
+	c->slot = nr;
+
+	return len;
+}
+
+static ssize_t capebus_cfs_cape_pins_show(struct config_item *item, char *page)
+{
+	struct capebus_cfs_cape *c = to_cfs_cape(item);
+	ssize_t n = 0;
+	unsigned int pin;
+
+	guard(mutex)(&c->lock);
+	for_each_set_bit(pin, c->pins, CAPEBUS_NUM_PINS)
+		n += sysfs_emit_at(page, n, "%s\n", cape_bone_pin_name(pin));
+
+	return n;
+}
+
+/* A list of header pin names, separated by spaces, commas or newlines. */
+static ssize_t capebus_cfs_cape_pins_store(struct config_item *item,
+					   const char *page, size_t len)
+{
+	struct capebus_cfs_cape *c = to_cfs_cape(item);
+	DECLARE_BITMAP(pins, CAPEBUS_NUM_PINS) = { 0 };
+	char *buf, *p, *name;
+	int pin;
+
+	buf = kmemdup_nul(page, len, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+
+	p = buf;
+	while ((name = strsep(&p, " ,\t\n"))) {
+		if (!*name)
+			continue;
+		pin = cape_bone_pin_index(name);
+		if (pin < 0) {
+			kfree(buf);
+			return -EINVAL;
+		}
+		__set_bit(pin, pins);
+	}
+	kfree(buf);
+
+	guard(mutex)(&c->lock);
+	if (capebus_cfs_cape_enabled(c))
+		return -EBUSY;
+
+	bitmap_copy(c->pins, pins, CAPEBUS_NUM_PINS);
+
+	return len;
+}
+
+static ssize_t capebus_cfs_cape_enable_show(struct config_item *item,
+					    char *page)
+{
+	struct capebus_cfs_cape *c = to_cfs_cape(item);
+
+	guard(mutex)(&c->lock);
+	return sysfs_emit(page, "%d\n", capebus_cfs_cape_enabled(c));
+}
+
+static ssize_t capebus_cfs_cape_enable_store(struct config_item *item,
+					     const char *page, size_t len)
+{
+	struct capebus_cfs_cape *c = to_cfs_cape(item);
+	bool enable;
+	int ret;
+
+	ret = kstrtobool(page, &enable);
+	if (ret)
+		return ret;
+
+	guard(mutex)(&c->lock);
+
+	/* A cape the core removed with its controller is loaded again (or not). */
+	if (enable && capebus_cfs_cape_enabled(c)) {
+		scoped_guard(mutex, &c->cc->ctrl->lock) {
+			if (c->cape->registered)
+				return len;
+		}
+	}
+	capebus_cfs_cape_unload(c);
+	if (!enable) {
+		c->failed = false;
+		c->why[0] = '\0';
+		return len;
+	}
+
+	ret = capebus_cfs_cape_load(c);
+
+	return ret ?: len;
+}
+
+static ssize_t capebus_cfs_cape_status_show(struct config_item *item,
+					    char *page)
+{
+	struct capebus_cfs_cape *c = to_cfs_cape(item);
+	struct capebus_controller *ctrl = c->cc->ctrl;
+
+	guard(mutex)(&c->lock);
+	if (!c->cape) {
+		if (c->failed)
+			return sysfs_emit(page, "%s: %s\n",
+					  capebus_slot_state_name(CAPEBUS_SLOT_FAILED),
+					  c->why);
+		return sysfs_emit(page, "%s\n",
+				  capebus_slot_state_name(CAPEBUS_SLOT_DISABLED));
+	}
+
+	guard(mutex)(&ctrl->lock);
+	if (!c->cape->registered)
+		return sysfs_emit(page, "%s: %s was removed\n",
+				  capebus_slot_state_name(CAPEBUS_SLOT_FAILED),
+				  dev_name(&ctrl->dev));
+
+	return sysfs_emit(page, "%s\n",
+			  capebus_slot_state_name(READ_ONCE(c->cape->dev.driver) ?
+						  CAPEBUS_SLOT_LOADED :
+						  CAPEBUS_SLOT_DETECTED));
+}
+
+static ssize_t capebus_cfs_cape_cape_show(struct config_item *item, char *page)
+{
+	struct capebus_cfs_cape *c = to_cfs_cape(item);
+
+	guard(mutex)(&c->lock);
+	if (!c->cape)
+		return sysfs_emit(page, "\n");
+
+	guard(mutex)(&c->cc->ctrl->lock);
+	return sysfs_emit(page, "%s\n",
+			  c->cape->registered ? dev_name(&c->cape->dev) : "");
+}
+
+/*
+ * Binary attributes reach the driver when the file is closed and configfs
+ * ignores what ->write() returns: a write while enabled is dropped (see the
+ * ABI document), and checked only by "enable".
+ */
+static ssize_t capebus_cfs_cape_store_blob(struct capebus_cfs_cape *c,
+					   void **blob, size_t *blob_len,
+					   const void *buf, size_t len)
+{
+	void *copy;
+
+	copy = kvmemdup(buf, len, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+
+	guard(mutex)(&c->lock);
+	if (capebus_cfs_cape_enabled(c)) {
+		kvfree(copy);
+		return -EBUSY;
+	}
+
+	swap(*blob, copy);
+	*blob_len = len;
+	kvfree(copy);
+
+	return len;
+}
+
+static ssize_t capebus_cfs_cape_read_blob(struct capebus_cfs_cape *c,
+					  const void *blob, size_t blob_len,
+					  void *buf, size_t len)
+{
+	guard(mutex)(&c->lock);
+	if (!blob)
+		return 0;
+	if (!buf)
+		return blob_len;
+
+	len = min(len, blob_len);
+	memcpy(buf, blob, len);
+
+	return len;
+}
+
+static ssize_t capebus_cfs_cape_eeprom_read(struct config_item *item,
+					    void *buf, size_t len)
+{
+	struct capebus_cfs_cape *c = to_cfs_cape(item);
+
+	return capebus_cfs_cape_read_blob(c, c->eeprom, c->eeprom_len, buf, len);
+}
+
+static ssize_t capebus_cfs_cape_eeprom_write(struct config_item *item,
+					     const void *buf, size_t len)
+{
+	struct capebus_cfs_cape *c = to_cfs_cape(item);
+
+	return capebus_cfs_cape_store_blob(c, &c->eeprom, &c->eeprom_len, buf,
+					   len);
+}
+
+static ssize_t capebus_cfs_cape_dtbo_read(struct config_item *item, void *buf,
+					  size_t len)
+{
+	struct capebus_cfs_cape *c = to_cfs_cape(item);
+
+	return capebus_cfs_cape_read_blob(c, c->dtbo, c->dtbo_len, buf, len);
+}
+
+static ssize_t capebus_cfs_cape_dtbo_write(struct config_item *item,
+					   const void *buf, size_t len)
+{
+	struct capebus_cfs_cape *c = to_cfs_cape(item);
+
+	return capebus_cfs_cape_store_blob(c, &c->dtbo, &c->dtbo_len, buf, len);
+}
+
+CONFIGFS_ATTR(capebus_cfs_cape_, board_name);
+CONFIGFS_ATTR(capebus_cfs_cape_, version);
+CONFIGFS_ATTR(capebus_cfs_cape_, manufacturer);
+CONFIGFS_ATTR(capebus_cfs_cape_, part_number);
+CONFIGFS_ATTR(capebus_cfs_cape_, serial);
+CONFIGFS_ATTR(capebus_cfs_cape_, slot);
+CONFIGFS_ATTR(capebus_cfs_cape_, pins);
+CONFIGFS_ATTR(capebus_cfs_cape_, enable);
+CONFIGFS_ATTR_RO(capebus_cfs_cape_, status);
+CONFIGFS_ATTR_RO(capebus_cfs_cape_, cape);
+CONFIGFS_BIN_ATTR(capebus_cfs_cape_, eeprom, NULL, CAPE_EEPROM_MAX_SIZE);
+CONFIGFS_BIN_ATTR(capebus_cfs_cape_, dtbo, NULL, CAPEBUS_CFS_DTBO_MAX);
+
+static struct configfs_attribute *capebus_cfs_cape_attrs[] = {
+	&capebus_cfs_cape_attr_board_name,
+	&capebus_cfs_cape_attr_version,
+	&capebus_cfs_cape_attr_manufacturer,
+	&capebus_cfs_cape_attr_part_number,
+	&capebus_cfs_cape_attr_serial,
+	&capebus_cfs_cape_attr_slot,
+	&capebus_cfs_cape_attr_pins,
+	&capebus_cfs_cape_attr_enable,
+	&capebus_cfs_cape_attr_status,
+	&capebus_cfs_cape_attr_cape,
+	NULL
+};
+
+static struct configfs_bin_attribute *capebus_cfs_cape_bin_attrs[] = {
+	&capebus_cfs_cape_attr_eeprom,
+	&capebus_cfs_cape_attr_dtbo,
+	NULL
+};
+
+static void capebus_cfs_cape_release(struct config_item *item)
+{
+	struct capebus_cfs_cape *c = to_cfs_cape(item);
+	struct capebus_cfs_ctrl *cc = c->cc;
+
+	/* Dropped capes were unloaded already; this is for a failed mkdir. */
+	scoped_guard(mutex, &c->lock)
+		capebus_cfs_cape_unload(c);
+
+	mutex_destroy(&c->lock);
+	kvfree(c->eeprom);
+	kvfree(c->dtbo);
+	kfree(c);
+
+	guard(mutex)(&cc->lock);
+	if (!--cc->num_capes && cc->dead)
+		queue_work(capebus_cfs_wq, &cc->remove_work);
+}
+
+static struct configfs_item_operations capebus_cfs_cape_item_ops = {
+	.release	= capebus_cfs_cape_release,
+};
+
+static const struct config_item_type capebus_cfs_cape_type = {
+	.ct_item_ops	= &capebus_cfs_cape_item_ops,
+	.ct_attrs	= capebus_cfs_cape_attrs,
+	.ct_bin_attrs	= capebus_cfs_cape_bin_attrs,
+	.ct_owner	= THIS_MODULE,
+};
+
+/* ---- capes/ ---------------------------------------------------------------- */
+
+static struct config_item *capebus_cfs_capes_make_item(struct config_group *group,
+						       const char *name)
+{
+	struct capebus_cfs_ctrl *cc = container_of(group, struct capebus_cfs_ctrl,
+						   capes_group);
+	struct capebus_cfs_cape *c;
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return ERR_PTR(-ENOMEM);
+
+	scoped_guard(mutex, &cc->lock) {
+		if (cc->dead) {
+			kfree(c);
+			return ERR_PTR(-ENODEV);
+		}
+		cc->num_capes++;
+	}
+
+	mutex_init(&c->lock);
+	c->cc = cc;
+	c->slot = CAPEBUS_SLOT_ANY_VIRTUAL;
+	config_item_init_type_name(&c->item, name, &capebus_cfs_cape_type);
+
+	return &c->item;
+}
+
+/* rmdir: the cape goes now; its memory when configfs lets go of it. */
+static void capebus_cfs_capes_drop_item(struct config_group *group,
+					struct config_item *item)
+{
+	struct capebus_cfs_cape *c = to_cfs_cape(item);
+
+	scoped_guard(mutex, &c->lock)
+		capebus_cfs_cape_unload(c);
+
+	config_item_put(item);
+}
+
+static void capebus_cfs_capes_release(struct config_item *item)
+{
+	struct capebus_cfs_ctrl *cc = container_of(to_config_group(item),
+						   struct capebus_cfs_ctrl,
+						   capes_group);
+
+	config_group_put(&cc->group);
+}
+
+static struct configfs_item_operations capebus_cfs_capes_item_ops = {
+	.release	= capebus_cfs_capes_release,
+};
+
+static struct configfs_group_operations capebus_cfs_capes_group_ops = {
+	.make_item	= capebus_cfs_capes_make_item,
+	.drop_item	= capebus_cfs_capes_drop_item,
+};
+
+static const struct config_item_type capebus_cfs_capes_type = {
+	.ct_item_ops	= &capebus_cfs_capes_item_ops,
+	.ct_group_ops	= &capebus_cfs_capes_group_ops,
+	.ct_owner	= THIS_MODULE,
+};
+
+/* ---- controllers ------------------------------------------------------------ */
+
+static void capebus_cfs_ctrl_release(struct config_item *item)
+{
+	struct capebus_cfs_ctrl *cc = to_cfs_ctrl(item);
+
+	capebus_controller_put(cc->ctrl);
+	mutex_destroy(&cc->lock);
+	kfree(cc);
+}
+
+static struct configfs_item_operations capebus_cfs_ctrl_item_ops = {
+	.release	= capebus_cfs_ctrl_release,
+};
+
+static const struct config_item_type capebus_cfs_ctrl_type = {
+	.ct_item_ops	= &capebus_cfs_ctrl_item_ops,
+	.ct_owner	= THIS_MODULE,
+};
+
+/* Drop the references of the groups' initialization: frees @cc eventually. */
+static void capebus_cfs_ctrl_put(struct capebus_cfs_ctrl *cc)
+{
+	configfs_remove_default_groups(&cc->slots_group);
+	configfs_remove_default_groups(&cc->group);
+	config_group_put(&cc->group);
+}
+
+static void capebus_cfs_ctrl_unregister(struct capebus_cfs_ctrl *cc)
+{
+	configfs_unregister_group(&cc->group);
+	capebus_cfs_ctrl_put(cc);
+}
+
+static void capebus_cfs_ctrl_remove_work(struct work_struct *work)
+{
+	capebus_cfs_ctrl_unregister(container_of(work, struct capebus_cfs_ctrl,
+						 remove_work));
+}
+
+static const struct config_item_type capebus_cfs_subsys_type = {
+	.ct_owner	= THIS_MODULE,
+};
+
+static struct configfs_subsystem capebus_cfs_subsys = {
+	.su_group = {
+		.cg_item = {
+			.ci_namebuf	= "capebus",
+			.ci_type	= &capebus_cfs_subsys_type,
+		},
+	},
+};
+
+/* Initialize a group embedded in @cc, as a default group of @parent. */
+static void capebus_cfs_ctrl_add_group(struct capebus_cfs_ctrl *cc,
+				       struct config_group *group,
+				       const char *name,
+				       const struct config_item_type *type,
+				       struct config_group *parent)
+{
+	config_group_init_type_name(group, name, type);
+	configfs_add_default_group(group, parent);
+	config_group_get(&cc->group);
+}
+
+/**
+ * capebus_configfs_add_controller() - make capebus/<ctrl>/ for a controller
+ * @ctrl: the controller, being registered
+ *
+ * Context: process context; not under @ctrl->lock.
+ * Return: 0 or a negative errno.
+ */
+int capebus_configfs_add_controller(struct capebus_controller *ctrl)
+{
+	struct capebus_cfs_ctrl *cc;
+	char name[16];
+	unsigned int i;
+	int ret;
+
+	cc = kzalloc(struct_size(cc, slots, ctrl->num_slots), GFP_KERNEL);
+	if (!cc)
+		return -ENOMEM;
+
+	cc->num_slots = ctrl->num_slots;
+	get_device(&ctrl->dev);
+	cc->ctrl = ctrl;
+	mutex_init(&cc->lock);
+	INIT_WORK(&cc->remove_work, capebus_cfs_ctrl_remove_work);
+
+	config_group_init_type_name(&cc->group, dev_name(&ctrl->dev),
+				    &capebus_cfs_ctrl_type);
+	capebus_cfs_ctrl_add_group(cc, &cc->slots_group, "slots",
+				   &capebus_cfs_slots_type, &cc->group);
+	capebus_cfs_ctrl_add_group(cc, &cc->capes_group, "capes",
+				   &capebus_cfs_capes_type, &cc->group);
+	for (i = 0; i < cc->num_slots; i++) {
+		cc->slots[i].cc = cc;
+		cc->slots[i].slot = capebus_slot(ctrl, i);
+		snprintf(name, sizeof(name), "%u", i);
+		capebus_cfs_ctrl_add_group(cc, &cc->slots[i].group, name,
+					   &capebus_cfs_slot_type,
+					   &cc->slots_group);
+	}
+
+	ret = configfs_register_group(&capebus_cfs_subsys.su_group, &cc->group);
+	if (ret) {
+		capebus_cfs_ctrl_put(cc);
+		return ret;
+	}
+
+	guard(mutex)(&capebus_cfs_ctrls_lock);
+	list_add_tail(&cc->node, &capebus_cfs_ctrls);
+
+	return 0;
+}
+
+/**
+ * capebus_configfs_remove_controller() - a controller is going away
+ * @ctrl: the controller; the core has removed its capes
+ *
+ * capebus/<ctrl>/ goes now if no cape is declared in it, else when the last
+ * one is removed; until then new declarations are refused with -ENODEV and
+ * the declared capes' status says the controller was removed.
+ *
+ * Context: process context; not under @ctrl->lock.
+ */
+void capebus_configfs_remove_controller(struct capebus_controller *ctrl)
+{
+	struct capebus_cfs_ctrl *cc = NULL, *iter;
+	bool busy;
+
+	scoped_guard(mutex, &capebus_cfs_ctrls_lock) {
+		list_for_each_entry(iter, &capebus_cfs_ctrls, node) {
+			if (iter->ctrl == ctrl) {
+				cc = iter;
+				list_del(&cc->node);
+				break;
+			}
+		}
+	}
+	if (!cc)
+		return;
+
+	scoped_guard(mutex, &cc->lock) {
+		cc->dead = true;
+		busy = cc->num_capes;
+	}
+
+	if (!busy)
+		capebus_cfs_ctrl_unregister(cc);
+}
+
+/**
+ * capebus_configfs_init() - register the capebus configfs subsystem
+ *
+ * Return: 0 or a negative errno.
+ */
+int capebus_configfs_init(void)
+{
+	int ret;
+
+	capebus_cfs_wq = alloc_ordered_workqueue("capebus-configfs", 0);
+	if (!capebus_cfs_wq)
+		return -ENOMEM;
+
+	config_group_init(&capebus_cfs_subsys.su_group);
+	mutex_init(&capebus_cfs_subsys.su_mutex);
+	ret = configfs_register_subsystem(&capebus_cfs_subsys);
+	if (ret) {
+		mutex_destroy(&capebus_cfs_subsys.su_mutex);
+		destroy_workqueue(capebus_cfs_wq);
+	}
+
+	return ret;
+}
+
+/**
+ * capebus_configfs_exit() - unregister the capebus configfs subsystem
+ *
+ * Every controller is unregistered by now, and no cape is declared (each
+ * holds a reference on the module); groups still waiting to go are removed
+ * first.
+ */
+void capebus_configfs_exit(void)
+{
+	destroy_workqueue(capebus_cfs_wq);
+	WARN_ON(!list_empty(&capebus_cfs_ctrls));
+	configfs_unregister_subsystem(&capebus_cfs_subsys);
+	mutex_destroy(&capebus_cfs_subsys.su_mutex);
+}
