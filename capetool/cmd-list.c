@@ -122,9 +122,20 @@ int cmd_list(int argc, char **argv)
 				}
 				putchar('}');
 			} else {
-				char *line = xasprintf("  slot %-2d %-9s%s%s%s%s%s", atoi(slots[k] + 4),
-						       *v[0] ? v[0] : "?", *v[3] ? " cape " : "", v[3],
-						       *v[2] ? " (nvmem " : "", v[2], *v[2] ? ")" : "");
+				char *cdev = xasprintf("%s/%s", bus, v[3]);
+				char *part = *v[3] ? attr(cdev, "part_number") : xstrdup("");
+				char *ver = *v[3] ? attr(cdev, "version") : xstrdup("");
+				/* The part says what is plugged in; the device name where to look. */
+				char *what = *v[3] ? xasprintf(" %s %s (%s%s%s)", part, ver, v[3],
+							       *v[2] ? ", nvmem " : "", v[2])
+						   : *v[2] ? xasprintf(" (nvmem %s)", v[2]) : xstrdup("");
+				char *line = xasprintf("  slot %-2d %-9s%s", atoi(slots[k] + 4),
+						       *v[0] ? v[0] : "?", what);
+
+				free(cdev);
+				free(part);
+				free(ver);
+				free(what);
 				size_t n = strlen(line);
 
 				while (n && line[n - 1] == ' ')

@@ -64,11 +64,17 @@ cmd_apply() {
 	done < <(all_paths)
 
 	# Added files: install what changed, remove what the series dropped.
-	for p in "${new_files[@]}"; do install_if_changed "$kdir/$p" "$src/$p"; done
+	# (Membership by associative array: `printf | grep -q` under pipefail
+	# fails when grep stops reading early.)
+	local -A in_series=()
+	for p in "${new_files[@]}"; do
+		install_if_changed "$kdir/$p" "$src/$p"
+		in_series[$p]=1
+	done
 	if [ -f "$state/files" ]; then
 		while read -r p; do
 			[ -n "$p" ] || continue
-			printf '%s\n' "${new_files[@]}" | grep -qxF "$p" && continue
+			[ -n "${in_series[$p]:-}" ] && continue
 			rm -f "$src/$p" && echo "  SERIES  removed $p"
 		done < "$state/files"
 	fi
@@ -93,12 +99,16 @@ cmd_apply() {
 		patch -s -p1 -d "$tmp" --no-backup-if-mismatch -r - < "$kdir/$p" ||
 			{ echo "kernel-series: $p does not apply to $t" >&2; exit 1; }
 	done
-	for t in "${targets[@]}"; do install_if_changed "$tmp/$t" "$src/$t"; done
+	local -A edited=()
+	for t in "${targets[@]}"; do
+		install_if_changed "$tmp/$t" "$src/$t"
+		edited[$t]=1
+	done
 	# Files an earlier series edited and this one does not: back to pristine.
 	if [ -f "$state/edited" ]; then
 		while read -r t; do
 			[ -n "$t" ] || continue
-			printf '%s\n' "${targets[@]}" | grep -qxF "$t" && continue
+			[ -n "${edited[$t]:-}" ] && continue
 			install_if_changed "$state/pristine/$t" "$src/$t"
 		done < "$state/edited"
 	fi
@@ -106,7 +116,9 @@ cmd_apply() {
 }
 
 cmd_export() {
-	src=$1 out=$2
+	src=$1
+	mkdir -p "$2"
+	out=$(cd "$2" && pwd)
 	local git tmp p t e n=0
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' RETURN

@@ -87,13 +87,18 @@ teardown() {
 	# Slot 2: a cape drawing 150 mA from VDD_3V3B, as the weather cape does.
 	"$BATS_TEST_DIRNAME/fixtures/ext-eeprom.py" "$CB_FIRMWARE/BB-RTC-01-00A0.eeprom" \
 		"$BATS_FILE_TMPDIR/power.eeprom" --part BB-PWR-01 --vdd-3v3b 150
+	# Slot 3: a cape marking P8.3 (pin index 26), which the board uses.
+	"$BATS_TEST_DIRNAME/fixtures/ext-eeprom.py" "$CB_FIRMWARE/BB-RTC-01-00A0.eeprom" \
+		"$BATS_FILE_TMPDIR/board-pin.eeprom" --part BB-EMMC-01 --pin-word 26=0xc007
 	guest_boot --slot 0="$CB_FIRMWARE/BB-WTHR-01-00A2.eeprom" \
 		   --slot 1="$CB_FIRMWARE/BB-RTC-01-00A0.eeprom" \
 		   --slot 2="$BATS_FILE_TMPDIR/power.eeprom" \
+		   --slot 3="$BATS_FILE_TMPDIR/board-pin.eeprom" \
 		   --append capebus.disable_partno=BB-RTC-01:00A0
 	wait_state 0 loaded
 	wait_state 1 disabled
 	wait_state 2 failed
+	wait_state 3 failed
 	guest_ok "cat $CTRL/slot1/reason; echo \"[\$(cat $CTRL/slot1/cape)]\"; ls /sys/class/rtc | wc -l"
 	[ "${lines[0]}" = "BB-RTC-01 disabled by disable_partno" ]
 	[ "${lines[1]}" = "[]" ]
@@ -105,6 +110,11 @@ teardown() {
 	[ "${lines[0]}" = "vdd-3v3b over budget: needs 150 mA, 150 of 250 mA in use" ]
 	[ "${lines[1]}" = capebus0-slot0 ]
 	[ "${#lines[@]}" -eq 2 ]
+}
+
+@test "a cape wanting a pin the board uses is refused, naming the board" {
+	guest_ok "cat $CTRL/slot3/reason"
+	[ "$output" = "pin P8.3 is held by the board" ]
 }
 
 @test "a part in capebus.enable_partno is loaded in a virtual slot" {

@@ -56,7 +56,7 @@ teardown() {
 	[ "${lines[0]}" = loaded ]
 	[[ "${lines[1]}" =~ ^-?[0-9]+$ ]]
 	guest_run 'capetool list'
-	[[ "$output" == *"cape BB-WTHR-01"* ]]
+	[[ "$output" == *"loaded    BB-WTHR-01 00A2 (capebus0-slot1"* ]]
 	[[ "$output" == *"P8.13 mode7 out no-pull fast"* ]]
 }
 

@@ -63,7 +63,7 @@ fake_sysfs() {
 	done
 	echo loaded > "$s/class/capebus/capebus0/slot0/state"
 	echo 0-00540 > "$s/class/capebus/capebus0/slot0/nvmem"
-	echo BB-WTHR-01 > "$s/class/capebus/capebus0/slot0/cape"
+	echo capebus0-slot0 > "$s/class/capebus/capebus0/slot0/cape"
 	echo 0-00550 > "$s/class/capebus/capebus0/slot1/nvmem"
 	echo failed > "$s/class/capebus/capebus0/slot2/state"
 	echo "pin P8.13 is held by BB-WTHR-01 (slot 0)" > "$s/class/capebus/capebus0/slot2/reason"
@@ -73,7 +73,7 @@ fake_sysfs() {
 		> "$s/bus/nvmem/devices/0-00540/nvmem"
 	head -c 4096 /dev/zero | tr '\0' '\377' > "$s/bus/nvmem/devices/0-00550/nvmem"
 	cp "$GOLDEN/BB-HUMID-01-00A0.eeprom" "$s/bus/nvmem/devices/0-00560/nvmem"
-	local c=$s/bus/capebus/devices/BB-WTHR-01
+	local c=$s/bus/capebus/devices/capebus0-slot0
 	mkdir -p "$c"
 	echo "Weather Cape" > "$c/board_name"; echo 00A2 > "$c/version"
 	echo "Example Labs" > "$c/manufacturer"; echo BB-WTHR-01 > "$c/part_number"

@@ -9,11 +9,11 @@ load helpers
 	no_sanitizer_report
 	[ "$status" -eq 0 ]
 	[[ "${lines[0]}" == "capebus0:" ]]
-	[[ "${lines[1]}" == "  slot 0  loaded    cape BB-WTHR-01 (nvmem 0-00540)" ]]
+	[[ "${lines[1]}" == "  slot 0  loaded    BB-WTHR-01 00A2 (capebus0-slot0, nvmem 0-00540)" ]]
 	[[ "${lines[2]}" == "  slot 1  empty     (nvmem 0-00550)" ]]
 	[[ "${lines[3]}" == "  slot 2  failed    (nvmem 0-00560) reason: pin P8.13 is held by BB-WTHR-01 (slot 0)" ]]
 	[[ "${lines[4]}" == "  slot 3  empty" ]]
-	[[ "$output" == *"BB-WTHR-01: Weather Cape 00A2 by Example Labs, part BB-WTHR-01, serial 4012EXLB0042, format A1, slot 0, overlay eeprom"* ]]
+	[[ "$output" == *"capebus0-slot0: Weather Cape 00A2 by Example Labs, part BB-WTHR-01, serial 4012EXLB0042, format A1, slot 0, overlay eeprom"* ]]
 	[[ "$output" == *"    P9.19 mode3 bidir pull-up rx slow"* ]]
 	[[ "$output" == *"power: vdd-3v3b 150,vdd-5v 0,sys-5v 0,dc-supplied 0"* ]]
 }

@@ -62,3 +62,23 @@ setup() {
 	[ "$(ls "$BATS_TEST_TMPDIR"/out/0*.patch | grep -vc cover-letter)" -eq "$n" ]
 	grep -q '^Subject: \[PATCH' "$BATS_TEST_TMPDIR"/out/0001-*.patch
 }
+
+@test "applying twice keeps every file of the series" {
+	"$series" apply "$src"
+	run "$series" apply "$src"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *removed* ]]
+	for p in $("$series" files | grep -v '^edits/'); do
+		[ -f "$src/$p" ] || { echo "lost: $p"; false; }
+	done
+}
+
+@test "a file the series no longer names is removed from the tree" {
+	"$series" apply "$src"
+	echo drivers/capebus/dropped.c >> "$src/.capebus/files"
+	touch "$src/drivers/capebus/dropped.c"
+	run "$series" apply "$src"
+	[ "$status" -eq 0 ]
+	[ ! -e "$src/drivers/capebus/dropped.c" ]
+	[ "$(echo "$output" | grep -c removed)" -eq 1 ]
+}
