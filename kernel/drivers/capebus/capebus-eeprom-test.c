@@ -632,6 +632,20 @@ static void cape_eeprom_test_ext_none(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ext.overlay_len, 0);
 }
 
+/* A bare standard area, as configfs may be given: no extension area. */
+static void cape_eeprom_test_ext_bare_image(struct kunit *test)
+{
+	struct cape_eeprom_ext ext;
+	struct ext_image x;
+	char why[TEST_WHY_LEN];
+
+	ext_start(test, &x, "A1");
+	KUNIT_EXPECT_EQ(test, ext_parse(test, &x, CAPE_EEPROM_A1_SIZE, &ext, why), 0);
+	KUNIT_EXPECT_NULL(test, ext.overlay);
+	KUNIT_EXPECT_EQ(test, ext_parse(test, &x, CAPE_EEPROM_A1_SIZE + 1, &ext, why),
+			-EMSGSIZE);
+}
+
 static void cape_eeprom_test_ext_size(struct kunit *test)
 {
 	struct ext_image x;
@@ -898,7 +912,8 @@ static void cape_eeprom_test_ext_short(struct kunit *test)
 	ext_overlay(&x);
 	full = ext_finish(&x);
 	KUNIT_ASSERT_EQ(test, parse(test, &ee, x.b, full, why), 0);
-	for (len = CAPE_EEPROM_A1_SIZE; len < full; len++) {
+	/* A bare standard area has no extension area: from one byte more. */
+	for (len = CAPE_EEPROM_A1_SIZE + 1; len < full; len++) {
 		u8 *p = page + PAGE_SIZE - len;
 
 		memcpy(p, x.b, len);
@@ -938,6 +953,7 @@ static struct kunit_case cape_eeprom_test_cases[] = {
 	KUNIT_CASE(cape_eeprom_test_rail_names),
 	KUNIT_CASE(cape_eeprom_test_crc32_check_value),
 	KUNIT_CASE(cape_eeprom_test_ext_none),
+	KUNIT_CASE(cape_eeprom_test_ext_bare_image),
 	KUNIT_CASE(cape_eeprom_test_ext_size),
 	KUNIT_CASE(cape_eeprom_test_ext_id_crc_good),
 	KUNIT_CASE(cape_eeprom_test_ext_id_crc_bad),

@@ -531,6 +531,10 @@ static int cape_eeprom_check_crc(const u8 *data, size_t data_len, u32 stored,
  * record types are skipped; a record's flags are ignored.  At most one
  * record of each known type is allowed.
  *
+ * An image that ends exactly where the free area begins (a bare 244-byte
+ * A1 or 236-byte A0 image, as userspace may hand over) has no extension
+ * area.
+ *
  * Return: 0 on success (also when there is no extension area or it is of a
  * newer version); -EMSGSIZE if @len does not hold the area; -EINVAL for
  * a record that runs past the area, a count that disagrees with the
@@ -550,6 +554,10 @@ int cape_eeprom_parse_ext(const struct cape_eeprom *ee, const void *buf,
 	int ret;
 
 	memset(ext, 0, sizeof(*ext));
+	if (ee->ext_offset && len == ee->ext_offset) {
+		cape_why(why, why_len, "%s", "");
+		return 0;
+	}
 	length = cape_eeprom_ext_size(ee, buf, len, why, why_len);
 	if (length <= 0)
 		return length;
