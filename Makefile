@@ -25,7 +25,7 @@ export CB_INITRD := $(abspath $(INITRD))
 export CB_FIRMWARE := $(abspath $(FIRMWARE))
 export CB_CAPETOOL := $(abspath $(CAPETOOL_HOST))
 
-.PHONY: all deps kernel guest capetool capetool-armhf firmware check demo \
+.PHONY: all deps kernel guest capetool capetool-armhf firmware check demo series-bisect \
 	series checkpatch bench clean help
 
 all: guest
@@ -39,6 +39,7 @@ help:
 	@echo "make capetool    the host capetool ($(CAPETOOL_HOST))"
 	@echo "make series      the kernel series as git format-patch files in $(B)/series"
 	@echo "make checkpatch  checkpatch.pl --strict on every patch of the series"
+	@echo "make series-bisect  compile drivers/capebus at every patch (=y and =m)"
 	@echo "make bench       the benchmarks under bench/"
 
 # Implicit in the two main targets; cheap when all is installed.
@@ -99,3 +100,6 @@ bench: guest
 clean:
 	rm -rf $(B)
 	-$(MAKE) -s -C capetool O=$(abspath $(B))/capetool clean 2>/dev/null
+
+series-bisect: series
+	@scripts/series-bisect.sh $(KSRC) $(KOBJ) $(B)/series

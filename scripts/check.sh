@@ -60,6 +60,13 @@ else
 	fail_stage checkpatch "make series failed"
 fi
 
+stage "series: every patch builds on its own"
+if [ $guest_ok = 1 ] && [ -d build/series ]; then
+	run_tap bisect scripts/series-bisect.sh "$CAPEBUS_CACHE/linux-6.12" "$CAPEBUS_CACHE/build/kernel" build/series
+else
+	fail_stage bisect "no kernel build or no series to bisect"
+fi
+
 stage "KUnit (in QEMU)"
 if [ $guest_ok = 1 ]; then
 	run_tap kunit scripts/kunit.sh

@@ -5,6 +5,11 @@
 # kernel/series/*.txt, one per patch, in order: the commit message, a line
 # "---", then the paths (relative to kernel/) that patch adds or applies.
 #
+# The tree holds each file's final version.  A patch that must add an
+# earlier version, so that every patch builds on its own (a Kconfig or
+# Makefile that grows with the series), names it PATH@NNNN: the content of
+# kernel/series/stages/NNNN/PATH.  A later patch names PATH itself.
+#
 #   kernel-series.sh apply  SRCDIR   bring SRCDIR to pristine + series
 #   kernel-series.sh export SRCDIR OUTDIR
 #                                    emit the series as git format-patch files
@@ -32,9 +37,18 @@ entry_message() {
 	sed '/^---$/,$d' "$1"
 }
 
+# Every path the series names, final versions only (PATH@NNNN -> PATH), once.
 all_paths() {
 	local e
-	for e in $(series_entries); do entry_paths "$e"; done
+	for e in $(series_entries); do entry_paths "$e"; done | sed 's/@[0-9]*$//' | awk '!seen[$0]++'
+}
+
+# kernel/-relative file holding the content a series line stands for.
+path_source() {
+	case $1 in
+	*@*) echo "series/stages/${1##*@}/${1%@*}" ;;
+	*) echo "$1" ;;
+	esac
 }
 
 # Target file of an edit diff: the path after "+++ b/".
@@ -139,7 +153,11 @@ cmd_export() {
 		for p in $(entry_paths "$e"); do
 			case $p in
 			edits/*.diff) patch -s -p1 -d "$tmp" --no-backup-if-mismatch -r - < "$kdir/$p" ;;
-			*) mkdir -p "$(dirname "$tmp/$p")"; cp "$kdir/$p" "$tmp/$p" ;;
+			*)
+				[ -f "$kdir/$(path_source "$p")" ] ||
+					{ echo "kernel-series: $(basename "$e"): no kernel/$(path_source "$p")" >&2; exit 1; }
+				mkdir -p "$(dirname "$tmp/${p%@*}")"
+				cp "$kdir/$(path_source "$p")" "$tmp/${p%@*}" ;;
 			esac
 		done
 		"${git[@]}" add -A

@@ -1,0 +1,58 @@
+#!/bin/bash
+# Build drivers/capebus at every patch of the series, so that the series
+# bisects: each patch must compile on its own (CAPEBUS=y and =m).  Prints
+# TAP.  (Compiles the directory; modpost of the =m module is not run.)
+#
+# usage: series-bisect.sh SRCDIR OBJDIR PATCHDIR
+#   SRCDIR: the unpacked tree with the series applied (make kernel)
+#   OBJDIR: its configured build (for .config); a scratch tree is made
+#           next to it with hard links, so SRCDIR is not touched
+set -euo pipefail
+src=$1 obj=$2 patches=$3
+scratch=$(dirname "$obj")/bisect
+rm -rf "$scratch"
+mkdir -p "$scratch"
+echo "# hard-linking $src into a scratch tree"
+cp -al "$src" "$scratch/src"
+git -C "$scratch/src" init -q 2>/dev/null || true
+kmake=(make -s -C "$scratch/src" ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf-
+       "CC=ccache arm-linux-gnueabihf-gcc" -j"${JOBS:-$(nproc)}")
+# Back to pristine: drop the series' files, restore the files it edits.
+while read -r f; do
+	[ -n "$f" ] && rm -f "$scratch/src/$f"
+done < "$src/.capebus/files"
+(cd "$src/.capebus/pristine" && find . -type f) | while read -r f; do
+	rm -f "$scratch/src/$f" && cp "$src/.capebus/pristine/$f" "$scratch/src/$f"
+done
+fail=0 n=0
+for p in "$patches"/0*.patch; do
+	case $p in *0000-cover-letter.patch) continue ;; esac
+	# patch(1) writes new files: hard links to SRCDIR are never written through.
+	patch -s -p1 -d "$scratch/src" --no-backup-if-mismatch < "$p"
+	if [ ! -f "$scratch/src/drivers/capebus/Makefile" ]; then
+		echo "# $(basename "$p"): nothing to build yet"
+		continue
+	fi
+	for m in y m; do
+		b=$scratch/obj-$m
+		if [ ! -f "$b/.config" ]; then
+			mkdir -p "$b"
+			cp "$obj/.config" "$b/.config"
+		fi
+		sed -i "s/^CONFIG_CAPEBUS=.*/CONFIG_CAPEBUS=$m/" "$b/.config"
+		"${kmake[@]}" O="$b" olddefconfig >/dev/null
+		rm -rf "$b/drivers/capebus"
+		n=$((n + 1))
+		if "${kmake[@]}" O="$b" drivers/capebus/ >"$b/log" 2>&1; then
+			echo "ok $n bisect $(basename "$p") builds with CAPEBUS=$m"
+			echo "# $(cd "$b/drivers/capebus" && ls *.o | tr '\n' ' ')"
+		else
+			echo "not ok $n bisect $(basename "$p") builds with CAPEBUS=$m"
+			tail -n 15 "$b/log" | sed 's/^/# /'
+			fail=1
+		fi
+	done
+done
+rm -rf "$scratch"
+echo "1..$n"
+exit $fail
