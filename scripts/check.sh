@@ -13,8 +13,8 @@ rm -rf "$results"
 mkdir -p "$results"
 t_start=$SECONDS
 
-stage() {	# name: announce a stage
-	printf '\n=== %s\n' "$1"
+stage() {	# name: announce a stage, with the time so far
+	printf '\n=== %s (at %d s)\n' "$1" $((SECONDS - t_start))
 }
 
 # fail_stage NAME REASON: record a stage that could not run.
@@ -58,6 +58,13 @@ if make -s --no-print-directory series >/dev/null; then
 	run_tap checkpatch scripts/checkpatch.sh "$CAPEBUS_CACHE/linux-6.12" build/series
 else
 	fail_stage checkpatch "make series failed"
+fi
+
+stage "DT bindings (dt-doc-validate)"
+if [ $guest_ok = 1 ]; then
+	run_tap dtbinding scripts/dt-bindings-check.sh "$CAPEBUS_CACHE/linux-6.12"
+else
+	fail_stage dtbinding "no kernel tree"
 fi
 
 stage "series: every patch builds on its own"

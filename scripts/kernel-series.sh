@@ -137,6 +137,8 @@ cmd_export() {
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' RETURN
 	git=(git -C "$tmp" -c user.name="capebus developers" -c user.email="capebus@lists.example.org" -c commit.gpgsign=false)
+	# Fixed dates: the same series always exports to the same bytes.
+	export GIT_AUTHOR_DATE="2026-01-01 00:00:00 +0000" GIT_COMMITTER_DATE="2026-01-01 00:00:00 +0000"
 	git -C "$tmp" init -q
 	# The base: pristine copies of every file the series edits.
 	for p in $(all_paths); do

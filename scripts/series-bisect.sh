@@ -10,11 +10,25 @@
 set -euo pipefail
 src=$1 obj=$2 patches=$3
 scratch=$(dirname "$obj")/bisect
+# The same series and config bisected before: its result stands.
+key=$(cat "$patches"/0*.patch "$obj/.config" | sha256sum | cut -d' ' -f1)
+cache=$(dirname "$obj")/bisect-$key.tap
+if [ -f "$cache" ]; then
+	echo "# this series and config bisected cleanly before ($cache)"
+	cat "$cache"
+	exit 0
+fi
+if [ -z "${BISECT_INNER:-}" ]; then
+	out=$(mktemp)
+	BISECT_INNER=1 "$0" "$@" | tee "$out"
+	rc=${PIPESTATUS[0]}
+	if [ "$rc" = 0 ]; then mv "$out" "$cache"; else rm -f "$out"; fi
+	exit "$rc"
+fi
 rm -rf "$scratch"
 mkdir -p "$scratch"
 echo "# hard-linking $src into a scratch tree"
 cp -al "$src" "$scratch/src"
-git -C "$scratch/src" init -q 2>/dev/null || true
 kmake=(make -s -C "$scratch/src" ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf-
        "CC=ccache arm-linux-gnueabihf-gcc" -j"${JOBS:-$(nproc)}")
 # Back to pristine: drop the series' files, restore the files it edits.
