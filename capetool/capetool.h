@@ -52,6 +52,8 @@ int write_attr_bin(const char *path, const void *buf, size_t len);
 char *path_dirname(const char *path);
 void json_str(const char *s);
 bool wants_help(int argc, char **argv);
+/* --slot N for decode and flash: N, or -1 after saying why. */
+int parse_slot_option(const char *arg);
 
 /* ---- crc32.c ---- */
 uint32_t crc32_iso_hdlc(const void *buf, size_t len);

@@ -220,7 +220,7 @@ int cmd_decode(int argc, char **argv)
 	};
 	int fmt = FMT_TEXT, slot = -1, c, rc;
 	const char *xfile = NULL;
-	char *path, *end;
+	char *path;
 	uint8_t *buf;
 	size_t len;
 
@@ -228,11 +228,9 @@ int cmd_decode(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "s:jf:x:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
-			slot = (int)strtol(optarg, &end, 10);
-			if (*end || slot < 0) {
-				err("--slot: not a slot number: %s", optarg);
+			slot = parse_slot_option(optarg);
+			if (slot < 0)
 				return EXIT_USAGE;
-			}
 			break;
 		case 'j': fmt = FMT_JSON; break;
 		case 'f':

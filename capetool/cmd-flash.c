@@ -126,7 +126,7 @@ int cmd_flash(int argc, char **argv)
 	int slot = -1, c, rc, fd = -1;
 	bool force = false, nobackup = false;
 	const char *device = NULL, *backup = NULL, *fault;
-	char *path = NULL, *end, *bpath = NULL, why[160];
+	char *path = NULL, *bpath = NULL, why[160];
 	uint8_t *img = NULL, *old = NULL, *oldbuf = NULL, *rb = NULL;
 	size_t imglen, oldlen, blen, got;
 	struct cape_image im, oldim;
@@ -136,11 +136,9 @@ int cmd_flash(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "s:d:fnb:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
-			slot = (int)strtol(optarg, &end, 10);
-			if (*end || slot < 0) {
-				err("--slot: not a slot number: %s", optarg);
+			slot = parse_slot_option(optarg);
+			if (slot < 0)
 				return EXIT_USAGE;
-			}
 			break;
 		case 'd': device = optarg; break;
 		case 'f': force = true; break;

@@ -2,6 +2,7 @@
 /* capetool: small helpers (allocation, files, attributes, JSON strings). */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,4 +193,16 @@ bool wants_help(int argc, char **argv)
 			return true;
 	}
 	return false;
+}
+
+int parse_slot_option(const char *arg)
+{
+	char *end;
+	long slot = strtol(arg, &end, 10);
+
+	if (*end || slot < 0 || slot > INT_MAX) {
+		err("--slot: not a slot number: %s", arg);
+		return -1;
+	}
+	return (int)slot;
 }
