@@ -13,7 +13,8 @@
 #                   to RUNDIR/console.log and QEMU in the background
 #
 # Kernel, DTB and initramfs come from $CB_KERNEL, $CB_DTB, $CB_INITRD.
-# RUNDIR gets: console.log, agent.in/agent.out (the command channel FIFOs),
+# RUNDIR gets: console.log (and console.sock, the console's input),
+# agent.in/agent.out (the command channel FIFOs),
 # qmp.sock, share/ (mounted at /host in the guest over 9p), qemu.pid.
 set -euo pipefail
 
@@ -39,7 +40,7 @@ for f in CB_KERNEL CB_DTB CB_INITRD; do
 done
 
 mkdir -p "$run/share"
-rm -f "$run/agent.in" "$run/agent.out" "$run/qmp.sock" "$run/qemu.pid"
+rm -f "$run/agent.in" "$run/agent.out" "$run/qmp.sock" "$run/console.sock" "$run/qemu.pid"
 mkfifo "$run/agent.in" "$run/agent.out"
 
 # serial0 (ttyAMA0) is the console, serial1 (ttyAMA1) the command channel.
@@ -48,7 +49,12 @@ if [ $interactive = 1 ]; then
 	append="capebus.shell $append"
 else
 	: > "$run/console.log"
-	console=(-display none -monitor none -chardev file,id=con,path="$run/console.log" -serial chardev:con)
+	# A socket nobody needs to read (output goes to the log either way),
+	# so that lib.bash can send the kernel a break and a SysRq key when a
+	# command hangs.
+	console=(-display none -monitor none
+		 -chardev socket,id=con,path="$run/console.sock",server=on,wait=off,logfile="$run/console.log"
+		 -serial chardev:con)
 fi
 args=(-M vexpress-a9 -m 256 -no-reboot
       -kernel "$CB_KERNEL" -dtb "$CB_DTB" -initrd "$CB_INITRD"

@@ -11,7 +11,8 @@
 # guest_boot ARGS...   boot once per file (ARGS as for tests/qemu/boot.sh)
 # guest_run CMD...     run CMD (text) in a guest subshell: sets $status, $output
 #                      (stdout then stderr), $stdout, $stderr, $lines, like
-#                      bats' `run`
+#                      bats' `run`; status 124 after $CB_RUN_TIMEOUT seconds,
+#                      with what the guest was doing (unless CB_DIAGNOSE=0)
 # guest_ok CMD...      guest_run, and fail the test unless it exits 0
 # guest_reboot         power off and boot again with the same options; the
 #                      EEPROM files keep what the guest wrote
@@ -64,7 +65,7 @@ _guest_start() {
 				"; console log: $CB_CONSOLE_KEEP"
 			return 1
 		fi
-		CB_RUN_TIMEOUT=2 guest_run true 2>/dev/null && [ "$status" = 0 ] && break
+		CB_RUN_TIMEOUT=2 CB_DIAGNOSE=0 guest_run true 2>/dev/null && [ "$status" = 0 ] && break
 		if [ $((SECONDS - t0)) -ge "$CB_BOOT_TIMEOUT" ]; then
 			_guest_keep_log
 			_cb_die "guest_boot: no answer from the guest in ${CB_BOOT_TIMEOUT}s; console log: $CB_CONSOLE_KEEP"
@@ -81,7 +82,7 @@ _guest_keep_log() {
 }
 
 guest_run() {
-	local script="$*" id line seen=0 rc="" section="" pid t0=$SECONDS fin fout
+	local script="$*" id line partial="" seen=0 rc="" section="" pid t0=$SECONDS fin fout
 	local -a body
 	CB_SEQ=$((${CB_SEQ:-0} + 1))
 	id="$$.$CB_SEQ.$RANDOM"
@@ -93,14 +94,20 @@ guest_run() {
 	printf '@@CB-CMD %s %d\n' "$id" "${#body[@]}" >&"$fin"
 	printf '%s\n' "${body[@]}" >&"$fin"
 	while [ -z "$rc" ]; do
+		# A line can straddle read's timeout: read then returns failure
+		# with the part it got in $line.  Keep that part, or the rest
+		# of the line (an @@CB-END, say) is read as a line of its own.
 		if ! IFS= read -r -t 1 line <&"$fout"; then
+			partial+=$line
 			if ! kill -0 "$pid" 2>/dev/null; then
 				rc=255 stderr="guest_run: the guest died running: $script"
 			elif [ $((SECONDS - t0)) -ge "$CB_RUN_TIMEOUT" ]; then
 				rc=124 stderr="guest_run: timed out after ${CB_RUN_TIMEOUT}s: $script"
+				[ "${CB_DIAGNOSE:-1}" = 0 ] || stderr+=$'\n'$(_guest_diagnose)
 			fi
 			continue
 		fi
+		line=$partial$line partial=""
 		case $line in
 		"@@CB-OUT $id") seen=1 section=out ;;
 		"@@CB-ERR $id") section=err ;;
@@ -124,6 +131,28 @@ guest_run() {
 	lines=()
 	[ -z "$output" ] || mapfile -t lines <<< "$output"
 	return 0
+}
+
+# What the guest was doing when a command timed out: where the CPU is and,
+# through SysRq over the console, the blocked tasks (here) and every task's
+# stack (in the console log).
+_guest_diagnose() {
+	local mark pc sym map
+	mark=$(stat -c %s "$CB_RUN/console.log" 2>/dev/null || echo 0)
+	pc=$(guest_qmp human-monitor-command '{"command-line": "info registers"}' 2>/dev/null |
+		grep -o 'R15=[0-9a-f]*' | cut -d= -f2)
+	map=$(dirname "$CB_KERNEL")/../../../System.map
+	if [ -n "$pc" ] && [ -f "$map" ]; then
+		# The symbol at or below the PC.
+		# (8 lower-case hex digits on both sides: text order is address order).
+		sym=$(awk -v pc="$pc" '$1 <= pc && $1 > best { best = $1; name = $3 }
+			END { if (name) print name }' "$map")
+	fi
+	echo "guest CPU at pc ${pc:-?} ${sym:+($sym)}"
+	"$CB_TOP/tests/qemu/sysrq.py" "$CB_RUN" wt >/dev/null 2>&1 || echo "(SysRq failed)"
+	echo "blocked tasks (SysRq w; every task's stack, SysRq t, is in $CB_CONSOLE_KEEP):"
+	tail -c +"$((mark + 1))" "$CB_RUN/console.log" 2>/dev/null |
+		sed -n '/sysrq: Show Blocked State/,/sysrq: Show State/p' | head -n 60
 }
 
 guest_ok() {
@@ -156,7 +185,7 @@ guest_shutdown() {
 	local pid i
 	pid=$(cat "$CB_RUN/qemu.pid")
 	if kill -0 "$pid" 2>/dev/null; then
-		CB_RUN_TIMEOUT=5 guest_run sync >/dev/null 2>&1 || true
+		CB_RUN_TIMEOUT=5 CB_DIAGNOSE=0 guest_run sync >/dev/null 2>&1 || true
 		guest_qmp quit >/dev/null 2>&1 || true
 		for i in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 		kill "$pid" 2>/dev/null || true

@@ -40,11 +40,17 @@ teardown() {
 	[[ "$output" == *"Oops: injected"* ]]
 }
 
-@test "a command that outlives its timeout gives status 124, and the channel recovers" {
-	CB_RUN_TIMEOUT=2 guest_run 'sleep 4; echo late'
+@test "a command that outlives its timeout gives status 124 and a dump of the guest, and the channel recovers" {
+	CB_RUN_TIMEOUT=2 guest_run 'sleep 8; echo late'
 	[ "$status" -eq 124 ]
 	[[ "$output" == *"timed out"* ]]
-	sleep 3
+	# Where the CPU was, and the kernel's own list of blocked tasks.
+	[[ "$output" == *"guest CPU at pc "[0-9a-f]* ]]
+	[[ "$output" == *"sysrq: Show Blocked State"* ]]
+	# Every task's stack went to the console log: the agent's sleep among them.
+	grep -q 'sysrq: Show State' "$CB_RUN/console.log"
+	grep -Eq 'task:sleep +state:S' "$CB_RUN/console.log"
+	sleep 8
 	guest_run 'echo on time'
 	[ "$status" -eq 0 ]
 	[ "$output" = "on time" ]
