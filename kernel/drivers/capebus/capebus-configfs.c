@@ -135,6 +135,7 @@ struct capebus_cfs_cape {
 	struct cape_device *cape;
 	bool failed;
 	char why[CAPEBUS_REASON_LEN];
+	const char *dropped;	/* binary attribute last written while enabled */
 };
 
 static LIST_HEAD(capebus_cfs_ctrls);
@@ -669,6 +670,7 @@ static ssize_t capebus_cfs_cape_enable_store(struct config_item *item,
 		}
 	}
 	capebus_cfs_cape_unload(c);
+	c->dropped = NULL;
 	if (!enable) {
 		c->failed = false;
 		c->why[0] = '\0';
@@ -685,6 +687,7 @@ static ssize_t capebus_cfs_cape_status_show(struct config_item *item,
 {
 	struct capebus_cfs_cape *c = to_cfs_cape(item);
 	struct capebus_controller *ctrl = c->cc->ctrl;
+	const char *state;
 
 	guard(mutex)(&c->lock);
 	if (!c->cape) {
@@ -702,10 +705,14 @@ static ssize_t capebus_cfs_cape_status_show(struct config_item *item,
 				  capebus_slot_state_name(CAPEBUS_SLOT_FAILED),
 				  dev_name(&ctrl->dev));
 
-	return sysfs_emit(page, "%s\n",
-			  capebus_slot_state_name(READ_ONCE(c->cape->dev.driver) ?
-						  CAPEBUS_SLOT_LOADED :
-						  CAPEBUS_SLOT_DETECTED));
+	state = capebus_slot_state_name(READ_ONCE(c->cape->dev.driver) ?
+					CAPEBUS_SLOT_LOADED :
+					CAPEBUS_SLOT_DETECTED);
+	if (c->dropped)
+		return sysfs_emit(page, "%s (a write to %s while enabled was dropped)\n",
+				  state, c->dropped);
+
+	return sysfs_emit(page, "%s\n", state);
 }
 
 static ssize_t capebus_cfs_cape_cape_show(struct config_item *item, char *page)
@@ -724,11 +731,13 @@ static ssize_t capebus_cfs_cape_cape_show(struct config_item *item, char *page)
 /*
  * Binary attributes reach the driver when the file is closed and configfs
  * ignores what ->write() returns: a write while enabled is dropped (see the
- * ABI document), and checked only by "enable".
+ * ABI document), "status" says so until the next "enable", and the data is
+ * checked only by "enable".
  */
 static ssize_t capebus_cfs_cape_store_blob(struct capebus_cfs_cape *c,
-					   void **blob, size_t *blob_len,
-					   const void *buf, size_t len)
+					   const char *name, void **blob,
+					   size_t *blob_len, const void *buf,
+					   size_t len)
 {
 	void *copy;
 
@@ -738,6 +747,7 @@ static ssize_t capebus_cfs_cape_store_blob(struct capebus_cfs_cape *c,
 
 	guard(mutex)(&c->lock);
 	if (capebus_cfs_cape_enabled(c)) {
+		c->dropped = name;
 		kvfree(copy);
 		return -EBUSY;
 	}
@@ -778,8 +788,8 @@ static ssize_t capebus_cfs_cape_eeprom_write(struct config_item *item,
 {
 	struct capebus_cfs_cape *c = to_cfs_cape(item);
 
-	return capebus_cfs_cape_store_blob(c, &c->eeprom, &c->eeprom_len, buf,
-					   len);
+	return capebus_cfs_cape_store_blob(c, "eeprom", &c->eeprom,
+					   &c->eeprom_len, buf, len);
 }
 
 static ssize_t capebus_cfs_cape_dtbo_read(struct config_item *item, void *buf,
@@ -795,7 +805,8 @@ static ssize_t capebus_cfs_cape_dtbo_write(struct config_item *item,
 {
 	struct capebus_cfs_cape *c = to_cfs_cape(item);
 
-	return capebus_cfs_cape_store_blob(c, &c->dtbo, &c->dtbo_len, buf, len);
+	return capebus_cfs_cape_store_blob(c, "dtbo", &c->dtbo, &c->dtbo_len,
+					   buf, len);
 }
 
 CONFIGFS_ATTR(capebus_cfs_cape_, board_name);
