@@ -1,7 +1,9 @@
 #!/bin/bash
 # Build drivers/capebus at every patch of the series, so that the series
 # bisects: each patch must compile on its own (CAPEBUS=y and =m).  Prints
-# TAP.  (Compiles the directory; modpost of the =m module is not run.)
+# TAP.  (Compiles the directory.  modpost needs the whole kernel, so of what
+# it checks only the one a lone patch can break is checked here: every
+# module has a MODULE_LICENSE.)
 #
 # usage: series-bisect.sh SRCDIR OBJDIR PATCHDIR
 #   SRCDIR: the unpacked tree with the series applied (make kernel)
@@ -38,6 +40,21 @@ done < "$src/.capebus/files"
 (cd "$src/.capebus/pristine" && find . -type f) | while read -r f; do
 	rm -f "$scratch/src/$f" && cp "$src/.capebus/pristine/$f" "$scratch/src/$f"
 done
+# modules_licensed DIR: each module kbuild made in DIR (a NAME.mod lists
+# its objects) carries a license in .modinfo, as modpost demands.
+modules_licensed() {
+	local mod ok=0
+	for mod in "$1"/*.mod; do
+		[ -e "$mod" ] || continue
+		if ! arm-linux-gnueabihf-objcopy -O binary --only-section=.modinfo \
+			"${mod%.mod}.o" /dev/stdout | tr '\0' '\n' | grep -q '^license='; then
+			echo "modpost would say: missing MODULE_LICENSE() in ${mod%.mod}.o"
+			ok=1
+		fi
+	done
+	return $ok
+}
+
 fail=0 n=0
 for p in "$patches"/0*.patch; do
 	case $p in *0000-cover-letter.patch) continue ;; esac
@@ -57,7 +74,8 @@ for p in "$patches"/0*.patch; do
 		"${kmake[@]}" O="$b" olddefconfig >/dev/null
 		rm -rf "$b/drivers/capebus"
 		n=$((n + 1))
-		if "${kmake[@]}" O="$b" drivers/capebus/ >"$b/log" 2>&1; then
+		if "${kmake[@]}" O="$b" drivers/capebus/ >"$b/log" 2>&1 &&
+		   modules_licensed "$b/drivers/capebus" >>"$b/log" 2>&1; then
 			echo "ok $n bisect $(basename "$p") builds with CAPEBUS=$m"
 			echo "# $(cd "$b/drivers/capebus" && ls *.o | tr '\n' ' ')"
 		else
