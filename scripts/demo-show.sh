@@ -14,7 +14,7 @@ g() { guest_run "$@"; printf '%s' "$output"; }
 
 # Wait for the guest's agent (the interactive demo boots it elsewhere).
 for _ in $(seq 300); do
-	[ -f "$CB_RUN/qemu.pid" ] && CB_RUN_TIMEOUT=2 guest_run true 2>/dev/null && [ "$status" = 0 ] && break
+	[ -f "$CB_RUN/qemu.pid" ] && CB_RUN_TIMEOUT=2 CB_DIAGNOSE=0 guest_run true 2>/dev/null && [ "$status" = 0 ] && break
 	sleep 0.2
 done
 # Capes are detected asynchronously: wait until no slot is still probing.

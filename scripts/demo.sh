@@ -33,7 +33,7 @@ if [ $interactive = 1 ]; then
 	# QEMU owns the terminal; the show talks to the guest's agent meanwhile.
 	(
 		"$top/scripts/demo-show.sh" "$CB_RUN" || true
-		CB_RUN_TIMEOUT=5 guest_run ': > /tmp/shell-now' >/dev/null
+		CB_RUN_TIMEOUT=5 CB_DIAGNOSE=0 guest_run ': > /tmp/shell-now' >/dev/null
 	) &
 	"$top/tests/qemu/boot.sh" "$CB_RUN" --interactive --append quiet \
 		--slot 0="$weather" --slot 1="$rtc"
