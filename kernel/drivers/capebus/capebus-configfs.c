@@ -640,6 +640,94 @@ static ssize_t capebus_cfs_cape_pins_store(struct config_item *item,
 	return len;
 }
 
+static ssize_t capebus_cfs_cape_power_show(struct config_item *item,
+					   char *page)
+{
+	struct capebus_cfs_cape *c = to_cfs_cape(item);
+	ssize_t n = 0;
+	int rail;
+
+	guard(mutex)(&c->lock);
+	for (rail = 0; rail < CAPEBUS_NUM_RAILS; rail++)
+		n += sysfs_emit_at(page, n, "%s %u\n", capebus_rail_name(rail),
+				   c->fields.current_ma[rail]);
+	n += sysfs_emit_at(page, n, "dc-supplied %u\n", c->fields.dc_supplied_ma);
+
+	return n;
+}
+
+/* Index of a rail's name, or CAPEBUS_NUM_RAILS for "dc-supplied". */
+static int capebus_cfs_power_index(const char *name)
+{
+	int rail;
+
+	for (rail = 0; rail < CAPEBUS_NUM_RAILS; rail++)
+		if (!strcmp(name, capebus_rail_name(rail)))
+			return rail;
+	if (!strcmp(name, "dc-supplied"))
+		return CAPEBUS_NUM_RAILS;
+
+	return -EINVAL;
+}
+
+/*
+ * "<rail> <mA>" pairs, separated by newlines or commas, as the EEPROM's
+ * power fields: the rails' names (or "dc-supplied") as the cape device's
+ * "power" attribute prints them.  @ma and @set are indexed like
+ * capebus_cfs_power_index().
+ */
+static int capebus_cfs_parse_power(char *buf, u16 *ma, bool *set)
+{
+	char *pair, *name;
+	int i;
+
+	while ((pair = strsep(&buf, ",\n"))) {
+		pair = strim(pair);
+		if (!*pair)
+			continue;
+		name = strsep(&pair, " \t");
+		if (!pair)
+			return -EINVAL;
+		i = capebus_cfs_power_index(name);
+		if (i < 0 || kstrtou16(skip_spaces(pair), 10, &ma[i]))
+			return -EINVAL;
+		set[i] = true;
+	}
+
+	return 0;
+}
+
+/* Rails not named keep their value. */
+static ssize_t capebus_cfs_cape_power_store(struct config_item *item,
+					    const char *page, size_t len)
+{
+	struct capebus_cfs_cape *c = to_cfs_cape(item);
+	u16 ma[CAPEBUS_NUM_RAILS + 1] = { };	/* the rails, then dc-supplied */
+	bool set[CAPEBUS_NUM_RAILS + 1] = { };
+	char *buf;
+	int i, ret;
+
+	buf = kmemdup_nul(page, len, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	ret = capebus_cfs_parse_power(buf, ma, set);
+	kfree(buf);
+	if (ret)
+		return ret;
+
+	guard(mutex)(&c->lock);
+	if (capebus_cfs_cape_enabled(c))
+		return -EBUSY;
+
+	for (i = 0; i < CAPEBUS_NUM_RAILS; i++)
+		if (set[i])
+			c->fields.current_ma[i] = ma[i];
+	if (set[CAPEBUS_NUM_RAILS])
+		c->fields.dc_supplied_ma = ma[CAPEBUS_NUM_RAILS];
+
+	return len;
+}
+
 static ssize_t capebus_cfs_cape_enable_show(struct config_item *item,
 					    char *page)
 {
@@ -816,6 +904,7 @@ CONFIGFS_ATTR(capebus_cfs_cape_, part_number);
 CONFIGFS_ATTR(capebus_cfs_cape_, serial);
 CONFIGFS_ATTR(capebus_cfs_cape_, slot);
 CONFIGFS_ATTR(capebus_cfs_cape_, pins);
+CONFIGFS_ATTR(capebus_cfs_cape_, power);
 CONFIGFS_ATTR(capebus_cfs_cape_, enable);
 CONFIGFS_ATTR_RO(capebus_cfs_cape_, status);
 CONFIGFS_ATTR_RO(capebus_cfs_cape_, cape);
@@ -830,6 +919,7 @@ static struct configfs_attribute *capebus_cfs_cape_attrs[] = {
 	&capebus_cfs_cape_attr_serial,
 	&capebus_cfs_cape_attr_slot,
 	&capebus_cfs_cape_attr_pins,
+	&capebus_cfs_cape_attr_power,
 	&capebus_cfs_cape_attr_enable,
 	&capebus_cfs_cape_attr_status,
 	&capebus_cfs_cape_attr_cape,

@@ -106,7 +106,7 @@ boot_with_rtc_cape() {
 @test "a new declaration is disabled, in a virtual slot, with nothing loaded" {
 	cfs_run 'mkdir $CAPES/fresh && cd $CAPES/fresh && ls && cat enable status slot && rmdir $CAPES/fresh'
 	[ "$status" -eq 0 ]
-	[ "${lines[*]}" = "board_name cape dtbo eeprom enable manufacturer part_number pins serial slot status version 0 disabled virtual" ]
+	[ "${lines[*]}" = "board_name cape dtbo eeprom enable manufacturer part_number pins power serial slot status version 0 disabled virtual" ]
 }
 
 @test "the weather cape declared by mkdir, fields, dtbo and enable reads its temperature through hwmon" {
@@ -193,13 +193,37 @@ boot_with_rtc_cape() {
 @test "bad attribute values are refused with EINVAL" {
 	cfs_run 'mkdir $CAPES/bad'
 	for v in "slot 4" "slot 12" "slot virtualx" "pins P9.99" "pins P9.19,bogus" \
-		 "part_number a/b" "version 00A00" "board_name $(printf 'x%.0s' $(seq 40))"; do
+		 "part_number a/b" "version 00A00" "board_name $(printf 'x%.0s' $(seq 40))" \
+		 "power vdd-9v 10" "power vdd-3v3b 65536" "power vdd-3v3b" "power vdd-3v3b -1" \
+		 "power sys-5v 10,vdd-3v3b 1x"; do
 		cfs_run "echo ${v#* } > \$CAPES/bad/${v%% *}"
 		[ "$status" -ne 0 ]
 		[[ "$output" == *"Invalid argument"* ]]
 	done
-	cfs_run 'cat $CAPES/bad/slot $CAPES/bad/pins $CAPES/bad/part_number; rmdir $CAPES/bad'
-	[ "${lines[*]}" = "virtual" ]
+	cfs_run 'cat $CAPES/bad/power $CAPES/bad/slot $CAPES/bad/pins $CAPES/bad/part_number; rmdir $CAPES/bad'
+	[ "${lines[*]}" = "vdd-3v3b 0 vdd-5v 0 sys-5v 0 dc-supplied 0 virtual" ]
+}
+
+@test "a declared cape's currents count against the rails: over budget is ENOSPC naming the rail" {
+	# The test board's vdd-3v3b budget is 250 mA.
+	cfs_run 'declare_cape hungry CFS-HUNGRY && echo "vdd-3v3b 300" > $CAPES/hungry/power &&
+		echo 1 > $CAPES/hungry/enable'
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"No space left on device"* ]]
+	cfs_run 'cat $CAPES/hungry/status; cape_devices'
+	[[ "${lines[0]}" == "failed: vdd-3v3b over budget: needs 300 mA, "*" of 250 mA in use" ]]
+	[ "${lines[1]}" = none ]
+	# Within budget it loads, and its device states the same currents.
+	cfs_run 'printf "vdd-3v3b 200\nsys-5v 100, dc-supplied 50\n" > $CAPES/hungry/power &&
+		echo 1 > $CAPES/hungry/enable && cat $CAPES/hungry/status &&
+		cat /sys/bus/capebus/devices/$(cat $CAPES/hungry/cape)/power &&
+		cat $CAPES/hungry/power | md5sum && cat /sys/bus/capebus/devices/$(cat $CAPES/hungry/cape)/power | md5sum &&
+		rmdir $CAPES/hungry && cape_devices'
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = detected ]
+	[ "${lines[*]:1:4}" = "vdd-3v3b 200 vdd-5v 0 sys-5v 100 dc-supplied 50" ]
+	[ "${lines[5]}" = "${lines[6]}" ]
+	[ "${lines[7]}" = none ]
 }
 
 @test "enable with missing fields is refused with EINVAL and status says which" {
