@@ -56,7 +56,7 @@ else
 		 -chardev socket,id=con,path="$run/console.sock",server=on,wait=off,logfile="$run/console.log"
 		 -serial chardev:con)
 fi
-args=(-M vexpress-a9 -m 256 -no-reboot
+args=(-M vexpress-a9 -smp 2 -m 256 -no-reboot
       -kernel "$CB_KERNEL" -dtb "$CB_DTB" -initrd "$CB_INITRD"
       -append "console=ttyAMA0 panic=-1 $append"
       "${console[@]}" -serial pipe:"$run/agent")
