@@ -386,7 +386,7 @@ void capebus_cape_revert_overlay(struct cape_device *cape)
 {
 	device_lock_assert(&cape->dev);
 
-	capebus_overlay_revert(cape);
+	capebus_overlay_revert(cape, false);
 }
 EXPORT_SYMBOL_GPL(capebus_cape_revert_overlay);
 
@@ -922,6 +922,42 @@ static unsigned int capebus_free_virtual_slot(struct capebus_controller *ctrl)
 	return nr;
 }
 
+/*
+ * of_overlay_remove() refuses an overlay that a later one overlaps (two
+ * capes setting properties of one bus node, say) until the later one is
+ * gone.  After an overlay came off, try the removed capes whose overlay
+ * stayed, newest first, until a pass frees none: each one that comes off
+ * now gives back its pins and is released.  ctrl->lock held.
+ */
+static void capebus_retry_stuck_overlays(struct capebus_controller *ctrl)
+{
+	struct cape_device *cape, *next;
+	bool progress;
+
+	lockdep_assert_held(&ctrl->lock);
+
+	do {
+		progress = false;
+		list_for_each_entry_safe(cape, next, &ctrl->stuck_capes,
+					 stuck_node) {
+			if (capebus_overlay_revert(cape, true))
+				continue;
+
+			dev_info(&ctrl->dev, "%s: overlay removed after all, pins released\n",
+				 cape->holder);
+			list_del(&cape->stuck_node);
+			if (cape->slot && cape->detected && !cape->slot->cape &&
+			    cape->slot->state == CAPEBUS_SLOT_FAILED) {
+				cape->slot->state = CAPEBUS_SLOT_EMPTY;
+				cape->slot->reason[0] = '\0';
+			}
+			capebus_resources_release(ctrl->res, cape->claim);
+			put_device(&cape->dev);
+			progress = true;
+		}
+	} while (progress);
+}
+
 /* Unbind, delete and drop the core's reference.  ctrl->lock held. */
 static void capebus_cape_unregister(struct cape_device *cape)
 {
@@ -947,22 +983,26 @@ static void capebus_cape_unregister(struct cape_device *cape)
 	if (cape->overlay_stuck) {
 		/*
 		 * The overlay's nodes and devices are still there: keep the
-		 * pins held, and the cape (whose name the pin table shows).
+		 * pins held, and the cape (whose name the pin table shows),
+		 * until a retry removes the overlay.
 		 */
 		dev_err(&ctrl->dev,
-			"%s removed but its overlay could not be: pins stay held\n",
+			"%s removed but its overlay could not be: pins stay held until it is\n",
 			cape->holder);
-		if (cape->slot) {
+		if (cape->slot && cape->detected) {
 			cape->slot->state = CAPEBUS_SLOT_FAILED;
 			snprintf(cape->slot->reason, sizeof(cape->slot->reason),
 				 "overlay of %s could not be removed",
 				 cape->holder);
 		}
+		list_add(&cape->stuck_node, &ctrl->stuck_capes);
 		return;
 	}
 
 	capebus_resources_release(ctrl->res, cape->claim);
 	put_device(&cape->dev);
+
+	capebus_retry_stuck_overlays(ctrl);
 }
 
 /* Claim the slot and resources and register the device.  ctrl->lock held. */
@@ -1208,6 +1248,7 @@ capebus_controller_alloc(struct device *parent, unsigned int num_slots)
 		return ERR_PTR(-ENOMEM);
 
 	mutex_init(&ctrl->lock);
+	INIT_LIST_HEAD(&ctrl->stuck_capes);
 	device_initialize(&ctrl->dev);
 	ctrl->dev.class = &capebus_class;
 	ctrl->dev.parent = parent;

@@ -14,7 +14,7 @@
 int capebus_overlay_check(struct cape_device *cape, unsigned long *pins,
 			  bool *declared, char *why, size_t why_len);
 int capebus_overlay_apply(struct cape_device *cape);
-void capebus_overlay_revert(struct cape_device *cape);
+int capebus_overlay_revert(struct cape_device *cape, bool quiet);
 
 /* capebus-configfs.c */
 #if IS_ENABLED(CONFIG_CAPEBUS_CONFIGFS)

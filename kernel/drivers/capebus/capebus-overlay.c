@@ -367,31 +367,38 @@ int capebus_overlay_apply(struct cape_device *cape)
 
 /**
  * capebus_overlay_revert() - remove a cape's applied overlay
- * @cape: the cape; its device lock is held
+ * @cape: the cape; its device lock is held (once the cape is unregistered,
+ *	the controller's lock)
+ * @quiet: do not log a failure (a retry, expected to fail at times)
  *
  * of_overlay_remove() refuses (-EBUSY) when a later overlay changed the same
- * nodes or the tree is marked corrupt, and can fail half-way (tree marked
- * corrupt).  Then the cape's overlay is "stuck": its id is kept so that a
- * later attempt can retry, and the core keeps the cape's pins held.
+ * nodes (two capes setting properties of one bus node, say) or the tree is
+ * marked corrupt, and can fail half-way (tree marked corrupt).  Then the
+ * cape's overlay is "stuck": its id is kept so that a later attempt can
+ * retry (the core tries again after each overlay removal), and the core
+ * keeps the cape's pins held.
+ *
+ * Return: 0 if the cape has no overlay applied any more, else -EBUSY.
  */
-void capebus_overlay_revert(struct cape_device *cape)
+int capebus_overlay_revert(struct cape_device *cape, bool quiet)
 {
-	int ret;
+	int id = cape->ovcs_id, ret;
 
-	if (!cape->ovcs_id)
-		return;
+	if (!id)
+		return 0;
 
 	ret = of_overlay_remove(&cape->ovcs_id);
-	if (ret) {
-		cape->overlay_stuck = true;
+	/* A non-zero id left means the overlay is still there. */
+	cape->overlay_stuck = !!cape->ovcs_id;
+	if (ret && !(quiet && cape->overlay_stuck))
 		dev_err(&cape->dev,
-			"overlay %d could not be removed (error %d%s); its nodes and devices stay\n",
-			cape->ovcs_id, ret,
-			ret == -EBUSY ? ": device tree corrupt or overlay in use" : "");
-		if (!cape->ovcs_id)	/* reverted, then a notifier failed */
-			cape->overlay_stuck = false;
-		return;
-	}
+			"overlay %d %s (error %d%s)\n", id,
+			cape->overlay_stuck ?
+			"could not be removed; its nodes and devices stay" :
+			"removed, but a notifier failed",
+			ret, ret == -EBUSY ?
+			": a later overlay changed the same nodes, or the device tree is corrupt" :
+			"");
 
-	cape->overlay_stuck = false;
+	return cape->overlay_stuck ? -EBUSY : 0;
 }

@@ -148,6 +148,8 @@ struct capebus_slot {
  * @num_refs: entries in @refs
  * @num_slots: hardware slots
  * @slots: the hardware slots
+ * @stuck_capes: capes removed whose overlay could not be (@lock), newest
+ *	first; their removal is tried again after each overlay removal
  * @registered: between capebus_controller_register() and
  *	capebus_controller_unregister()
  */
@@ -162,6 +164,7 @@ struct capebus_controller {
 	unsigned int num_refs;
 	unsigned int num_slots;
 	struct capebus_slot **slots;
+	struct list_head stuck_capes;
 	bool registered;
 };
 
@@ -180,6 +183,8 @@ struct capebus_controller {
  * @ovcs_id: overlay changeset id while the overlay is applied, else 0
  * @overlay_stuck: the overlay could not be removed; the cape's pins stay
  *	held and its memory is kept
+ * @stuck_node: on the controller's @stuck_capes once unregistered while
+ *	@overlay_stuck
  * @apply_err: error of the last overlay apply, 0 if it succeeded
  * @apply_why: what went wrong with the last overlay apply, "" if nothing
  * @apply_ns: how long the last overlay apply took
@@ -199,6 +204,7 @@ struct cape_device {
 	struct capebus_claim *claim;
 	int ovcs_id;
 	bool overlay_stuck;
+	struct list_head stuck_node;
 	int apply_err;
 	char apply_why[CAPEBUS_REASON_LEN];
 	u64 apply_ns;

@@ -10,7 +10,7 @@ FIX=$BATS_TEST_DIRNAME/fixtures
 
 setup_file() {
 	local f
-	for f in weather leds rtc out-of-scope; do
+	for f in weather leds rtc out-of-scope overlap-old overlap-new; do
 		dtc -q -@ -I dts -O dtb -o "$BATS_FILE_TMPDIR/$f.dtbo" "$FIX/configfs-$f.dtso"
 	done
 	# The weather cape's EEPROM with its overlay embedded, whole and cut short.
@@ -28,7 +28,7 @@ setup_file() {
 
 	# No EEPROM in any slot: every cape here is declared.
 	guest_boot
-	for f in weather leds rtc out-of-scope garbage truncated; do
+	for f in weather leds rtc out-of-scope overlap-old overlap-new garbage truncated; do
 		guest_put "$BATS_FILE_TMPDIR/$f.dtbo"
 	done
 	guest_put "$BATS_FILE_TMPDIR/weather.eeprom"
@@ -256,6 +256,30 @@ boot_with_rtc_cape() {
 	# The pins the refused overlays named are free.
 	cfs_run 'declare_cape pins CFS-PINS && echo P9.19 P9.20 > $CAPES/pins/pins && echo 1 > $CAPES/pins/enable && rmdir $CAPES/pins'
 	[ "$status" -eq 0 ]
+}
+
+@test "capes removed against the overlay order: the older overlay stays until the newer goes, then all comes off" {
+	cfs_run 'declare_cape old CFS-OLD && cat /host/overlap-old.dtbo > $CAPES/old/dtbo && echo 1 > $CAPES/old/enable &&
+		declare_cape new CFS-NEW && cat /host/overlap-new.dtbo > $CAPES/new/dtbo && echo 1 > $CAPES/new/enable &&
+		cat $CAPES/old/status $CAPES/new/status $CAPES/old/cape'
+	[ "$status" -eq 0 ]
+	[ "${lines[*]:0:2}" = "loaded loaded" ]
+	local old=${lines[2]}
+	# The older first: its device goes, its overlay cannot (the newer one
+	# overlaps it), so its node stays and its pin stays held.
+	cfs_run "rmdir \$CAPES/old && cape_devices && ls /proc/device-tree/cape-devices/ | grep -x overlap-old;
+		declare_cape probe CFS-PROBE && echo P9.12 > \$CAPES/probe/pins; echo 1 > \$CAPES/probe/enable; cat \$CAPES/probe/status; rmdir \$CAPES/probe"
+	[ "${lines[0]}" != "$old" ]
+	[ "${lines[1]}" = overlap-old ]
+	[[ "${lines[2]}" == "failed: pin P9.12 is held by CFS-OLD (slot "* ]]
+	# The newer goes: both overlays come off, the tree is the board's, the pin is free.
+	cfs_run 'rmdir $CAPES/new && cape_devices && [ "$(dt_hash)" = "$(cat /tmp/dt.base)" ] && echo same-tree &&
+		declare_cape probe CFS-PROBE && echo P9.12 > $CAPES/probe/pins && echo 1 > $CAPES/probe/enable &&
+		cat $CAPES/probe/status && rmdir $CAPES/probe'
+	[ "$status" -eq 0 ]
+	[ "${lines[*]}" = "none same-tree detected" ]
+	guest_dmesg
+	[[ "$output" == *"CFS-OLD (slot "*"): overlay removed after all, pins released"* ]]
 }
 
 @test "a cape declared from an EEPROM image takes the image's identity and embedded overlay" {
