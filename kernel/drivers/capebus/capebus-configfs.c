@@ -644,37 +644,16 @@ static ssize_t capebus_cfs_cape_power_show(struct config_item *item,
 					   char *page)
 {
 	struct capebus_cfs_cape *c = to_cfs_cape(item);
-	ssize_t n = 0;
-	int rail;
 
 	guard(mutex)(&c->lock);
-	for (rail = 0; rail < CAPEBUS_NUM_RAILS; rail++)
-		n += sysfs_emit_at(page, n, "%s %u\n", capebus_rail_name(rail),
-				   c->fields.current_ma[rail]);
-	n += sysfs_emit_at(page, n, "dc-supplied %u\n", c->fields.dc_supplied_ma);
-
-	return n;
-}
-
-/* Index of a rail's name, or CAPEBUS_NUM_RAILS for "dc-supplied". */
-static int capebus_cfs_power_index(const char *name)
-{
-	int rail;
-
-	for (rail = 0; rail < CAPEBUS_NUM_RAILS; rail++)
-		if (!strcmp(name, capebus_rail_name(rail)))
-			return rail;
-	if (!strcmp(name, "dc-supplied"))
-		return CAPEBUS_NUM_RAILS;
-
-	return -EINVAL;
+	return capebus_power_emit(&c->fields, page);
 }
 
 /*
  * "<rail> <mA>" pairs, separated by newlines or commas, as the EEPROM's
  * power fields: the rails' names (or "dc-supplied") as the cape device's
  * "power" attribute prints them.  @ma and @set are indexed like
- * capebus_cfs_power_index().
+ * capebus_power_index().
  */
 static int capebus_cfs_parse_power(char *buf, u16 *ma, bool *set)
 {
@@ -688,7 +667,7 @@ static int capebus_cfs_parse_power(char *buf, u16 *ma, bool *set)
 		name = strsep(&pair, " \t");
 		if (!pair)
 			return -EINVAL;
-		i = capebus_cfs_power_index(name);
+		i = capebus_power_index(name);
 		if (i < 0 || kstrtou16(skip_spaces(pair), 10, &ma[i]))
 			return -EINVAL;
 		set[i] = true;

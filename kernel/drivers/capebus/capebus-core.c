@@ -222,19 +222,43 @@ static ssize_t pins_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(pins);
 
-static ssize_t power_show(struct device *dev, struct device_attribute *attr,
-			  char *buf)
+/*
+ * The "power" attribute's format, shared with configfs: "<rail> <mA>" a
+ * line, the rails by name, then what the cape can supply.
+ */
+static const char capebus_dc_supplied[] = "dc-supplied";
+
+ssize_t capebus_power_emit(const struct cape_eeprom *ee, char *buf)
 {
-	const struct cape_eeprom *ee = to_cape_device(dev)->ee;
 	ssize_t n = 0;
 	int rail;
 
 	for (rail = 0; rail < CAPEBUS_NUM_RAILS; rail++)
 		n += sysfs_emit_at(buf, n, "%s %u\n", capebus_rail_name(rail),
 				   ee->current_ma[rail]);
-	n += sysfs_emit_at(buf, n, "dc-supplied %u\n", ee->dc_supplied_ma);
+	n += sysfs_emit_at(buf, n, "%s %u\n", capebus_dc_supplied,
+			   ee->dc_supplied_ma);
 
 	return n;
+}
+
+int capebus_power_index(const char *name)
+{
+	int rail;
+
+	for (rail = 0; rail < CAPEBUS_NUM_RAILS; rail++)
+		if (!strcmp(name, capebus_rail_name(rail)))
+			return rail;
+	if (!strcmp(name, capebus_dc_supplied))
+		return CAPEBUS_NUM_RAILS;
+
+	return -EINVAL;
+}
+
+static ssize_t power_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	return capebus_power_emit(to_cape_device(dev)->ee, buf);
 }
 static DEVICE_ATTR_RO(power);
 

@@ -10,6 +10,13 @@
 
 #include "capebus-resources.h"
 
+/*
+ * capebus-core.c: the "power" attribute's format; an index is a rail, or
+ * CAPEBUS_NUM_RAILS for what the cape can supply.
+ */
+ssize_t capebus_power_emit(const struct cape_eeprom *ee, char *buf);
+int capebus_power_index(const char *name);
+
 /* capebus-overlay.c */
 int capebus_overlay_check(struct cape_device *cape, unsigned long *pins,
 			  bool *declared, char *why, size_t why_len);
