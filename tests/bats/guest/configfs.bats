@@ -357,8 +357,10 @@ SH
 }
 
 @test "the module cannot be unloaded while a cape is declared, and unloads cleanly after rmdir" {
+	# kernel/configs/capebus.config builds capebus as a module: if it is
+	# not one, that is a broken build, not a reason to skip.
 	guest_run '[ -e /sys/module/capebus/refcnt ]'
-	[ "$status" -eq 0 ] || skip "capebus is built in (CONFIG_CAPEBUS=y)"
+	[ "$status" -eq 0 ] || { echo "capebus is not a module (CONFIG_CAPEBUS=m expected)" >&2; false; }
 	cfs_run 'declare_cape m BB-WTHR-01 && cat /host/weather.dtbo > $CAPES/m/dtbo && echo 1 > $CAPES/m/enable && rmmod capebus'
 	[ "$status" -ne 0 ]
 	cfs_run 'cat $CAPES/m/status; cape_i2c; rmdir $CAPES/m && rmmod capebus && ls /sys/kernel/config/ | grep -c capebus;
