@@ -13,7 +13,7 @@
  * the cape again.  See Documentation/capebus/configfs.rst and
  * Documentation/ABI/testing/configfs-capebus.
  *
- * Lock order (outermost first; it continues in capebus-core.c):
+ * Lock order (outermost first; it continues in capebus-controller.c):
  *
  *   1. configfs: the directories' inode locks and su_mutex (mkdir, rmdir),
  *      and a fragment's frag_sem, held for reading around every attribute
@@ -52,12 +52,12 @@
 #include <linux/sysfs.h>
 #include <linux/workqueue.h>
 
-#include "capebus-eeprom.h"
 #include "capebus-internal.h"
 #include "capebus-resources.h"
 
-/* The largest overlay a declared cape may carry. */
+/* The largest overlay a declared cape may carry, and the largest ID image. */
 #define CAPEBUS_CFS_DTBO_MAX	SZ_1M
+#define CAPEBUS_CFS_IMAGE_MAX	SZ_32K
 
 struct capebus_cfs_ctrl;
 
@@ -66,11 +66,15 @@ struct capebus_cfs_ctrl;
  * @group: the configfs group
  * @cc: the controller's group
  * @slot: the hardware slot
+ * @lock: protects @override_why
+ * @override_why: why the last override image was refused, "" if it was not
  */
 struct capebus_cfs_slot {
 	struct config_group group;
 	struct capebus_cfs_ctrl *cc;
 	struct capebus_slot *slot;
+	struct mutex lock;	/* @override_why; a leaf lock */
+	char override_why[CAPEBUS_REASON_LEN];
 };
 
 /**
@@ -110,7 +114,7 @@ struct capebus_cfs_ctrl {
  * @item: the configfs item
  * @cc: the controller's group (the item's parent keeps it)
  * @lock: protects everything below
- * @fields: the text fields written (board_name ... serial)
+ * @fields: the text fields, pins and currents written
  * @eeprom: an EEPROM image to use instead of @fields, or NULL
  * @eeprom_len: bytes at @eeprom
  * @dtbo: the overlay, or NULL for the EEPROM's or the firmware's
@@ -120,22 +124,24 @@ struct capebus_cfs_ctrl {
  * @cape: the cape device while enabled (a reference is held), else NULL
  * @failed: the last enable was refused; @why says why
  * @why: the reason of the last refusal
+ * @dropped: the binary attribute last written while enabled (its data was
+ *	dropped), or NULL
  */
 struct capebus_cfs_cape {
 	struct config_item item;
 	struct capebus_cfs_ctrl *cc;
 	struct mutex lock;	/* the description and @cape */
-	struct cape_eeprom fields;
+	struct capebus_cape_info *fields;
 	void *eeprom;
 	size_t eeprom_len;
 	void *dtbo;
 	size_t dtbo_len;
-	DECLARE_BITMAP(pins, CAPEBUS_NUM_PINS);
+	DECLARE_BITMAP(pins, CAPEBUS_MAX_PINS);
 	unsigned int slot;
 	struct cape_device *cape;
 	bool failed;
 	char why[CAPEBUS_REASON_LEN];
-	const char *dropped;	/* binary attribute last written while enabled */
+	const char *dropped;
 };
 
 static LIST_HEAD(capebus_cfs_ctrls);
@@ -235,22 +241,105 @@ static ssize_t capebus_cfs_slot_eeprom_read(struct config_item *item,
 	return capebus_slot_read_eeprom(slot, buf, 0, len);
 }
 
+/* Hand an override image (or none, @len 0) to the core; note a refusal. */
+static int capebus_cfs_slot_set_override(struct capebus_cfs_slot *cs,
+					 const void *buf, size_t len)
+{
+	char why[CAPEBUS_REASON_LEN];
+	int ret;
+
+	if (capebus_cfs_ctrl_dead(cs->cc))
+		return -ENODEV;
+
+	ret = capebus_slot_override(cs->slot, buf, len, why, sizeof(why));
+
+	guard(mutex)(&cs->lock);
+	if (ret)
+		snprintf(cs->override_why, sizeof(cs->override_why), "%s",
+			 why[0] ? why : "error");
+	else
+		cs->override_why[0] = '\0';
+
+	return ret;
+}
+
+/*
+ * An ID image that stands in for the slot's EEPROM.  configfs hands it
+ * over at close and ignores the result: "override_status" says what became
+ * of it.  "clear_override" goes back to the EEPROM (an empty write never
+ * reaches a configfs binary attribute).
+ */
+static ssize_t capebus_cfs_slot_override_write(struct config_item *item,
+					       const void *buf, size_t len)
+{
+	int ret;
+
+	if (!len)
+		return 0;
+	ret = capebus_cfs_slot_set_override(to_cfs_slot(item), buf, len);
+
+	return ret ?: len;
+}
+
+static ssize_t capebus_cfs_slot_clear_override_store(struct config_item *item,
+						     const char *page,
+						     size_t len)
+{
+	bool clear;
+	int ret;
+
+	ret = kstrtobool(page, &clear);
+	if (ret)
+		return ret;
+	if (!clear)
+		return -EINVAL;
+
+	ret = capebus_cfs_slot_set_override(to_cfs_slot(item), NULL, 0);
+
+	return ret ?: len;
+}
+
+static ssize_t capebus_cfs_slot_override_read(struct config_item *item,
+					      void *buf, size_t len)
+{
+	return capebus_slot_read_override(to_cfs_slot(item)->slot, buf, len);
+}
+
+static ssize_t capebus_cfs_slot_override_status_show(struct config_item *item,
+						     char *page)
+{
+	struct capebus_cfs_slot *cs = to_cfs_slot(item);
+	bool active = capebus_slot_read_override(cs->slot, NULL, 0) > 0;
+
+	guard(mutex)(&cs->lock);
+	if (cs->override_why[0])
+		return sysfs_emit(page, "refused: %s\n", cs->override_why);
+
+	return sysfs_emit(page, "%s\n", active ? "active" : "none");
+}
+
 CONFIGFS_ATTR_RO(capebus_cfs_slot_, state);
 CONFIGFS_ATTR_RO(capebus_cfs_slot_, reason);
 CONFIGFS_ATTR_RO(capebus_cfs_slot_, cape);
 CONFIGFS_ATTR(capebus_cfs_slot_, disable);
-CONFIGFS_BIN_ATTR_RO(capebus_cfs_slot_, eeprom, NULL, CAPE_EEPROM_MAX_SIZE);
+CONFIGFS_ATTR_RO(capebus_cfs_slot_, override_status);
+CONFIGFS_ATTR_WO(capebus_cfs_slot_, clear_override);
+CONFIGFS_BIN_ATTR_RO(capebus_cfs_slot_, eeprom, NULL, CAPEBUS_CFS_IMAGE_MAX);
+CONFIGFS_BIN_ATTR(capebus_cfs_slot_, override, NULL, CAPEBUS_CFS_IMAGE_MAX);
 
 static struct configfs_attribute *capebus_cfs_slot_attrs[] = {
 	&capebus_cfs_slot_attr_state,
 	&capebus_cfs_slot_attr_reason,
 	&capebus_cfs_slot_attr_cape,
 	&capebus_cfs_slot_attr_disable,
+	&capebus_cfs_slot_attr_override_status,
+	&capebus_cfs_slot_attr_clear_override,
 	NULL
 };
 
 static struct configfs_bin_attribute *capebus_cfs_slot_bin_attrs[] = {
 	&capebus_cfs_slot_attr_eeprom,
+	&capebus_cfs_slot_attr_override,
 	NULL
 };
 
@@ -324,30 +413,30 @@ static int capebus_cfs_cape_refuse(struct capebus_cfs_cape *c, int err)
 
 /* The identity from the text fields; -EINVAL if one that is needed is not set. */
 static int capebus_cfs_cape_from_fields(struct capebus_cfs_cape *c,
-					struct cape_eeprom *ee)
+					struct capebus_cape_info *info)
 {
+	const char *board, *version, *part;
+
 	lockdep_assert_held(&c->lock);
 
-	*ee = c->fields;
-	ee->format = CAPE_EEPROM_FORMAT_A1;
-	ee->num_pin_words = CAPE_EEPROM_A1_NUM_PINS;
-	ee->ext_offset = CAPEBUS_EXT_A1_OFFSET;
-
-	if (ee->board_name[0] && ee->version[0] && ee->part_number[0])
+	*info = *c->fields;
+	board = info->text[CAPEBUS_BOARD_NAME];
+	version = info->text[CAPEBUS_VERSION];
+	part = info->text[CAPEBUS_PART_NUMBER];
+	if (board[0] && version[0] && part[0])
 		return 0;
 
 	snprintf(c->why, sizeof(c->why), "missing fields:%s%s%s (or write eeprom)",
-		 ee->board_name[0] ? "" : " board_name",
-		 ee->version[0] ? "" : " version",
-		 ee->part_number[0] ? "" : " part_number");
+		 board[0] ? "" : " board_name", version[0] ? "" : " version",
+		 part[0] ? "" : " part_number");
 
 	return -EINVAL;
 }
 
-/* The identity and the embedded overlay from the EEPROM image. */
+/* The identity and the embedded overlay from the ID image, by the controller. */
 static int capebus_cfs_cape_from_image(struct capebus_cfs_cape *c,
-				       struct cape_eeprom *ee,
-				       struct cape_eeprom_ext *ext)
+				       struct capebus_cape_info *info,
+				       const void **overlay, size_t *overlay_len)
 {
 	char why[CAPEBUS_REASON_LEN];
 	int ret;
@@ -355,10 +444,9 @@ static int capebus_cfs_cape_from_image(struct capebus_cfs_cape *c,
 	lockdep_assert_held(&c->lock);
 
 	why[0] = '\0';
-	ret = cape_eeprom_parse(ee, c->eeprom, c->eeprom_len, why, sizeof(why));
-	if (!ret)
-		ret = cape_eeprom_parse_ext(ee, c->eeprom, c->eeprom_len, ext,
-					    why, sizeof(why));
+	ret = capebus_controller_decode(c->cc->ctrl, c->eeprom, c->eeprom_len,
+					info, overlay, overlay_len, why,
+					sizeof(why));
 	if (!ret)
 		return 0;
 
@@ -366,7 +454,8 @@ static int capebus_cfs_cape_from_image(struct capebus_cfs_cape *c,
 		strscpy(why, "blank");
 	snprintf(c->why, sizeof(c->why), "eeprom: %s", why[0] ? why : "malformed");
 
-	return -EINVAL;
+	return ret == -ENOMEM || ret == -ENODEV || ret == -EOPNOTSUPP ?
+	       ret : -EINVAL;
 }
 
 /* Hand the description to the core.  The cape is disabled. */
@@ -376,34 +465,36 @@ static int capebus_cfs_cape_load(struct capebus_cfs_cape *c)
 		.slot		= c->slot,
 		.overlay_source	= "configfs",
 	};
-	struct cape_eeprom *ee __free(kfree) = kzalloc(sizeof(*ee), GFP_KERNEL);
-	struct cape_eeprom_ext ext = { };
+	struct capebus_cape_info *info __free(kfree) =
+		kzalloc(sizeof(*info), GFP_KERNEL);
+	const void *overlay = NULL;
 	struct cape_device *cape;
+	size_t overlay_len = 0;
 	int ret;
 
 	lockdep_assert_held(&c->lock);
 
-	if (!ee)
+	if (!info)
 		return -ENOMEM;
 
 	c->failed = false;
 	c->why[0] = '\0';
 
 	if (c->eeprom)
-		ret = capebus_cfs_cape_from_image(c, ee, &ext);
+		ret = capebus_cfs_cape_from_image(c, info, &overlay, &overlay_len);
 	else
-		ret = capebus_cfs_cape_from_fields(c, ee);
+		ret = capebus_cfs_cape_from_fields(c, info);
 	if (ret)
 		return capebus_cfs_cape_refuse(c, ret);
 
-	desc.ee = ee;
-	bitmap_copy(desc.extra_pins, c->pins, CAPEBUS_NUM_PINS);
+	desc.info = info;
+	desc.extra_pins = c->pins;
 	if (c->dtbo) {
 		desc.overlay = c->dtbo;
 		desc.overlay_len = c->dtbo_len;
-	} else if (ext.overlay) {
-		desc.overlay = ext.overlay;
-		desc.overlay_len = ext.overlay_len;
+	} else if (overlay) {
+		desc.overlay = overlay;
+		desc.overlay_len = overlay_len;
 		desc.overlay_source = "eeprom";
 	}
 
@@ -416,66 +507,45 @@ static int capebus_cfs_cape_load(struct capebus_cfs_cape *c)
 	return 0;
 }
 
-/* The text fields, where they are in struct cape_eeprom. */
-enum capebus_cfs_text {
-	CAPEBUS_CFS_BOARD_NAME,
-	CAPEBUS_CFS_VERSION,
-	CAPEBUS_CFS_MANUFACTURER,
-	CAPEBUS_CFS_PART_NUMBER,
-	CAPEBUS_CFS_SERIAL,
-};
-
-static const struct {
-	size_t offset;
-	size_t size;
-	bool file_name;		/* part of the firmware file name: no '/' */
-} capebus_cfs_texts[] = {
-	[CAPEBUS_CFS_BOARD_NAME] = {
-		offsetof(struct cape_eeprom, board_name),
-		sizeof_field(struct cape_eeprom, board_name), false },
-	[CAPEBUS_CFS_VERSION] = {
-		offsetof(struct cape_eeprom, version),
-		sizeof_field(struct cape_eeprom, version), true },
-	[CAPEBUS_CFS_MANUFACTURER] = {
-		offsetof(struct cape_eeprom, manufacturer),
-		sizeof_field(struct cape_eeprom, manufacturer), false },
-	[CAPEBUS_CFS_PART_NUMBER] = {
-		offsetof(struct cape_eeprom, part_number),
-		sizeof_field(struct cape_eeprom, part_number), true },
-	[CAPEBUS_CFS_SERIAL] = {
-		offsetof(struct cape_eeprom, serial),
-		sizeof_field(struct cape_eeprom, serial), false },
-};
+/* Text fields that end up in a firmware file name: no '/'. */
+static bool capebus_cfs_text_is_file_name(enum capebus_text t)
+{
+	return t == CAPEBUS_VERSION || t == CAPEBUS_PART_NUMBER;
+}
 
 static ssize_t capebus_cfs_cape_show_text(struct config_item *item,
-					  char *page, enum capebus_cfs_text t)
+					  char *page, enum capebus_text t)
 {
 	struct capebus_cfs_cape *c = to_cfs_cape(item);
 
 	guard(mutex)(&c->lock);
-	return sysfs_emit(page, "%s\n",
-			  (char *)&c->fields + capebus_cfs_texts[t].offset);
+	return sysfs_emit(page, "%s\n", c->fields->text[t]);
 }
 
-/* Printable ASCII, shorter than the EEPROM field; one newline may end it. */
+/*
+ * Printable ASCII, no longer than the controller's ID format allows
+ * (capebus_header.text_max); one newline may end it.
+ */
 static ssize_t capebus_cfs_cape_store_text(struct config_item *item,
 					   const char *page, size_t len,
-					   enum capebus_cfs_text t)
+					   enum capebus_text t)
 {
 	struct capebus_cfs_cape *c = to_cfs_cape(item);
+	unsigned int max = c->cc->ctrl->header->text_max[t];
 	size_t n = strnlen(page, len);
-	char *field;
 	size_t i;
 
+	if (!max || max >= CAPEBUS_TEXT_LEN)
+		max = CAPEBUS_TEXT_LEN - 1;
 	if (n && page[n - 1] == '\n')
 		n--;
-	if (n >= capebus_cfs_texts[t].size)
+	if (n > max)
 		return -EINVAL;
 	for (i = 0; i < n; i++) {
 		u8 ch = page[i];
 
 		if (ch < 0x20 || ch > 0x7e ||
-		    (capebus_cfs_texts[t].file_name && ch == '/'))
+		    (capebus_cfs_text_is_file_name(t) && ch == '/'))
 			return -EINVAL;
 	}
 
@@ -483,66 +553,65 @@ static ssize_t capebus_cfs_cape_store_text(struct config_item *item,
 	if (capebus_cfs_cape_enabled(c))
 		return -EBUSY;
 
-	field = (char *)&c->fields + capebus_cfs_texts[t].offset;
-	memcpy(field, page, n);
-	field[n] = '\0';
+	memcpy(c->fields->text[t], page, n);
+	c->fields->text[t][n] = '\0';
 
 	return len;
 }
 
 static ssize_t capebus_cfs_cape_board_name_show(struct config_item *item, char *page)
 {
-	return capebus_cfs_cape_show_text(item, page, CAPEBUS_CFS_BOARD_NAME);
+	return capebus_cfs_cape_show_text(item, page, CAPEBUS_BOARD_NAME);
 }
 
 static ssize_t capebus_cfs_cape_board_name_store(struct config_item *item,
 						 const char *page, size_t len)
 {
-	return capebus_cfs_cape_store_text(item, page, len, CAPEBUS_CFS_BOARD_NAME);
+	return capebus_cfs_cape_store_text(item, page, len, CAPEBUS_BOARD_NAME);
 }
 
 static ssize_t capebus_cfs_cape_version_show(struct config_item *item, char *page)
 {
-	return capebus_cfs_cape_show_text(item, page, CAPEBUS_CFS_VERSION);
+	return capebus_cfs_cape_show_text(item, page, CAPEBUS_VERSION);
 }
 
 static ssize_t capebus_cfs_cape_version_store(struct config_item *item,
 					      const char *page, size_t len)
 {
-	return capebus_cfs_cape_store_text(item, page, len, CAPEBUS_CFS_VERSION);
+	return capebus_cfs_cape_store_text(item, page, len, CAPEBUS_VERSION);
 }
 
 static ssize_t capebus_cfs_cape_manufacturer_show(struct config_item *item, char *page)
 {
-	return capebus_cfs_cape_show_text(item, page, CAPEBUS_CFS_MANUFACTURER);
+	return capebus_cfs_cape_show_text(item, page, CAPEBUS_MANUFACTURER);
 }
 
 static ssize_t capebus_cfs_cape_manufacturer_store(struct config_item *item,
 						   const char *page, size_t len)
 {
-	return capebus_cfs_cape_store_text(item, page, len, CAPEBUS_CFS_MANUFACTURER);
+	return capebus_cfs_cape_store_text(item, page, len, CAPEBUS_MANUFACTURER);
 }
 
 static ssize_t capebus_cfs_cape_part_number_show(struct config_item *item, char *page)
 {
-	return capebus_cfs_cape_show_text(item, page, CAPEBUS_CFS_PART_NUMBER);
+	return capebus_cfs_cape_show_text(item, page, CAPEBUS_PART_NUMBER);
 }
 
 static ssize_t capebus_cfs_cape_part_number_store(struct config_item *item,
 						  const char *page, size_t len)
 {
-	return capebus_cfs_cape_store_text(item, page, len, CAPEBUS_CFS_PART_NUMBER);
+	return capebus_cfs_cape_store_text(item, page, len, CAPEBUS_PART_NUMBER);
 }
 
 static ssize_t capebus_cfs_cape_serial_show(struct config_item *item, char *page)
 {
-	return capebus_cfs_cape_show_text(item, page, CAPEBUS_CFS_SERIAL);
+	return capebus_cfs_cape_show_text(item, page, CAPEBUS_SERIAL);
 }
 
 static ssize_t capebus_cfs_cape_serial_store(struct config_item *item,
 					     const char *page, size_t len)
 {
-	return capebus_cfs_cape_store_text(item, page, len, CAPEBUS_CFS_SERIAL);
+	return capebus_cfs_cape_store_text(item, page, len, CAPEBUS_SERIAL);
 }
 
 static ssize_t capebus_cfs_cape_slot_show(struct config_item *item, char *page)
@@ -595,12 +664,13 @@ static ssize_t capebus_cfs_cape_slot_store(struct config_item *item,
 static ssize_t capebus_cfs_cape_pins_show(struct config_item *item, char *page)
 {
 	struct capebus_cfs_cape *c = to_cfs_cape(item);
+	const struct capebus_header *header = c->cc->ctrl->header;
 	ssize_t n = 0;
 	unsigned int pin;
 
 	guard(mutex)(&c->lock);
-	for_each_set_bit(pin, c->pins, CAPEBUS_NUM_PINS)
-		n += sysfs_emit_at(page, n, "%s\n", cape_bone_pin_name(pin));
+	for_each_set_bit(pin, c->pins, header->num_pins)
+		n += sysfs_emit_at(page, n, "%s\n", header->pin_names[pin]);
 
 	return n;
 }
@@ -610,7 +680,8 @@ static ssize_t capebus_cfs_cape_pins_store(struct config_item *item,
 					   const char *page, size_t len)
 {
 	struct capebus_cfs_cape *c = to_cfs_cape(item);
-	DECLARE_BITMAP(pins, CAPEBUS_NUM_PINS) = { 0 };
+	const struct capebus_header *header = c->cc->ctrl->header;
+	DECLARE_BITMAP(pins, CAPEBUS_MAX_PINS) = { 0 };
 	char *buf, *p, *name;
 	int pin;
 
@@ -622,7 +693,7 @@ static ssize_t capebus_cfs_cape_pins_store(struct config_item *item,
 	while ((name = strsep(&p, " ,\t\n"))) {
 		if (!*name)
 			continue;
-		pin = cape_bone_pin_index(name);
+		pin = capebus_header_pin_index(header, name);
 		if (pin < 0) {
 			kfree(buf);
 			return -EINVAL;
@@ -635,27 +706,27 @@ static ssize_t capebus_cfs_cape_pins_store(struct config_item *item,
 	if (capebus_cfs_cape_enabled(c))
 		return -EBUSY;
 
-	bitmap_copy(c->pins, pins, CAPEBUS_NUM_PINS);
+	bitmap_copy(c->pins, pins, CAPEBUS_MAX_PINS);
 
 	return len;
 }
 
-static ssize_t capebus_cfs_cape_power_show(struct config_item *item,
-					   char *page)
+static ssize_t capebus_cfs_cape_currents_show(struct config_item *item,
+					      char *page)
 {
 	struct capebus_cfs_cape *c = to_cfs_cape(item);
 
 	guard(mutex)(&c->lock);
-	return capebus_power_emit(&c->fields, page);
+	return capebus_currents_emit(c->cc->ctrl->header, c->fields, page);
 }
 
 /*
- * "<rail> <mA>" pairs, separated by newlines or commas, as the EEPROM's
- * power fields: the rails' names (or "dc-supplied") as the cape device's
- * "power" attribute prints them.  @ma and @set are indexed like
- * capebus_power_index().
+ * "<rail> <mA>" pairs, separated by newlines or commas: the rails' names
+ * (or "dc-supplied") as the cape device's "currents" attribute prints them.
+ * @ma and @set are indexed like capebus_currents_index().
  */
-static int capebus_cfs_parse_power(char *buf, u16 *ma, bool *set)
+static int capebus_cfs_parse_currents(const struct capebus_header *header,
+				      char *buf, u16 *ma, bool *set)
 {
 	char *pair, *name;
 	int i;
@@ -667,7 +738,7 @@ static int capebus_cfs_parse_power(char *buf, u16 *ma, bool *set)
 		name = strsep(&pair, " \t");
 		if (!pair)
 			return -EINVAL;
-		i = capebus_power_index(name);
+		i = capebus_currents_index(header, name);
 		if (i < 0 || kstrtou16(skip_spaces(pair), 10, &ma[i]))
 			return -EINVAL;
 		set[i] = true;
@@ -677,19 +748,21 @@ static int capebus_cfs_parse_power(char *buf, u16 *ma, bool *set)
 }
 
 /* Rails not named keep their value. */
-static ssize_t capebus_cfs_cape_power_store(struct config_item *item,
-					    const char *page, size_t len)
+static ssize_t capebus_cfs_cape_currents_store(struct config_item *item,
+					       const char *page, size_t len)
 {
 	struct capebus_cfs_cape *c = to_cfs_cape(item);
-	u16 ma[CAPEBUS_NUM_RAILS + 1] = { };	/* the rails, then dc-supplied */
-	bool set[CAPEBUS_NUM_RAILS + 1] = { };
+	const struct capebus_header *header = c->cc->ctrl->header;
+	u16 ma[CAPEBUS_MAX_RAILS + 1] = { };	/* the rails, then dc-supplied */
+	bool set[CAPEBUS_MAX_RAILS + 1] = { };
+	unsigned int i, n = header->num_rails;
 	char *buf;
-	int i, ret;
+	int ret;
 
 	buf = kmemdup_nul(page, len, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-	ret = capebus_cfs_parse_power(buf, ma, set);
+	ret = capebus_cfs_parse_currents(header, buf, ma, set);
 	kfree(buf);
 	if (ret)
 		return ret;
@@ -698,11 +771,11 @@ static ssize_t capebus_cfs_cape_power_store(struct config_item *item,
 	if (capebus_cfs_cape_enabled(c))
 		return -EBUSY;
 
-	for (i = 0; i < CAPEBUS_NUM_RAILS; i++)
+	for (i = 0; i < n; i++)
 		if (set[i])
-			c->fields.current_ma[i] = ma[i];
-	if (set[CAPEBUS_NUM_RAILS])
-		c->fields.dc_supplied_ma = ma[CAPEBUS_NUM_RAILS];
+			c->fields->current_ma[i] = ma[i];
+	if (set[n])
+		c->fields->supplied_ma = ma[n];
 
 	return len;
 }
@@ -883,11 +956,11 @@ CONFIGFS_ATTR(capebus_cfs_cape_, part_number);
 CONFIGFS_ATTR(capebus_cfs_cape_, serial);
 CONFIGFS_ATTR(capebus_cfs_cape_, slot);
 CONFIGFS_ATTR(capebus_cfs_cape_, pins);
-CONFIGFS_ATTR(capebus_cfs_cape_, power);
+CONFIGFS_ATTR(capebus_cfs_cape_, currents);
 CONFIGFS_ATTR(capebus_cfs_cape_, enable);
 CONFIGFS_ATTR_RO(capebus_cfs_cape_, status);
 CONFIGFS_ATTR_RO(capebus_cfs_cape_, cape);
-CONFIGFS_BIN_ATTR(capebus_cfs_cape_, eeprom, NULL, CAPE_EEPROM_MAX_SIZE);
+CONFIGFS_BIN_ATTR(capebus_cfs_cape_, eeprom, NULL, CAPEBUS_CFS_IMAGE_MAX);
 CONFIGFS_BIN_ATTR(capebus_cfs_cape_, dtbo, NULL, CAPEBUS_CFS_DTBO_MAX);
 
 static struct configfs_attribute *capebus_cfs_cape_attrs[] = {
@@ -898,7 +971,7 @@ static struct configfs_attribute *capebus_cfs_cape_attrs[] = {
 	&capebus_cfs_cape_attr_serial,
 	&capebus_cfs_cape_attr_slot,
 	&capebus_cfs_cape_attr_pins,
-	&capebus_cfs_cape_attr_power,
+	&capebus_cfs_cape_attr_currents,
 	&capebus_cfs_cape_attr_enable,
 	&capebus_cfs_cape_attr_status,
 	&capebus_cfs_cape_attr_cape,
@@ -923,6 +996,7 @@ static void capebus_cfs_cape_release(struct config_item *item)
 	mutex_destroy(&c->lock);
 	kvfree(c->eeprom);
 	kvfree(c->dtbo);
+	kfree(c->fields);
 	kfree(c);
 
 	guard(mutex)(&cc->lock);
@@ -953,9 +1027,15 @@ static struct config_item *capebus_cfs_capes_make_item(struct config_group *grou
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return ERR_PTR(-ENOMEM);
+	c->fields = kzalloc(sizeof(*c->fields), GFP_KERNEL);
+	if (!c->fields) {
+		kfree(c);
+		return ERR_PTR(-ENOMEM);
+	}
 
 	scoped_guard(mutex, &cc->lock) {
 		if (cc->dead) {
+			kfree(c->fields);
 			kfree(c);
 			return ERR_PTR(-ENODEV);
 		}
@@ -1104,6 +1184,7 @@ int capebus_configfs_add_controller(struct capebus_controller *ctrl)
 	for (i = 0; i < cc->num_slots; i++) {
 		cc->slots[i].cc = cc;
 		cc->slots[i].slot = capebus_slot(ctrl, i);
+		mutex_init(&cc->slots[i].lock);
 		snprintf(name, sizeof(name), "%u", i);
 		capebus_cfs_ctrl_add_group(cc, &cc->slots[i].group, name,
 					   &capebus_cfs_slot_type,

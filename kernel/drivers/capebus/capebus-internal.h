@@ -1,21 +1,134 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * capebus: what the files of the capebus module share and nothing else
- * needs.
+ * needs.  Controller modules see only include/linux/capebus.h.
  */
 #ifndef _CAPEBUS_INTERNAL_H
 #define _CAPEBUS_INTERNAL_H
 
 #include <linux/capebus.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
 
 #include "capebus-resources.h"
 
-/*
- * capebus-core.c: the "power" attribute's format; an index is a rail, or
- * CAPEBUS_NUM_RAILS for what the cape can supply.
+struct module;
+
+/**
+ * struct capebus_slot - a hardware slot of a controller
+ * @dev: the slot's device, child of the controller (sysfs "slot<N>")
+ * @ctrl: the controller
+ * @nr: slot number
+ * @state: what the slot holds, when it holds no cape device (protected by
+ *	the controller's @lock; capebus_slot_state() gives the full answer)
+ * @reason: last failure reason, "" if none (protected by @lock)
+ * @nvmem: the slot's EEPROM nvmem device (linked as "nvmem"), or NULL;
+ *	a reference is held
+ * @cape: the cape device in the slot, or NULL (protected by @lock)
+ * @desc_info: the cape last detected in the slot, kept while the slot is
+ *	disabled so that it can be enabled again
+ * @eeprom: the raw bytes read from the slot's EEPROM, or NULL
+ * @eeprom_len: bytes at @eeprom
+ * @overlay: the overlay from the slot's EEPROM, or NULL
+ * @overlay_len: bytes at @overlay
+ * @override_image: an ID image userspace stands in for the EEPROM, or NULL
+ * @override_len: bytes at @override_image
+ * @override_info: the cape @override_image describes, or NULL
+ * @override_overlay: the overlay embedded in @override_image, or NULL
+ * @override_overlay_len: bytes at @override_overlay
  */
-ssize_t capebus_power_emit(const struct cape_eeprom *ee, char *buf);
-int capebus_power_index(const char *name);
+struct capebus_slot {
+	struct device dev;
+	struct capebus_controller *ctrl;
+	unsigned int nr;
+	enum capebus_slot_state state;
+	char reason[CAPEBUS_REASON_LEN];
+	struct device *nvmem;
+	struct cape_device *cape;
+	struct capebus_cape_info *desc_info;
+	void *eeprom;
+	size_t eeprom_len;
+	void *overlay;
+	size_t overlay_len;
+	void *override_image;
+	size_t override_len;
+	struct capebus_cape_info *override_info;
+	void *override_overlay;
+	size_t override_overlay_len;
+};
+
+/**
+ * struct capebus_controller - a board's cape header
+ * @dev: the controller's device, class "capebus", named capebus<N>
+ * @nr: the N of capebus<N>
+ * @header: the header's pins and rails (the controller module's)
+ * @ops: what the core may ask of the controller module
+ * @owner: the controller module; held while the core calls @ops
+ * @lock: protects the slots, the resource table and the set of capes;
+ *	see "Lock order" in capebus-controller.c
+ * @res: the header's pin holders and rail budgets
+ * @targets: the only nodes a cape overlay may target (references held)
+ * @num_targets: entries in @targets
+ * @refs: nodes a cape overlay may refer to besides @targets (references
+ *	held), e.g. the header's GPIO controller
+ * @num_refs: entries in @refs
+ * @num_slots: hardware slots
+ * @slots: the hardware slots
+ * @stuck_capes: capes removed whose overlay could not be (@lock), newest
+ *	first; their removal is tried again after each overlay removal
+ * @registered: between capebus_controller_register() and
+ *	capebus_controller_unregister()
+ */
+struct capebus_controller {
+	struct device dev;
+	int nr;
+	const struct capebus_header *header;
+	const struct capebus_controller_ops *ops;
+	struct module *owner;
+	struct mutex lock;	/* slots, resources, capes */
+	struct capebus_resources *res;
+	struct device_node **targets;
+	unsigned int num_targets;
+	struct device_node **refs;
+	unsigned int num_refs;
+	unsigned int num_slots;
+	struct capebus_slot **slots;
+	struct list_head stuck_capes;
+	bool registered;
+};
+
+#define to_capebus_controller(d) \
+	container_of_const(d, struct capebus_controller, dev)
+
+extern const struct class capebus_class;
+extern const struct device_type capebus_cape_type;
+
+/* capebus-bus.c: a cape's "currents" format, shared with configfs. */
+ssize_t capebus_currents_emit(const struct capebus_header *header,
+			      const struct capebus_cape_info *info, char *buf);
+int capebus_currents_index(const struct capebus_header *header,
+			   const char *name);
+int capebus_modalias(const struct capebus_cape_info *info, char *buf,
+		     size_t len);
+
+/* capebus-controller.c */
+void capebus_slot_reason(struct capebus_slot *slot, char *buf, size_t len);
+int capebus_slot_disable(struct capebus_slot *slot, bool disable);
+ssize_t capebus_slot_read_eeprom(struct capebus_slot *slot, char *buf,
+				 loff_t off, size_t count);
+int capebus_slot_override(struct capebus_slot *slot, const void *image,
+			  size_t len, char *why, size_t why_len);
+ssize_t capebus_slot_read_override(struct capebus_slot *slot, void *buf,
+				   size_t count);
+int capebus_controller_decode(struct capebus_controller *ctrl,
+			      const void *image, size_t len,
+			      struct capebus_cape_info *info,
+			      const void **overlay, size_t *overlay_len,
+			      char *why, size_t why_len);
+
+/* capebus-partno.c: the disable_partno and enable_partno parameters. */
+bool capebus_partno_disabled(const struct capebus_cape_info *info);
+const char *capebus_partno_enabled(void);
 
 /* capebus-overlay.c */
 int capebus_overlay_check(struct cape_device *cape, unsigned long *pins,
@@ -37,9 +150,5 @@ capebus_configfs_add_controller(struct capebus_controller *ctrl) { return 0; }
 static inline void
 capebus_configfs_remove_controller(struct capebus_controller *ctrl) { }
 #endif
-
-/* bone.c */
-int capebus_bone_init(void);
-void capebus_bone_exit(void);
 
 #endif /* _CAPEBUS_INTERNAL_H */

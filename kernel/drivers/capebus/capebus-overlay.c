@@ -17,7 +17,6 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "capebus-eeprom.h"
 #include "capebus-internal.h"
 
 struct capebus_overlay_ctx {
@@ -230,7 +229,7 @@ static int capebus_read_exclusive_use(struct capebus_overlay_ctx *ctx,
 	*declared = of_property_present(ctx->root, "exclusive-use");
 
 	of_property_for_each_string(ctx->root, "exclusive-use", prop, s) {
-		pin = cape_bone_pin_index(s);
+		pin = capebus_header_pin_index(ctx->cape->ctrl->header, s);
 		if (pin < 0) {
 			snprintf(ctx->why, ctx->why_len,
 				 "exclusive-use names \"%s\", which is not a header pin",
@@ -246,7 +245,7 @@ static int capebus_read_exclusive_use(struct capebus_overlay_ctx *ctx,
 /**
  * capebus_overlay_check() - check a cape's overlay before it is added
  * @cape: the cape, with its overlay and controller set
- * @pins: bitmap (CAPEBUS_NUM_PINS) to set the overlay's exclusive-use pins in
+ * @pins: bitmap (CAPEBUS_MAX_PINS) to set the overlay's exclusive-use pins in
  * @declared: set if the overlay has an exclusive-use property
  * @why: where to say what is wrong
  * @why_len: bytes at @why

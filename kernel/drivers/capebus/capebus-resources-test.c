@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for capebus header pin and power accounting.
+ * KUnit tests for capebus header pin and power accounting, on a header
+ * with the BeagleBone's pin and rail names.
  */
 
 #include <kunit/test.h>
+#include <linux/module.h>
 #include <linux/string.h>
+#include <uapi/linux/capebus.h>
 
 #include "capebus-resources.h"
 
@@ -14,11 +17,26 @@
 static const char *const wthr = "BB-WTHR-01 (slot 0)";
 static const char *const rtc = "BB-RTC-01 (slot 1)";
 
+enum { TEST_RAIL_VDD_3V3B, TEST_RAIL_VDD_5V, TEST_RAIL_SYS_5V, TEST_NUM_RAILS };
+
+static const char *const test_pins[CAPE_EEPROM_A1_NUM_PINS] = CAPE_BONE_PIN_NAMES;
+static const char *const test_rails[TEST_NUM_RAILS] = {
+	"vdd-3v3b", "vdd-5v", "sys-5v",
+};
+
+static const struct capebus_header test_header = {
+	.name		= "test",
+	.pin_names	= test_pins,
+	.num_pins	= ARRAY_SIZE(test_pins),
+	.rail_names	= test_rails,
+	.num_rails	= ARRAY_SIZE(test_rails),
+};
+
 /* The test board's budgets, mA. */
-static const u32 test_budget[CAPEBUS_NUM_RAILS] = {
-	[CAPEBUS_RAIL_VDD_3V3B] = 250,
-	[CAPEBUS_RAIL_VDD_5V] = 1000,
-	[CAPEBUS_RAIL_SYS_5V] = 250,
+static const u32 test_budget[TEST_NUM_RAILS] = {
+	[TEST_RAIL_VDD_3V3B] = 250,
+	[TEST_RAIL_VDD_5V] = 1000,
+	[TEST_RAIL_SYS_5V] = 250,
 };
 
 static struct capebus_resources *test_resources(struct kunit *test)
@@ -26,7 +44,7 @@ static struct capebus_resources *test_resources(struct kunit *test)
 	struct capebus_resources *res = kunit_kzalloc(test, sizeof(*res), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, res);
-	capebus_resources_init(res, test_budget);
+	capebus_resources_init(res, &test_header, test_budget);
 	return res;
 }
 
@@ -37,13 +55,14 @@ static void test_claim(struct kunit *test, struct capebus_claim *claim,
 {
 	memset(claim, 0, sizeof(*claim));
 	claim->holder = holder;
-	claim->current_ma[CAPEBUS_RAIL_VDD_3V3B] = ma;
-	KUNIT_ASSERT_EQ(test, capebus_claim_add_pin_names(claim, pins, n, NULL, 0), 0);
+	claim->current_ma[TEST_RAIL_VDD_3V3B] = ma;
+	KUNIT_ASSERT_EQ(test, capebus_claim_add_pin_names(&test_header, claim, pins, n,
+							  NULL, 0), 0);
 }
 
 static int pin(const char *name)
 {
-	return cape_bone_pin_index(name);
+	return capebus_header_pin_index(&test_header, name);
 }
 
 static void capebus_resources_test_claim_release(struct kunit *test)
@@ -59,12 +78,12 @@ static void capebus_resources_test_claim_release(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, res->holder[pin("P9.19")], wthr);
 	KUNIT_EXPECT_PTR_EQ(test, res->holder[pin("P9.20")], wthr);
 	KUNIT_EXPECT_NULL(test, res->holder[pin("P8.13")]);
-	KUNIT_EXPECT_EQ(test, res->used_ma[CAPEBUS_RAIL_VDD_3V3B], 150);
+	KUNIT_EXPECT_EQ(test, res->used_ma[TEST_RAIL_VDD_3V3B], 150);
 
 	capebus_resources_release(res, &a);
 	KUNIT_EXPECT_NULL(test, res->holder[pin("P9.19")]);
 	KUNIT_EXPECT_NULL(test, res->holder[pin("P9.20")]);
-	KUNIT_EXPECT_EQ(test, res->used_ma[CAPEBUS_RAIL_VDD_3V3B], 0);
+	KUNIT_EXPECT_EQ(test, res->used_ma[TEST_RAIL_VDD_3V3B], 0);
 }
 
 static void capebus_resources_test_conflict(struct kunit *test)
@@ -85,7 +104,7 @@ static void capebus_resources_test_conflict(struct kunit *test)
 	/* Nothing changed: the free pin was not taken, no current added. */
 	KUNIT_EXPECT_NULL(test, res->holder[pin("P8.13")]);
 	KUNIT_EXPECT_PTR_EQ(test, res->holder[pin("P9.19")], wthr);
-	KUNIT_EXPECT_EQ(test, res->used_ma[CAPEBUS_RAIL_VDD_3V3B], 100);
+	KUNIT_EXPECT_EQ(test, res->used_ma[TEST_RAIL_VDD_3V3B], 100);
 
 	/* Once the first cape goes, the second fits. */
 	capebus_resources_release(res, &a);
@@ -167,7 +186,7 @@ static void capebus_resources_test_over_budget(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, capebus_resources_claim(res, &a, why, sizeof(why)), 0);
 	KUNIT_EXPECT_EQ(test, capebus_resources_claim(res, &b, why, sizeof(why)), -ENOSPC);
 	KUNIT_EXPECT_STREQ(test, why, "vdd-3v3b over budget: needs 150 mA, 200 of 250 mA in use");
-	KUNIT_EXPECT_EQ(test, res->used_ma[CAPEBUS_RAIL_VDD_3V3B], 200);
+	KUNIT_EXPECT_EQ(test, res->used_ma[TEST_RAIL_VDD_3V3B], 200);
 	KUNIT_EXPECT_NULL(test, res->holder[pin("P8.13")]);
 }
 
@@ -183,7 +202,7 @@ static void capebus_resources_test_at_limit(struct kunit *test)
 	test_claim(test, &b, rtc, 50, b_pins, ARRAY_SIZE(b_pins));
 	KUNIT_ASSERT_EQ(test, capebus_resources_claim(res, &a, why, sizeof(why)), 0);
 	KUNIT_EXPECT_EQ(test, capebus_resources_claim(res, &b, why, sizeof(why)), 0);
-	KUNIT_EXPECT_EQ(test, res->used_ma[CAPEBUS_RAIL_VDD_3V3B], 250);
+	KUNIT_EXPECT_EQ(test, res->used_ma[TEST_RAIL_VDD_3V3B], 250);
 }
 
 static void capebus_resources_test_release_restores_budget(struct kunit *test)
@@ -198,9 +217,9 @@ static void capebus_resources_test_release_restores_budget(struct kunit *test)
 	test_claim(test, &b, rtc, 150, b_pins, ARRAY_SIZE(b_pins));
 	KUNIT_ASSERT_EQ(test, capebus_resources_claim(res, &a, why, sizeof(why)), 0);
 	capebus_resources_release(res, &a);
-	KUNIT_EXPECT_EQ(test, res->used_ma[CAPEBUS_RAIL_VDD_3V3B], 0);
+	KUNIT_EXPECT_EQ(test, res->used_ma[TEST_RAIL_VDD_3V3B], 0);
 	KUNIT_EXPECT_EQ(test, capebus_resources_claim(res, &b, why, sizeof(why)), 0);
-	KUNIT_EXPECT_EQ(test, res->used_ma[CAPEBUS_RAIL_VDD_3V3B], 150);
+	KUNIT_EXPECT_EQ(test, res->used_ma[TEST_RAIL_VDD_3V3B], 150);
 }
 
 static void capebus_resources_test_several_rails(struct kunit *test)
@@ -209,13 +228,13 @@ static void capebus_resources_test_several_rails(struct kunit *test)
 	struct capebus_claim a = { .holder = wthr };
 	char why[TEST_WHY_LEN];
 
-	a.current_ma[CAPEBUS_RAIL_VDD_3V3B] = 300;
-	a.current_ma[CAPEBUS_RAIL_VDD_5V] = 1000;
-	a.current_ma[CAPEBUS_RAIL_SYS_5V] = 251;
+	a.current_ma[TEST_RAIL_VDD_3V3B] = 300;
+	a.current_ma[TEST_RAIL_VDD_5V] = 1000;
+	a.current_ma[TEST_RAIL_SYS_5V] = 251;
 	KUNIT_EXPECT_EQ(test, capebus_resources_claim(res, &a, why, sizeof(why)), -ENOSPC);
 	KUNIT_EXPECT_STREQ(test, why,
 			   "vdd-3v3b over budget: needs 300 mA, 0 of 250 mA in use; sys-5v over budget: needs 251 mA, 0 of 250 mA in use");
-	KUNIT_EXPECT_EQ(test, res->used_ma[CAPEBUS_RAIL_VDD_5V], 0);
+	KUNIT_EXPECT_EQ(test, res->used_ma[TEST_RAIL_VDD_5V], 0);
 }
 
 /* A pin conflict is reported before (and instead of) the power check. */
@@ -235,19 +254,19 @@ static void capebus_resources_test_pins_before_power(struct kunit *test)
 
 static void capebus_resources_test_zero_budget(struct kunit *test)
 {
-	static const u32 budget[CAPEBUS_NUM_RAILS] = {
-		[CAPEBUS_RAIL_VDD_3V3B] = 0,
-		[CAPEBUS_RAIL_VDD_5V] = CAPEBUS_BUDGET_UNLIMITED,
-		[CAPEBUS_RAIL_SYS_5V] = CAPEBUS_BUDGET_UNLIMITED,
+	static const u32 budget[TEST_NUM_RAILS] = {
+		[TEST_RAIL_VDD_3V3B] = 0,
+		[TEST_RAIL_VDD_5V] = CAPEBUS_BUDGET_UNLIMITED,
+		[TEST_RAIL_SYS_5V] = CAPEBUS_BUDGET_UNLIMITED,
 	};
 	struct capebus_resources *res = test_resources(test);
 	struct capebus_claim a = { .holder = wthr }, b = { .holder = rtc };
 	char why[TEST_WHY_LEN];
 
-	capebus_resources_init(res, budget);
-	a.current_ma[CAPEBUS_RAIL_VDD_5V] = 65535;
-	a.current_ma[CAPEBUS_RAIL_SYS_5V] = 65535;
-	b.current_ma[CAPEBUS_RAIL_VDD_3V3B] = 1;
+	capebus_resources_init(res, &test_header, budget);
+	a.current_ma[TEST_RAIL_VDD_5V] = 65535;
+	a.current_ma[TEST_RAIL_SYS_5V] = 65535;
+	b.current_ma[TEST_RAIL_VDD_3V3B] = 1;
 	/* Drawing nothing from a rail with no budget is fine. */
 	KUNIT_EXPECT_EQ(test, capebus_resources_claim(res, &a, why, sizeof(why)), 0);
 	KUNIT_EXPECT_EQ(test, capebus_resources_claim(res, &b, why, sizeof(why)), -ENOSPC);
@@ -270,24 +289,25 @@ static void capebus_resources_test_small_why(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, res->holder[pin("P9.20")], wthr);
 }
 
-static void capebus_resources_test_claim_from_eeprom(struct kunit *test)
+static void capebus_resources_test_claim_from_info(struct kunit *test)
 {
-	struct cape_eeprom ee = { .num_pin_words = 74 };
 	struct capebus_claim claim = { .holder = wthr };
+	struct capebus_cape_info *info;
 
-	ee.pins[9] = 0xe073;
-	ee.pins[10] = 0x7fff;		/* not used */
-	ee.pins[73] = 0x8000;		/* AIN6 */
-	ee.current_ma[CAPEBUS_RAIL_VDD_3V3B] = 150;
-	ee.current_ma[CAPEBUS_RAIL_SYS_5V] = 1500;
+	info = kunit_kzalloc(test, sizeof(*info), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, info);
+	__set_bit(9, info->pins);
+	__set_bit(73, info->pins);
+	info->current_ma[TEST_RAIL_VDD_3V3B] = 150;
+	info->current_ma[TEST_RAIL_SYS_5V] = 1500;
 	__set_bit(20, claim.pins);	/* stale: cleared */
-	capebus_claim_from_eeprom(&claim, &ee);
+	capebus_claim_from_info(&claim, info);
 	KUNIT_EXPECT_TRUE(test, test_bit(9, claim.pins));
 	KUNIT_EXPECT_TRUE(test, test_bit(73, claim.pins));
-	KUNIT_EXPECT_EQ(test, bitmap_weight(claim.pins, CAPEBUS_NUM_PINS), 2);
-	KUNIT_EXPECT_EQ(test, claim.current_ma[CAPEBUS_RAIL_VDD_3V3B], 150);
-	KUNIT_EXPECT_EQ(test, claim.current_ma[CAPEBUS_RAIL_VDD_5V], 0);
-	KUNIT_EXPECT_EQ(test, claim.current_ma[CAPEBUS_RAIL_SYS_5V], 1500);
+	KUNIT_EXPECT_EQ(test, bitmap_weight(claim.pins, CAPEBUS_MAX_PINS), 2);
+	KUNIT_EXPECT_EQ(test, claim.current_ma[TEST_RAIL_VDD_3V3B], 150);
+	KUNIT_EXPECT_EQ(test, claim.current_ma[TEST_RAIL_VDD_5V], 0);
+	KUNIT_EXPECT_EQ(test, claim.current_ma[TEST_RAIL_SYS_5V], 1500);
 	KUNIT_EXPECT_STREQ(test, claim.holder, wthr);
 }
 
@@ -298,13 +318,15 @@ static void capebus_resources_test_pin_names(struct kunit *test)
 	struct capebus_claim claim = { };
 	char why[TEST_WHY_LEN];
 
-	KUNIT_EXPECT_EQ(test, capebus_claim_add_pin_names(&claim, good, 2, why, sizeof(why)), 0);
-	KUNIT_EXPECT_EQ(test, bitmap_weight(claim.pins, CAPEBUS_NUM_PINS), 2);
+	KUNIT_EXPECT_EQ(test, capebus_claim_add_pin_names(&test_header, &claim, good, 2,
+							  why, sizeof(why)), 0);
+	KUNIT_EXPECT_EQ(test, bitmap_weight(claim.pins, CAPEBUS_MAX_PINS), 2);
 	KUNIT_EXPECT_TRUE(test, test_bit(pin("P8.13"), claim.pins));
-	KUNIT_EXPECT_EQ(test, capebus_claim_add_pin_names(&claim, bad, 3, why, sizeof(why)),
+	KUNIT_EXPECT_EQ(test, capebus_claim_add_pin_names(&test_header, &claim, bad, 3,
+							  why, sizeof(why)),
 			-EINVAL);
 	KUNIT_EXPECT_STREQ(test, why,
-			   "exclusive-use: \"P9.1\" (entry 1) is not a header signal pin");
+			   "exclusive-use: \"P9.1\" (entry 1) is not a header pin");
 	/* All or nothing: P8.7 was not added. */
 	KUNIT_EXPECT_FALSE(test, test_bit(pin("P8.7"), claim.pins));
 }
@@ -317,14 +339,17 @@ static void capebus_resources_test_diff(struct kunit *test)
 	__set_bit(pin("P9.19"), ee.pins);
 	__set_bit(pin("P9.20"), ee.pins);
 	__set_bit(pin("P9.20"), ov.pins);
-	KUNIT_EXPECT_EQ(test, capebus_pins_format_diff(buf, sizeof(buf), ee.pins, ov.pins),
+	KUNIT_EXPECT_EQ(test, capebus_pins_format_diff(&test_header, buf, sizeof(buf),
+						       ee.pins, ov.pins),
 			(int)strlen("P9.19 used in the EEPROM but not in exclusive-use"));
 	KUNIT_EXPECT_STREQ(test, buf, "P9.19 used in the EEPROM but not in exclusive-use");
 	__set_bit(pin("P8.13"), ov.pins);
-	capebus_pins_format_diff(buf, sizeof(buf), ee.pins, ov.pins);
+	capebus_pins_format_diff(&test_header, buf, sizeof(buf), ee.pins,
+				 ov.pins);
 	KUNIT_EXPECT_STREQ(test, buf,
 			   "P9.19 used in the EEPROM but not in exclusive-use; P8.13 in exclusive-use but not used in the EEPROM");
-	KUNIT_EXPECT_EQ(test, capebus_pins_format_diff(buf, sizeof(buf), ov.pins, ov.pins), 0);
+	KUNIT_EXPECT_EQ(test, capebus_pins_format_diff(&test_header, buf, sizeof(buf),
+						       ov.pins, ov.pins), 0);
 	KUNIT_EXPECT_STREQ(test, buf, "");
 }
 
@@ -341,7 +366,7 @@ static struct kunit_case capebus_resources_test_cases[] = {
 	KUNIT_CASE(capebus_resources_test_pins_before_power),
 	KUNIT_CASE(capebus_resources_test_zero_budget),
 	KUNIT_CASE(capebus_resources_test_small_why),
-	KUNIT_CASE(capebus_resources_test_claim_from_eeprom),
+	KUNIT_CASE(capebus_resources_test_claim_from_info),
 	KUNIT_CASE(capebus_resources_test_pin_names),
 	KUNIT_CASE(capebus_resources_test_diff),
 	{}
@@ -354,4 +379,6 @@ static struct kunit_suite capebus_resources_test_suite = {
 
 kunit_test_suite(capebus_resources_test_suite);
 
+MODULE_DESCRIPTION("KUnit tests for the capebus core");
+MODULE_LICENSE("GPL");
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

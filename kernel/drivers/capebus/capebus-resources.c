@@ -39,22 +39,29 @@ static __printf(4, 5) void capebus_why_append(char *why, size_t why_len,
 /**
  * capebus_resources_init() - start with every pin free and no current drawn
  * @res: the resources
- * @budget_ma: per rail, what all capes may draw together, mA;
+ * @header: the header (pin and rail names); it outlives @res
+ * @budget_ma: per rail of @header, what all capes may draw together, mA;
  *	CAPEBUS_BUDGET_UNLIMITED for a rail without a budget, 0 for a rail
- *	that gives capes nothing
+ *	that gives capes nothing; NULL for no budgets
  */
 void capebus_resources_init(struct capebus_resources *res,
-			    const u32 budget_ma[CAPEBUS_NUM_RAILS])
+			    const struct capebus_header *header,
+			    const u32 *budget_ma)
 {
+	unsigned int rail;
+
 	memset(res, 0, sizeof(*res));
-	memcpy(res->budget_ma, budget_ma, sizeof(res->budget_ma));
+	res->header = header;
+	for (rail = 0; rail < CAPEBUS_MAX_RAILS; rail++)
+		res->budget_ma[rail] = budget_ma && rail < header->num_rails ?
+				       budget_ma[rail] : CAPEBUS_BUDGET_UNLIMITED;
 }
 EXPORT_SYMBOL_IF_KUNIT(capebus_resources_init);
 
 /**
  * capebus_resources_reserve_board() - hold pins for the board itself
  * @res: the resources
- * @pins: bitmap of CAPEBUS_NUM_PINS pins the board uses
+ * @pins: bitmap of the header's pins the board uses
  *
  * The pins are held by CAPEBUS_HOLDER_BOARD ("the board") for good.  Call
  * it before any cape claims pins.
@@ -66,11 +73,11 @@ int capebus_resources_reserve_board(struct capebus_resources *res,
 {
 	unsigned int pin;
 
-	for_each_set_bit(pin, pins, CAPEBUS_NUM_PINS)
+	for_each_set_bit(pin, pins, res->header->num_pins)
 		if (res->holder[pin] &&
 		    strcmp(res->holder[pin], CAPEBUS_HOLDER_BOARD))
 			return -EBUSY;
-	for_each_set_bit(pin, pins, CAPEBUS_NUM_PINS)
+	for_each_set_bit(pin, pins, res->header->num_pins)
 		res->holder[pin] = CAPEBUS_HOLDER_BOARD;
 	return 0;
 }
@@ -79,7 +86,7 @@ EXPORT_SYMBOL_IF_KUNIT(capebus_resources_reserve_board);
 /**
  * capebus_resources_set_shared() - declare the pins every cape may share
  * @res: the resources
- * @pins: bitmap of CAPEBUS_NUM_PINS pins (the board's shared-pins)
+ * @pins: bitmap of the header's pins (the board's shared-pins)
  *
  * Claims never conflict on a shared pin and never hold one; a board pin
  * that is also shared is open to capes.  Call it before any cape claims
@@ -88,7 +95,7 @@ EXPORT_SYMBOL_IF_KUNIT(capebus_resources_reserve_board);
 void capebus_resources_set_shared(struct capebus_resources *res,
 				  const unsigned long *pins)
 {
-	bitmap_copy(res->shared, pins, CAPEBUS_NUM_PINS);
+	bitmap_copy(res->shared, pins, res->header->num_pins);
 }
 EXPORT_SYMBOL_IF_KUNIT(capebus_resources_set_shared);
 
@@ -123,33 +130,33 @@ int capebus_resources_claim(struct capebus_resources *res,
 	if (WARN_ON(!claim->holder))
 		return -EINVAL;
 
-	for_each_set_bit(pin, claim->pins, CAPEBUS_NUM_PINS) {
+	for_each_set_bit(pin, claim->pins, res->header->num_pins) {
 		if (test_bit(pin, res->shared) || !res->holder[pin])
 			continue;
 		capebus_why_append(why, why_len, &pos, "%spin %s is held by %s",
-				   pos ? "; " : "", cape_bone_pin_name(pin),
+				   pos ? "; " : "", res->header->pin_names[pin],
 				   res->holder[pin]);
 	}
 	if (pos)
 		return -EBUSY;
 
-	for (rail = 0; rail < CAPEBUS_NUM_RAILS; rail++) {
+	for (rail = 0; rail < res->header->num_rails; rail++) {
 		u64 need = claim->current_ma[rail];
 
 		if (need && res->used_ma[rail] + need > res->budget_ma[rail])
 			capebus_why_append(why, why_len, &pos,
 					   "%s%s over budget: needs %llu mA, %u of %u mA in use",
-					   pos ? "; " : "", capebus_rail_name(rail),
+					   pos ? "; " : "", res->header->rail_names[rail],
 					   need, res->used_ma[rail],
 					   res->budget_ma[rail]);
 	}
 	if (pos)
 		return -ENOSPC;
 
-	for_each_set_bit(pin, claim->pins, CAPEBUS_NUM_PINS)
+	for_each_set_bit(pin, claim->pins, res->header->num_pins)
 		if (!test_bit(pin, res->shared))
 			res->holder[pin] = claim->holder;
-	for (rail = 0; rail < CAPEBUS_NUM_RAILS; rail++)
+	for (rail = 0; rail < res->header->num_rails; rail++)
 		res->used_ma[rail] += claim->current_ma[rail];
 	return 0;
 }
@@ -169,14 +176,14 @@ void capebus_resources_release(struct capebus_resources *res,
 {
 	unsigned int pin, rail;
 
-	for_each_set_bit(pin, claim->pins, CAPEBUS_NUM_PINS) {
+	for_each_set_bit(pin, claim->pins, res->header->num_pins) {
 		if (test_bit(pin, res->shared))
 			continue;
 		if (WARN_ON_ONCE(res->holder[pin] != claim->holder))
 			continue;
 		res->holder[pin] = NULL;
 	}
-	for (rail = 0; rail < CAPEBUS_NUM_RAILS; rail++) {
+	for (rail = 0; rail < res->header->num_rails; rail++) {
 		u32 drawn = claim->current_ma[rail];
 
 		WARN_ON_ONCE(drawn > res->used_ma[rail]);
@@ -186,41 +193,34 @@ void capebus_resources_release(struct capebus_resources *res,
 EXPORT_SYMBOL_IF_KUNIT(capebus_resources_release);
 
 /**
- * capebus_claim_from_eeprom() - the pins and currents an EEPROM declares
+ * capebus_claim_from_info() - the pins and currents a cape states
  * @claim: its pins and currents are set; @claim->holder is left alone
- * @ee: a decoded EEPROM
- *
- * Every pin word with CAPE_PIN_USED set becomes a pin of the claim; the
- * three rail currents become its currents.
+ * @info: the cape, as its controller describes it
  */
-void capebus_claim_from_eeprom(struct capebus_claim *claim,
-			       const struct cape_eeprom *ee)
+void capebus_claim_from_info(struct capebus_claim *claim,
+			     const struct capebus_cape_info *info)
 {
-	unsigned int i;
-
-	bitmap_zero(claim->pins, CAPEBUS_NUM_PINS);
-	for (i = 0; i < ee->num_pin_words && i < CAPEBUS_NUM_PINS; i++)
-		if (ee->pins[i] & CAPE_PIN_USED)
-			__set_bit(i, claim->pins);
-	for (i = 0; i < CAPEBUS_NUM_RAILS; i++)
-		claim->current_ma[i] = ee->current_ma[i];
+	bitmap_copy(claim->pins, info->pins, CAPEBUS_MAX_PINS);
+	memcpy(claim->current_ma, info->current_ma, sizeof(claim->current_ma));
 }
-EXPORT_SYMBOL_IF_KUNIT(capebus_claim_from_eeprom);
+EXPORT_SYMBOL_IF_KUNIT(capebus_claim_from_info);
 
 /**
  * capebus_claim_add_pin_names() - add pins named by an overlay
+ * @header: the header whose pin names count
  * @claim: the claim to add to
  * @names: header pin names, e.g. from an overlay's exclusive-use property
  * @n: number of @names
  * @why: on failure, the reason; otherwise an empty string.  May be NULL.
  * @why_len: size of @why
  *
- * All or nothing: if a name is not one of the 74 header signal pins
- * (cape_bone_pin_index(), exact match), nothing is added.
+ * All or nothing: if a name is not one of the header's pins (exact
+ * match), nothing is added.
  *
  * Return: 0, or -EINVAL naming the first unknown pin.
  */
-int capebus_claim_add_pin_names(struct capebus_claim *claim,
+int capebus_claim_add_pin_names(const struct capebus_header *header,
+				struct capebus_claim *claim,
 				const char *const *names, int n,
 				char *why, size_t why_len)
 {
@@ -231,22 +231,23 @@ int capebus_claim_add_pin_names(struct capebus_claim *claim,
 	if (n < 0)
 		return -EINVAL;
 	for (i = 0; i < n; i++) {
-		if (!names[i] || cape_bone_pin_index(names[i]) < 0) {
+		if (!names[i] || capebus_header_pin_index(header, names[i]) < 0) {
 			if (why && why_len)
 				snprintf(why, why_len,
-					 "exclusive-use: \"%s\" (entry %d) is not a header signal pin",
+					 "exclusive-use: \"%s\" (entry %d) is not a header pin",
 					 names[i] ?: "(null)", i);
 			return -EINVAL;
 		}
 	}
 	for (i = 0; i < n; i++)
-		__set_bit(cape_bone_pin_index(names[i]), claim->pins);
+		__set_bit(capebus_header_pin_index(header, names[i]), claim->pins);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(capebus_claim_add_pin_names);
 
 /**
  * capebus_pins_format_diff() - describe where two pin sets disagree
+ * @header: the header whose pin names to use
  * @buf: where to write; may be NULL if @len is 0
  * @len: size of @buf
  * @eeprom: pins the EEPROM marks used
@@ -259,7 +260,8 @@ EXPORT_SYMBOL_IF_KUNIT(capebus_claim_add_pin_names);
  *
  * Return: the length of the full description as snprintf() counts it.
  */
-int capebus_pins_format_diff(char *buf, size_t len,
+int capebus_pins_format_diff(const struct capebus_header *header,
+			     char *buf, size_t len,
 			     const unsigned long *eeprom,
 			     const unsigned long *overlay)
 {
@@ -268,14 +270,14 @@ int capebus_pins_format_diff(char *buf, size_t len,
 
 	if (buf && len)
 		*buf = '\0';
-	for (pin = 0; pin < CAPEBUS_NUM_PINS; pin++) {
+	for (pin = 0; pin < header->num_pins; pin++) {
 		bool in_ee = test_bit(pin, eeprom);
 		bool in_ov = test_bit(pin, overlay);
 
 		if (in_ee == in_ov)
 			continue;
 		capebus_why_append(buf, len, &pos, "%s%s %s", pos ? "; " : "",
-				   cape_bone_pin_name(pin),
+				   header->pin_names[pin],
 				   in_ee ? "used in the EEPROM but not in exclusive-use" :
 					   "in exclusive-use but not used in the EEPROM");
 	}

@@ -7,34 +7,28 @@
 #define _CAPEBUS_RESOURCES_H
 
 #include <linux/bitmap.h>
-#include <linux/limits.h>
+#include <linux/capebus.h>
 #include <linux/types.h>
-
-#include "capebus-eeprom.h"
-
-#define CAPEBUS_NUM_PINS	CAPE_EEPROM_A1_NUM_PINS
-
-/* A rail budget that is never exceeded (the board declared no budget). */
-#define CAPEBUS_BUDGET_UNLIMITED	U32_MAX
 
 /* The holder named for pins capebus_resources_reserve_board() reserved. */
 #define CAPEBUS_HOLDER_BOARD	"the board"
 
 /**
  * struct capebus_claim - what one cape asks for
- * @pins: header pins, by pin-usage index (cape_bone_pin_name())
- * @current_ma: current per rail, mA
+ * @pins: header pins, by index into the header's pin names
+ * @current_ma: current per rail (index into the header's rail names), mA
  * @holder: who holds the pins, as messages name it, e.g.
  *	"BB-WTHR-01 (slot 0)"; must outlive the claim while it is held
  */
 struct capebus_claim {
-	DECLARE_BITMAP(pins, CAPEBUS_NUM_PINS);
-	u32 current_ma[CAPEBUS_NUM_RAILS];
+	DECLARE_BITMAP(pins, CAPEBUS_MAX_PINS);
+	u32 current_ma[CAPEBUS_MAX_RAILS];
 	const char *holder;
 };
 
 /**
  * struct capebus_resources - the header's pins and rails, one per controller
+ * @header: the header: how many pins and rails, and their names
  * @holder: per pin, the holder string of the claim that holds it, or NULL
  * @shared: pins every cape may use at once (the board's shared-pins);
  *	they are never held and never conflict
@@ -44,14 +38,16 @@ struct capebus_claim {
  * @used_ma: per rail, what the claims held now draw, mA
  */
 struct capebus_resources {
-	const char *holder[CAPEBUS_NUM_PINS];
-	DECLARE_BITMAP(shared, CAPEBUS_NUM_PINS);
-	u32 budget_ma[CAPEBUS_NUM_RAILS];
-	u32 used_ma[CAPEBUS_NUM_RAILS];
+	const struct capebus_header *header;
+	const char *holder[CAPEBUS_MAX_PINS];
+	DECLARE_BITMAP(shared, CAPEBUS_MAX_PINS);
+	u32 budget_ma[CAPEBUS_MAX_RAILS];
+	u32 used_ma[CAPEBUS_MAX_RAILS];
 };
 
 void capebus_resources_init(struct capebus_resources *res,
-			    const u32 budget_ma[CAPEBUS_NUM_RAILS]);
+			    const struct capebus_header *header,
+			    const u32 *budget_ma);
 int capebus_resources_reserve_board(struct capebus_resources *res,
 				    const unsigned long *pins);
 void capebus_resources_set_shared(struct capebus_resources *res,
@@ -61,12 +57,14 @@ int capebus_resources_claim(struct capebus_resources *res,
 			    char *why, size_t why_len);
 void capebus_resources_release(struct capebus_resources *res,
 			       const struct capebus_claim *claim);
-void capebus_claim_from_eeprom(struct capebus_claim *claim,
-			       const struct cape_eeprom *ee);
-int capebus_claim_add_pin_names(struct capebus_claim *claim,
+void capebus_claim_from_info(struct capebus_claim *claim,
+			     const struct capebus_cape_info *info);
+int capebus_claim_add_pin_names(const struct capebus_header *header,
+				struct capebus_claim *claim,
 				const char *const *names, int n,
 				char *why, size_t why_len);
-int capebus_pins_format_diff(char *buf, size_t len,
+int capebus_pins_format_diff(const struct capebus_header *header,
+			     char *buf, size_t len,
 			     const unsigned long *eeprom,
 			     const unsigned long *overlay);
 

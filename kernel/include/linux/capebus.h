@@ -1,50 +1,127 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * capebus: expansion boards ("capes") on a board's expansion header, as
- * devices on the driver core.
+ * capebus: add-on boards ("capes") on a board's expansion header, as devices
+ * on the driver core.
  *
- * A board controller (for example the BeagleBone one, drivers/capebus/bone.c)
- * registers a struct capebus_controller with a number of hardware slots.  For
- * every cape it finds (from the slot's ID EEPROM) or that userspace declares
- * (configfs), it hands the core a struct capebus_cape_desc; the core checks
- * the cape's overlay against the board's rules, claims its header pins and
- * rail currents and registers a struct cape_device on the capebus bus, where
- * a cape driver (or the generic cape driver, which applies the cape's
- * device-tree overlay) binds to it.
+ * A controller module (a board family: drivers/capebus/bone/ for the
+ * BeagleBone) describes its header (named pins, named power rails) and
+ * registers a struct capebus_controller with a number of hardware slots.
+ * For every cape it finds (reading the slot's ID EEPROM in its own format)
+ * and for every cape userspace declares (configfs), the core is handed a
+ * struct capebus_cape_desc: identity strings, the header pins the cape uses,
+ * its current per rail, and a device-tree overlay.  The core checks the
+ * overlay against the connector's rules, claims the pins and currents and
+ * registers a struct cape_device on the capebus bus, where a cape driver (or
+ * the generic cape driver, which applies the overlay) binds to it.
  *
- * See Documentation/capebus/overview.rst.
+ * Nothing here knows an EEPROM format.  See Documentation/capebus/.
  */
 #ifndef _LINUX_CAPEBUS_H
 #define _LINUX_CAPEBUS_H
 
 #include <linux/bitmap.h>
 #include <linux/device.h>
+#include <linux/limits.h>
 #include <linux/mod_devicetable.h>
-#include <linux/mutex.h>
 #include <linux/types.h>
-#include <uapi/linux/capebus.h>
 
-struct cape_eeprom;
+struct capebus_controller;
+struct capebus_slot;
 struct capebus_claim;
-struct capebus_resources;
 struct device_node;
+struct module;
 
-/* Header signals a cape can claim: the words of an A1 EEPROM. */
-#define CAPEBUS_HEADER_PINS	CAPE_EEPROM_A1_NUM_PINS
+/* Most header pins and power rails a controller's header may have. */
+#define CAPEBUS_MAX_PINS	96
+#define CAPEBUS_MAX_RAILS	4
+
+/* Longest identity string, with its NUL; longest pin setting, with its NUL. */
+#define CAPEBUS_TEXT_LEN	64
+#define CAPEBUS_SETTING_LEN	32
+
+/* Longest reason a slot or a refused cape reports, with its NUL. */
+#define CAPEBUS_REASON_LEN	256
+
+/* A rail budget that is never exceeded. */
+#define CAPEBUS_BUDGET_UNLIMITED	U32_MAX
+
+/**
+ * enum capebus_text - the identity strings of a cape
+ * @CAPEBUS_BOARD_NAME: the board's name, e.g. "Weather Cape"
+ * @CAPEBUS_VERSION: hardware version, e.g. "00A0"; part of the firmware
+ *	file name, so never contains '/'
+ * @CAPEBUS_MANUFACTURER: who made it
+ * @CAPEBUS_PART_NUMBER: the part number drivers match; never empty, never
+ *	contains '/'
+ * @CAPEBUS_SERIAL: serial number
+ * @CAPEBUS_NUM_TEXTS: number of identity strings
+ */
+enum capebus_text {
+	CAPEBUS_BOARD_NAME,
+	CAPEBUS_VERSION,
+	CAPEBUS_MANUFACTURER,
+	CAPEBUS_PART_NUMBER,
+	CAPEBUS_SERIAL,
+	CAPEBUS_NUM_TEXTS,
+};
+
+/**
+ * struct capebus_header - what a controller's header offers capes
+ * @name: the header's kind, e.g. "beaglebone"
+ * @pin_names: the header pins a cape may use, by index, e.g. "P9.19"
+ * @num_pins: entries in @pin_names, at most %CAPEBUS_MAX_PINS
+ * @rail_names: the power rails capes draw from, e.g. "vdd-3v3b"
+ * @num_rails: entries in @rail_names, at most %CAPEBUS_MAX_RAILS
+ * @text_max: per identity string, the longest value the header's capes can
+ *	state (its ID format's field size); 0 for CAPEBUS_TEXT_LEN - 1
+ *
+ * Static data of the controller module; it outlives its controllers.
+ */
+struct capebus_header {
+	const char *name;
+	const char *const *pin_names;
+	unsigned int num_pins;
+	const char *const *rail_names;
+	unsigned int num_rails;
+	unsigned int text_max[CAPEBUS_NUM_TEXTS];
+};
+
+/**
+ * struct capebus_cape_info - a cape, as its controller describes it
+ * @text: the identity strings (enum capebus_text), NUL-terminated
+ * @format: the ID format the controller read, e.g. "A1"; "" for a cape
+ *	declared field by field
+ * @pins: the header pins the cape uses (indexes into the header's pins)
+ * @pin_setting: per pin in @pins, how the cape uses it, in the controller's
+ *	words (e.g. "mode3 bidir pull-up rx slow"); may be ""
+ * @current_ma: current the cape draws per rail (indexes into the header's
+ *	rails), mA
+ * @supplied_ma: current the cape can feed the header, mA (0: none)
+ *
+ * About 4 KiB: allocate it, do not put it on the stack.
+ */
+struct capebus_cape_info {
+	char text[CAPEBUS_NUM_TEXTS][CAPEBUS_TEXT_LEN];
+	char format[8];
+	DECLARE_BITMAP(pins, CAPEBUS_MAX_PINS);
+	char pin_setting[CAPEBUS_MAX_PINS][CAPEBUS_SETTING_LEN];
+	u32 current_ma[CAPEBUS_MAX_RAILS];
+	u32 supplied_ma;
+};
 
 /**
  * struct cape_device_id - what a cape driver binds to
- * @part_number: the EEPROM part number, matched exactly; required
+ * @part_number: the part number, matched exactly; required
  * @version: the hardware version ("00A0"); empty matches any version
- * @board_name: the EEPROM board name; empty matches any board name
+ * @board_name: the board name; empty matches any board name
  * @driver_data: for the driver
  *
  * A table of these ends with an entry whose @part_number is empty.
  */
 struct cape_device_id {
-	char part_number[CAPE_EEPROM_PART_NUMBER_LEN + 1];
-	char version[CAPE_EEPROM_VERSION_LEN + 1];
-	char board_name[CAPE_EEPROM_BOARD_NAME_LEN + 1];
+	char part_number[CAPEBUS_TEXT_LEN];
+	char version[CAPEBUS_TEXT_LEN];
+	char board_name[CAPEBUS_TEXT_LEN];
 	kernel_ulong_t driver_data;
 };
 
@@ -71,13 +148,9 @@ enum capebus_slot_state {
  */
 #define CAPEBUS_SLOT_ANY_VIRTUAL	UINT_MAX
 
-/* Longest reason a slot or a refused cape reports, with its NUL. */
-#define CAPEBUS_REASON_LEN	256
-
 /**
  * struct capebus_cape_desc - a cape, as the core is asked to add it
- * @ee: the decoded identity, pin words and currents (see capebus-eeprom.h);
- *	copied by the core
+ * @info: identity, pins and currents; copied by the core
  * @slot: slot number: below the controller's number of slots a hardware
  *	slot (which must hold no cape), above it a virtual slot (configfs,
  *	enable_partno=) which must be unused; %CAPEBUS_SLOT_ANY_VIRTUAL for
@@ -87,85 +160,33 @@ enum capebus_slot_state {
  * @overlay_len: bytes at @overlay
  * @overlay_source: where @overlay comes from, shown in sysfs ("eeprom",
  *	"configfs"); ignored when @overlay is NULL
- * @extra_pins: header pins the cape uses besides those its EEPROM words and
- *	its overlay's exclusive-use name (configfs "pins"); may be all clear
- * @detected: set by capebus_slot_detected() for a cape read from a slot's
- *	EEPROM; declared capes leave it false
+ * @extra_pins: header pins the cape uses besides @info's and those its
+ *	overlay's exclusive-use names (configfs "pins"), or NULL
+ * @detected: the cape was read from a slot's ID EEPROM (set by
+ *	capebus_slot_detected()); declared capes leave it false
  */
 struct capebus_cape_desc {
-	const struct cape_eeprom *ee;
+	const struct capebus_cape_info *info;
 	unsigned int slot;
 	const void *overlay;
 	size_t overlay_len;
 	const char *overlay_source;
-	DECLARE_BITMAP(extra_pins, CAPEBUS_HEADER_PINS);
+	const unsigned long *extra_pins;
 	bool detected;
 };
 
 /**
- * struct capebus_slot - a hardware slot of a controller
- * @dev: the slot's device, child of the controller (sysfs "slot<N>")
- * @ctrl: the controller
- * @nr: slot number
- * @state: what the slot holds, when it holds no cape device (protected by
- *	the controller's @lock; capebus_slot_state() gives the full answer)
- * @reason: last failure reason, "" if none (protected by @lock)
- * @nvmem_name: name of the slot's EEPROM nvmem device, "" if none
- * @cape: the cape device in the slot, or NULL (protected by @lock)
- * @desc_ee: the decoded EEPROM of the cape last detected in the slot, kept
- *	while the slot is disabled so that it can be enabled again
- * @eeprom: the raw bytes read from the slot's EEPROM, or NULL
- * @eeprom_len: bytes at @eeprom
- * @overlay: the overlay from the EEPROM's extension record, or NULL
- * @overlay_len: bytes at @overlay
+ * struct capebus_controller_ops - what the core may ask of a controller
+ * @decode: turn an ID image of the header's format (a cape EEPROM written to
+ *	configfs) into @info and, if the image embeds one, an overlay
+ *	(pointing into @image); on failure say why in @why.  Optional: without
+ *	it, images are refused.
  */
-struct capebus_slot {
-	struct device dev;
-	struct capebus_controller *ctrl;
-	unsigned int nr;
-	enum capebus_slot_state state;
-	char reason[CAPEBUS_REASON_LEN];
-	char nvmem_name[32];
-	struct cape_device *cape;
-	struct cape_eeprom *desc_ee;
-	void *eeprom;
-	size_t eeprom_len;
-	void *overlay;
-	size_t overlay_len;
-};
-
-/**
- * struct capebus_controller - a board's cape header
- * @dev: the controller's device, class "capebus", named capebus<N>
- * @nr: the N of capebus<N>
- * @lock: protects the slots, the resource table and the set of capes;
- *	see "Lock order" in drivers/capebus/capebus-core.c
- * @res: the header's pin holders and rail budgets
- * @targets: the only nodes a cape overlay may target (references held)
- * @num_targets: entries in @targets
- * @refs: nodes a cape overlay may refer to besides @targets (references
- *	held), e.g. the header's GPIO controller
- * @num_refs: entries in @refs
- * @num_slots: hardware slots
- * @slots: the hardware slots
- * @stuck_capes: capes removed whose overlay could not be (@lock), newest
- *	first; their removal is tried again after each overlay removal
- * @registered: between capebus_controller_register() and
- *	capebus_controller_unregister()
- */
-struct capebus_controller {
-	struct device dev;
-	int nr;
-	struct mutex lock;	/* slots, resources, capes */
-	struct capebus_resources *res;
-	struct device_node **targets;
-	unsigned int num_targets;
-	struct device_node **refs;
-	unsigned int num_refs;
-	unsigned int num_slots;
-	struct capebus_slot **slots;
-	struct list_head stuck_capes;
-	bool registered;
+struct capebus_controller_ops {
+	int (*decode)(struct capebus_controller *ctrl, const void *image,
+		      size_t len, struct capebus_cape_info *info,
+		      const void **overlay, size_t *overlay_len,
+		      char *why, size_t why_len);
 };
 
 /**
@@ -174,33 +195,37 @@ struct capebus_controller {
  * @ctrl: the controller (a reference is held)
  * @slot: the hardware slot, or NULL for a virtual slot
  * @slot_nr: the slot number (hardware or virtual)
- * @ee: the decoded EEPROM (identity, pin words, currents)
+ * @info: identity, pins and currents, fixed for the cape's life
  * @overlay: the cape's device-tree overlay, or NULL
  * @overlay_len: bytes at @overlay
- * @overlay_source: "eeprom", "firmware <name>", "configfs" or "none"
+ * @overlay_source: "eeprom", "firmware", "configfs" or "none"
+ * @overlay_file: the firmware file name looked up, "" if none was
  * @holder: the name the pin table shows for this cape, "<part> (slot <N>)"
  * @claim: the pins and currents the cape holds (private to the core)
  * @ovcs_id: overlay changeset id while the overlay is applied, else 0
  * @overlay_stuck: the overlay could not be removed; the cape's pins stay
  *	held and its memory is kept
- * @stuck_node: on the controller's @stuck_capes once unregistered while
- *	@overlay_stuck
+ * @stuck_node: on the controller's list of stuck capes once unregistered
+ *	while @overlay_stuck
  * @apply_err: error of the last overlay apply, 0 if it succeeded
  * @apply_why: what went wrong with the last overlay apply, "" if nothing
  * @apply_ns: how long the last overlay apply took
- * @registered: between device_add() and device_del() (controller's @lock)
- * @detected: read from a slot's EEPROM (not declared)
+ * @registered: between device_add() and device_del() (controller's lock)
+ * @detected: read from a slot's ID EEPROM (not declared)
+ *
+ * Cape drivers use @dev and the accessors below; the rest is the core's.
  */
 struct cape_device {
 	struct device dev;
 	struct capebus_controller *ctrl;
 	struct capebus_slot *slot;
 	unsigned int slot_nr;
-	struct cape_eeprom *ee;
+	struct capebus_cape_info *info;
 	void *overlay;
 	size_t overlay_len;
-	char *overlay_source;
-	char holder[CAPE_EEPROM_PART_NUMBER_LEN + 24];
+	const char *overlay_source;
+	char overlay_file[CAPEBUS_TEXT_LEN * 2 + 8];
+	char holder[CAPEBUS_TEXT_LEN + 24];
 	struct capebus_claim *claim;
 	int ovcs_id;
 	bool overlay_stuck;
@@ -213,8 +238,19 @@ struct cape_device {
 };
 
 #define to_cape_device(d)	container_of_const(d, struct cape_device, dev)
-#define to_capebus_controller(d) \
-	container_of_const(d, struct capebus_controller, dev)
+
+/**
+ * cape_text() - one of a cape's identity strings
+ * @cape: the cape
+ * @which: which string
+ *
+ * Return: the string, "" if the cape has none.
+ */
+static inline const char *cape_text(const struct cape_device *cape,
+				    enum capebus_text which)
+{
+	return cape->info->text[which];
+}
 
 /**
  * struct capebus_driver - a driver for capes
@@ -234,7 +270,6 @@ struct capebus_driver {
 #define to_capebus_driver(d)	container_of_const(d, struct capebus_driver, driver)
 
 extern const struct bus_type capebus_bus_type;
-extern const struct class capebus_class;
 
 int __capebus_driver_register(struct capebus_driver *drv, struct module *owner);
 #define capebus_driver_register(drv) __capebus_driver_register(drv, THIS_MODULE)
@@ -254,33 +289,50 @@ void capebus_cape_revert_overlay(struct cape_device *cape);
 
 /* Controller side. */
 struct capebus_controller *
-capebus_controller_alloc(struct device *parent, unsigned int num_slots);
+__capebus_controller_alloc(struct device *parent,
+			   const struct capebus_header *header,
+			   const struct capebus_controller_ops *ops,
+			   unsigned int num_slots, struct module *owner);
+#define capebus_controller_alloc(parent, header, ops, num_slots) \
+	__capebus_controller_alloc(parent, header, ops, num_slots, THIS_MODULE)
+struct capebus_controller *
+__devm_capebus_controller_alloc(struct device *parent,
+				const struct capebus_header *header,
+				const struct capebus_controller_ops *ops,
+				unsigned int num_slots, struct module *owner);
+#define devm_capebus_controller_alloc(parent, header, ops, num_slots) \
+	__devm_capebus_controller_alloc(parent, header, ops, num_slots, \
+					THIS_MODULE)
 int capebus_controller_set_resources(struct capebus_controller *ctrl,
 				     const u32 *budget_ma,
 				     const unsigned long *board_pins,
 				     const unsigned long *shared_pins);
+int capebus_controller_add_target(struct capebus_controller *ctrl,
+				  struct device_node *np);
+int capebus_controller_add_reference(struct capebus_controller *ctrl,
+				     struct device_node *np);
 int capebus_controller_register(struct capebus_controller *ctrl);
+int devm_capebus_controller_register(struct device *dev,
+				     struct capebus_controller *ctrl);
 void capebus_controller_unregister(struct capebus_controller *ctrl);
 void capebus_controller_put(struct capebus_controller *ctrl);
 void capebus_controller_enable_parts(struct capebus_controller *ctrl);
+int capebus_header_pin_index(const struct capebus_header *header,
+			     const char *name);
 
 struct capebus_slot *capebus_slot(struct capebus_controller *ctrl,
 				  unsigned int nr);
 enum capebus_slot_state capebus_slot_state(struct capebus_slot *slot);
 const char *capebus_slot_state_name(enum capebus_slot_state state);
-void capebus_slot_reason(struct capebus_slot *slot, char *buf, size_t len);
-void capebus_slot_set_nvmem(struct capebus_slot *slot, const char *name);
+void capebus_slot_set_nvmem(struct capebus_slot *slot, struct device *nvmem);
 void capebus_slot_set_empty(struct capebus_slot *slot);
 __printf(2, 3)
 void capebus_slot_set_failed(struct capebus_slot *slot, const char *fmt, ...);
 int capebus_slot_set_eeprom(struct capebus_slot *slot, const void *raw,
 			    size_t len);
 int capebus_slot_detected(struct capebus_slot *slot,
-			  const struct cape_eeprom *ee,
+			  const struct capebus_cape_info *info,
 			  const void *overlay, size_t overlay_len);
-int capebus_slot_disable(struct capebus_slot *slot, bool disable);
-ssize_t capebus_slot_read_eeprom(struct capebus_slot *slot, char *buf,
-				 loff_t off, size_t count);
 
 struct cape_device *capebus_cape_add(struct capebus_controller *ctrl,
 				     const struct capebus_cape_desc *desc,

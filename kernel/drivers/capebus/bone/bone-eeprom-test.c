@@ -9,7 +9,7 @@
 #include <linux/unaligned.h>
 #include <linux/vmalloc.h>
 
-#include "capebus-eeprom.h"
+#include "bone.h"
 
 /* Room for the standard area, an extension header and some records. */
 #define TEST_IMAGE_SIZE		512
@@ -88,9 +88,9 @@ static void cape_eeprom_test_a1_fields(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ee.pins[9], WORD_P9_19);
 	KUNIT_EXPECT_EQ(test, ee.pins[10], WORD_P9_20);
 	KUNIT_EXPECT_EQ(test, ee.pins[0], 0);
-	KUNIT_EXPECT_EQ(test, ee.current_ma[CAPEBUS_RAIL_VDD_3V3B], 150);
-	KUNIT_EXPECT_EQ(test, ee.current_ma[CAPEBUS_RAIL_VDD_5V], 1500);
-	KUNIT_EXPECT_EQ(test, ee.current_ma[CAPEBUS_RAIL_SYS_5V], 40);
+	KUNIT_EXPECT_EQ(test, ee.current_ma[BONE_RAIL_VDD_3V3B], 150);
+	KUNIT_EXPECT_EQ(test, ee.current_ma[BONE_RAIL_VDD_5V], 1500);
+	KUNIT_EXPECT_EQ(test, ee.current_ma[BONE_RAIL_SYS_5V], 40);
 	KUNIT_EXPECT_EQ(test, ee.dc_supplied_ma, 7);
 	KUNIT_EXPECT_EQ(test, ee.ext_offset, 244);
 }
@@ -106,9 +106,9 @@ static void cape_eeprom_test_a0_fields(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, ee.part_number, "BB-WTHR-01");
 	KUNIT_EXPECT_EQ(test, ee.num_pin_words, 70);
 	KUNIT_EXPECT_EQ(test, ee.pins[9], WORD_P9_19);
-	KUNIT_EXPECT_EQ(test, ee.current_ma[CAPEBUS_RAIL_VDD_3V3B], 150);
-	KUNIT_EXPECT_EQ(test, ee.current_ma[CAPEBUS_RAIL_VDD_5V], 1500);
-	KUNIT_EXPECT_EQ(test, ee.current_ma[CAPEBUS_RAIL_SYS_5V], 40);
+	KUNIT_EXPECT_EQ(test, ee.current_ma[BONE_RAIL_VDD_3V3B], 150);
+	KUNIT_EXPECT_EQ(test, ee.current_ma[BONE_RAIL_VDD_5V], 1500);
+	KUNIT_EXPECT_EQ(test, ee.current_ma[BONE_RAIL_SYS_5V], 40);
 	KUNIT_EXPECT_EQ(test, ee.dc_supplied_ma, 7);
 	KUNIT_EXPECT_EQ(test, ee.ext_offset, 236);
 }
@@ -124,7 +124,7 @@ static void cape_eeprom_test_a1_power_not_at_a0_offsets(struct kunit *test)
 	put_unaligned_be16(0x8000, b + OFF_A0_POWER);
 	KUNIT_ASSERT_EQ(test, parse(test, &ee, b, CAPE_EEPROM_READ_SIZE, why), 0);
 	KUNIT_EXPECT_EQ(test, ee.pins[70], 0x8000);
-	KUNIT_EXPECT_EQ(test, ee.current_ma[CAPEBUS_RAIL_VDD_3V3B], 150);
+	KUNIT_EXPECT_EQ(test, ee.current_ma[BONE_RAIL_VDD_3V3B], 150);
 }
 
 /* ... and the A0 layout's power words are not read as A1 pin words. */
@@ -151,7 +151,7 @@ static void cape_eeprom_test_big_endian(struct kunit *test)
 	b[OFF_NUM_PINS] = 0x01;
 	b[OFF_NUM_PINS + 1] = 0x02;
 	KUNIT_ASSERT_EQ(test, parse(test, &ee, b, CAPE_EEPROM_READ_SIZE, why), 0);
-	KUNIT_EXPECT_EQ(test, ee.current_ma[CAPEBUS_RAIL_VDD_3V3B], 1500);
+	KUNIT_EXPECT_EQ(test, ee.current_ma[BONE_RAIL_VDD_3V3B], 1500);
 	KUNIT_EXPECT_EQ(test, ee.num_pins, 0x0102);
 }
 
@@ -524,9 +524,9 @@ static void cape_eeprom_test_pin_names(struct kunit *test)
 
 static void cape_eeprom_test_rail_names(struct kunit *test)
 {
-	KUNIT_EXPECT_STREQ(test, capebus_rail_name(CAPEBUS_RAIL_VDD_3V3B), "vdd-3v3b");
-	KUNIT_EXPECT_STREQ(test, capebus_rail_name(CAPEBUS_RAIL_VDD_5V), "vdd-5v");
-	KUNIT_EXPECT_STREQ(test, capebus_rail_name(CAPEBUS_RAIL_SYS_5V), "sys-5v");
+	KUNIT_EXPECT_STREQ(test, bone_rail_name(BONE_RAIL_VDD_3V3B), "vdd-3v3b");
+	KUNIT_EXPECT_STREQ(test, bone_rail_name(BONE_RAIL_VDD_5V), "vdd-5v");
+	KUNIT_EXPECT_STREQ(test, bone_rail_name(BONE_RAIL_SYS_5V), "sys-5v");
 }
 
 static void cape_eeprom_test_crc32_check_value(struct kunit *test)
@@ -929,7 +929,46 @@ static void cape_eeprom_test_ext_short(struct kunit *test)
 	vfree(page);
 }
 
+static void bone_info_test_from_eeprom(struct kunit *test)
+{
+	struct capebus_cape_info *info;
+	struct cape_eeprom *ee;
+
+	ee = kunit_kzalloc(test, sizeof(*ee), GFP_KERNEL);
+	info = kunit_kzalloc(test, sizeof(*info), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ee);
+	KUNIT_ASSERT_NOT_NULL(test, info);
+	ee->format = CAPE_EEPROM_FORMAT_A1;
+	ee->num_pin_words = CAPE_EEPROM_A1_NUM_PINS;
+	strscpy(ee->board_name, "Weather Cape");
+	strscpy(ee->version, "00A2");
+	strscpy(ee->part_number, "BB-WTHR-01");
+	ee->pins[9] = 0xe073;		/* P9.19 */
+	ee->pins[10] = 0x7fff;		/* not used */
+	ee->pins[73] = 0x8000;		/* AIN6 */
+	ee->current_ma[BONE_RAIL_VDD_3V3B] = 150;
+	ee->current_ma[BONE_RAIL_SYS_5V] = 1500;
+	ee->dc_supplied_ma = 7;
+	__set_bit(20, info->pins);	/* stale: cleared */
+
+	bone_info_from_eeprom(info, ee);
+	KUNIT_EXPECT_STREQ(test, info->text[CAPEBUS_PART_NUMBER], "BB-WTHR-01");
+	KUNIT_EXPECT_STREQ(test, info->text[CAPEBUS_VERSION], "00A2");
+	KUNIT_EXPECT_STREQ(test, info->text[CAPEBUS_BOARD_NAME], "Weather Cape");
+	KUNIT_EXPECT_STREQ(test, info->format, "A1");
+	KUNIT_EXPECT_EQ(test, bitmap_weight(info->pins, CAPEBUS_MAX_PINS), 2);
+	KUNIT_EXPECT_STREQ(test, bone_header.pin_names[9], "P9.19");
+	KUNIT_EXPECT_STREQ(test, info->pin_setting[9], "mode3 bidir pull-up rx slow");
+	KUNIT_EXPECT_STREQ(test, info->pin_setting[73], "");
+	KUNIT_EXPECT_EQ(test, info->current_ma[BONE_RAIL_VDD_3V3B], 150);
+	KUNIT_EXPECT_EQ(test, info->current_ma[BONE_RAIL_VDD_5V], 0);
+	KUNIT_EXPECT_EQ(test, info->current_ma[BONE_RAIL_SYS_5V], 1500);
+	KUNIT_EXPECT_EQ(test, info->supplied_ma, 7);
+	KUNIT_EXPECT_STREQ(test, bone_header.rail_names[BONE_RAIL_SYS_5V], "sys-5v");
+}
+
 static struct kunit_case cape_eeprom_test_cases[] = {
+	KUNIT_CASE(bone_info_test_from_eeprom),
 	KUNIT_CASE(cape_eeprom_test_a1_fields),
 	KUNIT_CASE(cape_eeprom_test_a0_fields),
 	KUNIT_CASE(cape_eeprom_test_a1_power_not_at_a0_offsets),

@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * capebus core: the capebus bus, cape devices and drivers, the generic cape
- * driver, board controllers and their slots.
- *
- * The design follows the 2012 capebus RFC by Pantelis Antoniou (a cape bus
- * on the driver core, board controllers that identify capes, a generic cape)
- * with device-tree overlays for what capes add to the system.
+ * capebus: controllers, their slots, and the one path by which a cape comes
+ * and goes (capebus_cape_add(), capebus_cape_remove()), with the pin and
+ * power claims and the capes whose overlay could not be removed.
  *
  * Lock order (outermost first):
  *
@@ -18,14 +15,13 @@
  * So nothing called with a cape's device lock held (cape drivers' probe and
  * remove, the overlay helpers) may take a controller's lock, and no sysfs
  * attribute of a cape takes it either (a cape's attributes are drained by
- * device_del() under the controller's lock): a cape's description is fixed
- * when it is created and read without locks.  Slot attributes take the
+ * device_del() under the controller's lock).  Slot attributes take the
  * controller's lock; slot devices are deleted without it.
  *
  * Lifetime: a controller owns its slots; a cape holds a reference on its
  * controller.  capebus_cape_add() returns a reference for the caller; the
- * core holds one more while the cape is registered.  A cape's memory is
- * freed in capebus_cape_release(), nowhere else.
+ * core holds one more while the cape is registered or its overlay is stuck.
+ * A cape's memory is freed in its release (capebus-bus.c), nowhere else.
  */
 
 #define pr_fmt(fmt) "capebus: " fmt
@@ -36,31 +32,17 @@
 #include <linux/idr.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
-#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/of.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
-#include "capebus-eeprom.h"
 #include "capebus-internal.h"
 #include "capebus-resources.h"
 
 /* The version bone_capemgr assumed for a part named without one. */
 #define CAPEBUS_DEFAULT_VERSION	"00A0"
-
-static char *disable_partno;
-module_param(disable_partno, charp, 0444);
-MODULE_PARM_DESC(disable_partno,
-		 "Comma list of PART[:VERSION] that are detected but not loaded");
-
-static char *enable_partno;
-module_param(enable_partno, charp, 0444);
-MODULE_PARM_DESC(enable_partno,
-		 "Comma list of PART[:VERSION] loaded in virtual slots at boot, with their firmware overlay");
-
-static DEFINE_IDA(capebus_ida);
 
 static const char *const capebus_slot_state_names[] = {
 	[CAPEBUS_SLOT_EMPTY]	= "empty",
@@ -68,370 +50,6 @@ static const char *const capebus_slot_state_names[] = {
 	[CAPEBUS_SLOT_LOADED]	= "loaded",
 	[CAPEBUS_SLOT_FAILED]	= "failed",
 	[CAPEBUS_SLOT_DISABLED]	= "disabled",
-};
-
-/* ---- matching ---------------------------------------------------------- */
-
-static const struct cape_device_id *
-capebus_match_id(const struct cape_device_id *id, const struct cape_device *cape)
-{
-	if (!id)
-		return NULL;
-
-	for (; id->part_number[0]; id++) {
-		if (strcmp(id->part_number, cape->ee->part_number))
-			continue;
-		if (id->version[0] && strcmp(id->version, cape->ee->version))
-			continue;
-		if (id->board_name[0] &&
-		    strcmp(id->board_name, cape->ee->board_name))
-			continue;
-		return id;
-	}
-
-	return NULL;
-}
-
-static struct capebus_driver capebus_generic_driver;
-
-static int capebus_specific_match(struct device_driver *drv, void *data)
-{
-	const struct capebus_driver *cdrv = to_capebus_driver(drv);
-
-	return cdrv != &capebus_generic_driver &&
-	       capebus_match_id(cdrv->id_table, data);
-}
-
-/* The generic driver takes a cape with an overlay that no driver names. */
-static bool capebus_generic_matches(struct cape_device *cape)
-{
-	if (!cape->overlay)
-		return false;
-
-	return !bus_for_each_drv(&capebus_bus_type, NULL, cape,
-				 capebus_specific_match);
-}
-
-static int capebus_match(struct device *dev, const struct device_driver *drv)
-{
-	struct cape_device *cape = to_cape_device(dev);
-	const struct capebus_driver *cdrv = to_capebus_driver(drv);
-
-	if (cdrv == &capebus_generic_driver)
-		return capebus_generic_matches(cape);
-
-	return !!capebus_match_id(cdrv->id_table, cape);
-}
-
-static int capebus_probe(struct device *dev)
-{
-	struct cape_device *cape = to_cape_device(dev);
-	const struct capebus_driver *cdrv = to_capebus_driver(dev->driver);
-
-	return cdrv->probe(cape, capebus_match_id(cdrv->id_table, cape));
-}
-
-static void capebus_remove(struct device *dev)
-{
-	const struct capebus_driver *cdrv = to_capebus_driver(dev->driver);
-
-	if (cdrv->remove)
-		cdrv->remove(to_cape_device(dev));
-}
-
-static int capebus_uevent(const struct device *dev, struct kobj_uevent_env *env)
-{
-	const struct cape_device *cape = to_cape_device(dev);
-	const struct cape_eeprom *ee = cape->ee;
-
-	if (add_uevent_var(env, "CAPEBUS_BOARD=%s", ee->board_name) ||
-	    add_uevent_var(env, "CAPEBUS_PART=%s", ee->part_number) ||
-	    add_uevent_var(env, "CAPEBUS_VERSION=%s", ee->version) ||
-	    add_uevent_var(env, "CAPEBUS_SLOT=%u", cape->slot_nr) ||
-	    add_uevent_var(env, "MODALIAS=capebus:p%sv%s",
-			   ee->part_number, ee->version))
-		return -ENOMEM;
-
-	return 0;
-}
-
-/* ---- cape attributes ------------------------------------------------- */
-
-static ssize_t board_name_show(struct device *dev, struct device_attribute *attr,
-			       char *buf)
-{
-	return sysfs_emit(buf, "%s\n", to_cape_device(dev)->ee->board_name);
-}
-static DEVICE_ATTR_RO(board_name);
-
-static ssize_t version_show(struct device *dev, struct device_attribute *attr,
-			    char *buf)
-{
-	return sysfs_emit(buf, "%s\n", to_cape_device(dev)->ee->version);
-}
-static DEVICE_ATTR_RO(version);
-
-static ssize_t manufacturer_show(struct device *dev, struct device_attribute *attr,
-				 char *buf)
-{
-	return sysfs_emit(buf, "%s\n", to_cape_device(dev)->ee->manufacturer);
-}
-static DEVICE_ATTR_RO(manufacturer);
-
-static ssize_t part_number_show(struct device *dev, struct device_attribute *attr,
-				char *buf)
-{
-	return sysfs_emit(buf, "%s\n", to_cape_device(dev)->ee->part_number);
-}
-static DEVICE_ATTR_RO(part_number);
-
-static ssize_t serial_show(struct device *dev, struct device_attribute *attr,
-			   char *buf)
-{
-	return sysfs_emit(buf, "%s\n", to_cape_device(dev)->ee->serial);
-}
-static DEVICE_ATTR_RO(serial);
-
-static ssize_t format_show(struct device *dev, struct device_attribute *attr,
-			   char *buf)
-{
-	const struct cape_eeprom *ee = to_cape_device(dev)->ee;
-
-	return sysfs_emit(buf, "%s\n",
-			  ee->format == CAPE_EEPROM_FORMAT_A0 ? "A0" : "A1");
-}
-static DEVICE_ATTR_RO(format);
-
-static ssize_t pins_show(struct device *dev, struct device_attribute *attr,
-			 char *buf)
-{
-	const struct cape_eeprom *ee = to_cape_device(dev)->ee;
-	char line[64];
-	ssize_t n = 0;
-	unsigned int i;
-
-	for (i = 0; i < ee->num_pin_words; i++) {
-		if (!(ee->pins[i] & CAPE_PIN_USED))
-			continue;
-		if (cape_pin_word_format(line, sizeof(line), i, ee->pins[i]) < 0)
-			continue;
-		n += sysfs_emit_at(buf, n, "%s\n", line);
-	}
-
-	return n;
-}
-static DEVICE_ATTR_RO(pins);
-
-/*
- * The "power" attribute's format, shared with configfs: "<rail> <mA>" a
- * line, the rails by name, then what the cape can supply.
- */
-static const char capebus_dc_supplied[] = "dc-supplied";
-
-ssize_t capebus_power_emit(const struct cape_eeprom *ee, char *buf)
-{
-	ssize_t n = 0;
-	int rail;
-
-	for (rail = 0; rail < CAPEBUS_NUM_RAILS; rail++)
-		n += sysfs_emit_at(buf, n, "%s %u\n", capebus_rail_name(rail),
-				   ee->current_ma[rail]);
-	n += sysfs_emit_at(buf, n, "%s %u\n", capebus_dc_supplied,
-			   ee->dc_supplied_ma);
-
-	return n;
-}
-
-int capebus_power_index(const char *name)
-{
-	int rail;
-
-	for (rail = 0; rail < CAPEBUS_NUM_RAILS; rail++)
-		if (!strcmp(name, capebus_rail_name(rail)))
-			return rail;
-	if (!strcmp(name, capebus_dc_supplied))
-		return CAPEBUS_NUM_RAILS;
-
-	return -EINVAL;
-}
-
-static ssize_t power_show(struct device *dev, struct device_attribute *attr,
-			  char *buf)
-{
-	return capebus_power_emit(to_cape_device(dev)->ee, buf);
-}
-static DEVICE_ATTR_RO(power);
-
-static ssize_t id_show(struct device *dev, struct device_attribute *attr,
-		       char *buf)
-{
-	const struct cape_eeprom *ee = to_cape_device(dev)->ee;
-
-	return sysfs_emit(buf, "%s,%s,%s,%s\n", ee->board_name, ee->version,
-			  ee->manufacturer, ee->part_number);
-}
-static DEVICE_ATTR_RO(id);
-
-static ssize_t slot_show(struct device *dev, struct device_attribute *attr,
-			 char *buf)
-{
-	return sysfs_emit(buf, "%u\n", to_cape_device(dev)->slot_nr);
-}
-static DEVICE_ATTR_RO(slot);
-
-static ssize_t overlay_show(struct device *dev, struct device_attribute *attr,
-			    char *buf)
-{
-	return sysfs_emit(buf, "%s\n", to_cape_device(dev)->overlay_source);
-}
-static DEVICE_ATTR_RO(overlay);
-
-static ssize_t modalias_show(struct device *dev, struct device_attribute *attr,
-			     char *buf)
-{
-	const struct cape_eeprom *ee = to_cape_device(dev)->ee;
-
-	return sysfs_emit(buf, "capebus:p%sv%s\n", ee->part_number,
-			  ee->version);
-}
-static DEVICE_ATTR_RO(modalias);
-
-static struct attribute *cape_attrs[] = {
-	&dev_attr_board_name.attr,
-	&dev_attr_version.attr,
-	&dev_attr_manufacturer.attr,
-	&dev_attr_part_number.attr,
-	&dev_attr_serial.attr,
-	&dev_attr_format.attr,
-	&dev_attr_pins.attr,
-	&dev_attr_power.attr,
-	&dev_attr_id.attr,
-	&dev_attr_slot.attr,
-	&dev_attr_overlay.attr,
-	&dev_attr_modalias.attr,
-	NULL
-};
-ATTRIBUTE_GROUPS(cape);
-
-const struct bus_type capebus_bus_type = {
-	.name		= "capebus",
-	.match		= capebus_match,
-	.probe		= capebus_probe,
-	.remove		= capebus_remove,
-	.uevent		= capebus_uevent,
-	.dev_groups	= cape_groups,
-};
-EXPORT_SYMBOL_GPL(capebus_bus_type);
-
-static void capebus_cape_release(struct device *dev)
-{
-	struct cape_device *cape = to_cape_device(dev);
-
-	put_device(&cape->ctrl->dev);
-	kfree(cape->claim);
-	kfree(cape->overlay_source);
-	kvfree(cape->overlay);
-	kfree(cape->ee);
-	kfree(cape);
-}
-
-static const struct device_type cape_device_type = {
-	.name		= "cape",
-	.release	= capebus_cape_release,
-};
-
-/* ---- drivers ------------------------------------------------------------ */
-
-/**
- * __capebus_driver_register() - register a cape driver
- * @drv: the driver; its probe and id_table must be set
- * @owner: the module of the driver (capebus_driver_register() passes it)
- *
- * Return: 0 or a negative errno.
- */
-int __capebus_driver_register(struct capebus_driver *drv, struct module *owner)
-{
-	if (!drv->probe)
-		return -EINVAL;
-
-	drv->driver.owner = owner;
-	drv->driver.bus = &capebus_bus_type;
-
-	return driver_register(&drv->driver);
-}
-EXPORT_SYMBOL_GPL(__capebus_driver_register);
-
-/**
- * capebus_driver_unregister() - unregister a cape driver
- * @drv: the driver; it is unbound from every cape first
- */
-void capebus_driver_unregister(struct capebus_driver *drv)
-{
-	driver_unregister(&drv->driver);
-}
-EXPORT_SYMBOL_GPL(capebus_driver_unregister);
-
-/**
- * capebus_cape_apply_overlay() - apply a cape's device-tree overlay
- * @cape: the cape; the caller holds its device lock (a driver's probe)
- *
- * The overlay was checked when the cape was added (targets in scope, no
- * __symbols__, pins claimed).  A cape without an overlay succeeds at once.
- *
- * Return: 0 or a negative errno; @cape->apply_why then says what went wrong.
- */
-int capebus_cape_apply_overlay(struct cape_device *cape)
-{
-	device_lock_assert(&cape->dev);
-
-	if (!cape->overlay || cape->ovcs_id)
-		return 0;
-
-	if (cape->overlay_stuck) {
-		snprintf(cape->apply_why, sizeof(cape->apply_why),
-			 "its previous overlay could not be removed");
-		return -EBUSY;
-	}
-
-	cape->apply_err = capebus_overlay_apply(cape);
-
-	return cape->apply_err;
-}
-EXPORT_SYMBOL_GPL(capebus_cape_apply_overlay);
-
-/**
- * capebus_cape_revert_overlay() - remove a cape's device-tree overlay
- * @cape: the cape; the caller holds its device lock (a driver's remove)
- *
- * A failure is reported in the log and leaves the cape's overlay marked
- * stuck: the cape keeps its pins until a later removal succeeds.
- */
-void capebus_cape_revert_overlay(struct cape_device *cape)
-{
-	device_lock_assert(&cape->dev);
-
-	capebus_overlay_revert(cape, false);
-}
-EXPORT_SYMBOL_GPL(capebus_cape_revert_overlay);
-
-/* The generic cape: its overlay is all it needs. */
-static int capebus_generic_probe(struct cape_device *cape,
-				 const struct cape_device_id *id)
-{
-	return capebus_cape_apply_overlay(cape);
-}
-
-static void capebus_generic_remove(struct cape_device *cape)
-{
-	capebus_cape_revert_overlay(cape);
-}
-
-static struct capebus_driver capebus_generic_driver = {
-	.probe	= capebus_generic_probe,
-	.remove	= capebus_generic_remove,
-	.driver	= {
-		.name	= "capebus-generic",
-	},
 };
 
 /* ---- slots -------------------------------------------------------------- */
@@ -497,32 +115,9 @@ static ssize_t reason_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(reason);
 
-static ssize_t nvmem_show(struct device *dev, struct device_attribute *attr,
-			  char *buf)
-{
-	struct capebus_slot *slot = container_of(dev, struct capebus_slot, dev);
-
-	guard(mutex)(&slot->ctrl->lock);
-	return sysfs_emit(buf, "%s\n", slot->nvmem_name);
-}
-static DEVICE_ATTR_RO(nvmem);
-
-static ssize_t cape_show(struct device *dev, struct device_attribute *attr,
-			 char *buf)
-{
-	struct capebus_slot *slot = container_of(dev, struct capebus_slot, dev);
-
-	guard(mutex)(&slot->ctrl->lock);
-	return sysfs_emit(buf, "%s\n",
-			  slot->cape ? dev_name(&slot->cape->dev) : "");
-}
-static DEVICE_ATTR_RO(cape);
-
 static struct attribute *capebus_slot_attrs[] = {
 	&dev_attr_state.attr,
 	&dev_attr_reason.attr,
-	&dev_attr_nvmem.attr,
-	&dev_attr_cape.attr,
 	NULL
 };
 ATTRIBUTE_GROUPS(capebus_slot);
@@ -531,7 +126,11 @@ static void capebus_slot_release(struct device *dev)
 {
 	struct capebus_slot *slot = container_of(dev, struct capebus_slot, dev);
 
-	kfree(slot->desc_ee);
+	put_device(slot->nvmem);
+	kvfree(slot->override_image);
+	kfree(slot->override_info);
+	kvfree(slot->override_overlay);
+	kfree(slot->desc_info);
 	kvfree(slot->eeprom);
 	kvfree(slot->overlay);
 	kfree(slot);
@@ -558,14 +157,29 @@ struct capebus_slot *capebus_slot(struct capebus_controller *ctrl,
 EXPORT_SYMBOL_GPL(capebus_slot);
 
 /**
- * capebus_slot_set_nvmem() - name the slot's EEPROM nvmem device
- * @slot: the slot
- * @name: the nvmem device's name (as under /sys/bus/nvmem/devices)
+ * capebus_slot_set_nvmem() - link a slot to its EEPROM's nvmem device
+ * @slot: the slot, registered
+ * @nvmem: the nvmem device, or NULL for none; a reference is taken
+ *
+ * The slot's "nvmem" link points to @nvmem.
  */
-void capebus_slot_set_nvmem(struct capebus_slot *slot, const char *name)
+void capebus_slot_set_nvmem(struct capebus_slot *slot, struct device *nvmem)
 {
 	guard(mutex)(&slot->ctrl->lock);
-	strscpy(slot->nvmem_name, name ?: "", sizeof(slot->nvmem_name));
+	if (slot->nvmem == nvmem)
+		return;
+	if (slot->nvmem) {
+		sysfs_remove_link(&slot->dev.kobj, "nvmem");
+		put_device(slot->nvmem);
+		slot->nvmem = NULL;
+	}
+	if (!nvmem)
+		return;
+	if (sysfs_create_link(&slot->dev.kobj, &nvmem->kobj, "nvmem")) {
+		dev_warn(&slot->dev, "cannot link to %s\n", dev_name(nvmem));
+		return;
+	}
+	slot->nvmem = get_device(nvmem);
 }
 EXPORT_SYMBOL_GPL(capebus_slot_set_nvmem);
 
@@ -576,6 +190,8 @@ EXPORT_SYMBOL_GPL(capebus_slot_set_nvmem);
 void capebus_slot_set_empty(struct capebus_slot *slot)
 {
 	guard(mutex)(&slot->ctrl->lock);
+	if (slot->override_info)
+		return;		/* the override stands in for the EEPROM */
 	if (WARN_ON(slot->cape))
 		return;
 	slot->state = CAPEBUS_SLOT_EMPTY;
@@ -607,6 +223,8 @@ void capebus_slot_set_failed(struct capebus_slot *slot, const char *fmt, ...)
 	va_end(args);
 
 	guard(mutex)(&slot->ctrl->lock);
+	if (slot->override_info)
+		return;		/* the override stands in for the EEPROM */
 	if (WARN_ON(slot->cape))
 		return;
 	capebus_slot_fail_locked(slot, why);
@@ -624,7 +242,6 @@ void capebus_slot_reason(struct capebus_slot *slot, char *buf, size_t len)
 	guard(mutex)(&slot->ctrl->lock);
 	strscpy(buf, slot->reason, len);
 }
-EXPORT_SYMBOL_GPL(capebus_slot_reason);
 
 /**
  * capebus_slot_set_eeprom() - keep the bytes read from a slot's EEPROM
@@ -668,48 +285,63 @@ ssize_t capebus_slot_read_eeprom(struct capebus_slot *slot, char *buf,
 	return memory_read_from_buffer(buf, count, &off, slot->eeprom,
 				       slot->eeprom ? slot->eeprom_len : 0);
 }
-EXPORT_SYMBOL_GPL(capebus_slot_read_eeprom);
 
-/* Is PART[:VERSION] in a comma list of kernel parameters? */
-static bool capebus_partno_listed(const char *list, const struct cape_eeprom *ee)
-{
-	const char *p = list;
-	size_t plen = strlen(ee->part_number);
-
-	while (p && *p) {
-		const char *end = strchrnul(p, ',');
-		const char *colon = strnchr(p, end - p, ':');
-		const char *pend = colon ?: end;
-
-		if (pend - p == plen && !strncmp(p, ee->part_number, plen) &&
-		    (!colon || (end - colon - 1 == strlen(ee->version) &&
-				!strncmp(colon + 1, ee->version, end - colon - 1))))
-			return true;
-		p = *end ? end + 1 : end;
-	}
-
-	return false;
-}
-
+/*
+ * Add the slot's cape: the one its override image describes if it has one,
+ * else the one its EEPROM described.  The description is copied under the
+ * lock: a new detection or override may replace it meanwhile.
+ */
 static struct cape_device *capebus_slot_load(struct capebus_slot *slot)
 {
 	struct capebus_cape_desc desc = {
-		.ee		= slot->desc_ee,
 		.slot		= slot->nr,
-		.overlay	= slot->overlay,
-		.overlay_len	= slot->overlay_len,
-		.overlay_source	= "eeprom",
 		.detected	= true,
 	};
+	struct capebus_cape_info *info;
 	char why[CAPEBUS_REASON_LEN];
+	struct cape_device *cape;
+	void *overlay = NULL;
+	const void *ov;
 
-	return capebus_cape_add(slot->ctrl, &desc, why, sizeof(why));
+	info = kzalloc(sizeof(*info), GFP_KERNEL);
+	if (!info)
+		return ERR_PTR(-ENOMEM);
+
+	scoped_guard(mutex, &slot->ctrl->lock) {
+		const struct capebus_cape_info *src = slot->override_info ?:
+						      slot->desc_info;
+
+		if (!src) {
+			kfree(info);
+			return ERR_PTR(-ENOENT);
+		}
+		*info = *src;
+		ov = slot->override_info ? slot->override_overlay : slot->overlay;
+		desc.overlay_len = slot->override_info ?
+				   slot->override_overlay_len : slot->overlay_len;
+		desc.overlay_source = slot->override_info ? "configfs" : "eeprom";
+		if (ov) {
+			overlay = kvmemdup(ov, desc.overlay_len, GFP_KERNEL);
+			if (!overlay) {
+				kfree(info);
+				return ERR_PTR(-ENOMEM);
+			}
+		}
+	}
+
+	desc.info = info;
+	desc.overlay = overlay;
+	cape = capebus_cape_add(slot->ctrl, &desc, why, sizeof(why));
+	kvfree(overlay);
+	kfree(info);
+
+	return cape;
 }
 
 /**
  * capebus_slot_detected() - a controller found a cape in a slot
  * @slot: the slot; it must hold no cape device
- * @ee: what the slot's EEPROM says; copied
+ * @info: the cape, as the slot's ID EEPROM describes it; copied
  * @overlay: the overlay of the EEPROM's extension record, or NULL; copied
  * @overlay_len: bytes at @overlay
  *
@@ -721,44 +353,51 @@ static struct cape_device *capebus_slot_load(struct capebus_slot *slot)
  * slot is then "failed" with the reason).
  */
 int capebus_slot_detected(struct capebus_slot *slot,
-			  const struct cape_eeprom *ee,
+			  const struct capebus_cape_info *info,
 			  const void *overlay, size_t overlay_len)
 {
-	struct cape_eeprom *ee_copy;
+	struct capebus_cape_info *info_copy;
 	struct cape_device *cape;
 	void *ov_copy = NULL;
 
-	ee_copy = kmemdup(ee, sizeof(*ee), GFP_KERNEL);
-	if (!ee_copy)
+	info_copy = kmemdup(info, sizeof(*info), GFP_KERNEL);
+	if (!info_copy)
 		return -ENOMEM;
 	if (overlay) {
 		ov_copy = kvmemdup(overlay, overlay_len, GFP_KERNEL);
 		if (!ov_copy) {
-			kfree(ee_copy);
+			kfree(info_copy);
 			return -ENOMEM;
 		}
 	}
 
 	scoped_guard(mutex, &slot->ctrl->lock) {
-		if (slot->cape) {
+		if (slot->cape && !slot->override_info) {
 			kvfree(ov_copy);
-			kfree(ee_copy);
+			kfree(info_copy);
 			return -EBUSY;
 		}
-		swap(slot->desc_ee, ee_copy);
+		swap(slot->desc_info, info_copy);
 		swap(slot->overlay, ov_copy);
 		slot->overlay_len = overlay ? overlay_len : 0;
+		/* An override stands in for whatever the EEPROM says. */
+		if (slot->override_info) {
+			kvfree(ov_copy);
+			kfree(info_copy);
+			return 0;
+		}
 
-		if (capebus_partno_listed(disable_partno, ee)) {
+		if (capebus_partno_disabled(info)) {
 			slot->state = CAPEBUS_SLOT_DISABLED;
 			snprintf(slot->reason, sizeof(slot->reason),
-				 "%s disabled by disable_partno", ee->part_number);
+				 "%s disabled by disable_partno",
+				 info->text[CAPEBUS_PART_NUMBER]);
 			dev_info(&slot->ctrl->dev, "slot %u: %s\n", slot->nr,
 				 slot->reason);
 		}
 	}
 	kvfree(ov_copy);
-	kfree(ee_copy);
+	kfree(info_copy);
 
 	if (capebus_slot_state(slot) == CAPEBUS_SLOT_DISABLED)
 		return 0;
@@ -786,11 +425,12 @@ EXPORT_SYMBOL_GPL(capebus_slot_detected);
 int capebus_slot_disable(struct capebus_slot *slot, bool disable)
 {
 	struct capebus_controller *ctrl = slot->ctrl;
+	const struct capebus_cape_info *info;
 	struct cape_device *cape;
 
 	if (disable) {
 		scoped_guard(mutex, &ctrl->lock) {
-			if (!slot->desc_ee)
+			if (!slot->desc_info && !slot->override_info)
 				return -ENOENT;
 			cape = slot->cape;
 			if (cape && !cape->detected)
@@ -806,8 +446,9 @@ int capebus_slot_disable(struct capebus_slot *slot, bool disable)
 			if (slot->cape)
 				return -EBUSY;
 			slot->state = CAPEBUS_SLOT_DISABLED;
+			info = slot->override_info ?: slot->desc_info;
 			snprintf(slot->reason, sizeof(slot->reason),
-				 "%s disabled", slot->desc_ee->part_number);
+				 "%s disabled", info->text[CAPEBUS_PART_NUMBER]);
 		}
 		return 0;
 	}
@@ -815,7 +456,8 @@ int capebus_slot_disable(struct capebus_slot *slot, bool disable)
 	scoped_guard(mutex, &ctrl->lock) {
 		if (slot->cape)
 			return slot->cape->detected ? 0 : -EBUSY;
-		if (!slot->desc_ee || slot->state != CAPEBUS_SLOT_DISABLED)
+		if ((!slot->desc_info && !slot->override_info) ||
+		    slot->state != CAPEBUS_SLOT_DISABLED)
 			return -ENOENT;
 	}
 
@@ -826,44 +468,166 @@ int capebus_slot_disable(struct capebus_slot *slot, bool disable)
 
 	return 0;
 }
-EXPORT_SYMBOL_GPL(capebus_slot_disable);
+
+/**
+ * capebus_slot_override() - stand an ID image in for a slot's EEPROM
+ * @slot: the slot
+ * @image: the image (as the controller's EEPROMs hold it); 0 bytes to go
+ *	back to what the EEPROM says
+ * @len: bytes at @image
+ * @why: on failure, why
+ * @why_len: bytes at @why
+ *
+ * For a cape whose EEPROM is blank, wrong or missing: the controller
+ * decodes @image and the cape it describes replaces the slot's detected
+ * cape (or fills the empty slot), exactly as if the EEPROM said so.  With
+ * 0 bytes the slot goes back to its EEPROM's cape, if it had one.
+ *
+ * Return: 0, -EINVAL if the controller cannot decode @image, -EBUSY if a
+ * declared cape is in the slot, or the error of adding the cape (the slot
+ * is then "failed").
+ */
+int capebus_slot_override(struct capebus_slot *slot, const void *image,
+			  size_t len, char *why, size_t why_len)
+{
+	struct capebus_controller *ctrl = slot->ctrl;
+	struct capebus_cape_info *info = NULL;
+	void *copy = NULL, *ov_copy = NULL;
+	struct cape_device *cape = NULL;
+	const void *ov = NULL;
+	size_t ov_len = 0;
+	int ret;
+
+	why[0] = '\0';
+	if (len) {
+		info = kzalloc(sizeof(*info), GFP_KERNEL);
+		copy = kvmemdup(image, len, GFP_KERNEL);
+		if (!info || !copy) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		ret = capebus_controller_decode(ctrl, copy, len, info, &ov,
+						&ov_len, why, why_len);
+		if (ret) {
+			ret = ret == -ENOMEM ? ret : -EINVAL;
+			goto out;
+		}
+		if (!info->text[CAPEBUS_PART_NUMBER][0]) {
+			snprintf(why, why_len, "no part number");
+			ret = -EINVAL;
+			goto out;
+		}
+		if (ov) {
+			ov_copy = kvmemdup(ov, ov_len, GFP_KERNEL);
+			if (!ov_copy) {
+				ret = -ENOMEM;
+				goto out;
+			}
+		}
+	}
+
+	scoped_guard(mutex, &ctrl->lock) {
+		if (slot->cape && !slot->cape->detected) {
+			snprintf(why, why_len, "slot %u holds %s", slot->nr,
+				 slot->cape->holder);
+			ret = -EBUSY;
+			goto out;
+		}
+		if (slot->cape)
+			cape = capebus_cape_get(slot->cape);
+	}
+	if (cape) {
+		capebus_cape_remove(cape);
+		capebus_cape_put(cape);
+	}
+
+	scoped_guard(mutex, &ctrl->lock) {
+		swap(slot->override_image, copy);
+		slot->override_len = len;
+		swap(slot->override_info, info);
+		swap(slot->override_overlay, ov_copy);
+		slot->override_overlay_len = slot->override_overlay ? ov_len : 0;
+		slot->state = CAPEBUS_SLOT_EMPTY;
+		slot->reason[0] = '\0';
+		if (slot->cape || (!slot->override_info && !slot->desc_info)) {
+			ret = 0;
+			goto out;
+		}
+	}
+
+	cape = capebus_slot_load(slot);
+	ret = PTR_ERR_OR_ZERO(cape);
+	if (ret)
+		capebus_slot_reason(slot, why, why_len);
+	else
+		capebus_cape_put(cape);
+out:
+	kvfree(ov_copy);
+	kvfree(copy);
+	kfree(info);
+	return ret;
+}
+
+/**
+ * capebus_slot_read_override() - read a slot's override image
+ * @slot: the slot
+ * @buf: where to copy, or NULL to ask for the size
+ * @count: most bytes to copy
+ *
+ * Return: bytes copied (the size if @buf is NULL), 0 if there is none.
+ */
+ssize_t capebus_slot_read_override(struct capebus_slot *slot, void *buf,
+				   size_t count)
+{
+	guard(mutex)(&slot->ctrl->lock);
+
+	if (!slot->override_image)
+		return 0;
+	if (!buf)
+		return slot->override_len;
+	count = min(count, slot->override_len);
+	memcpy(buf, slot->override_image, count);
+
+	return count;
+}
 
 /* ---- capes --------------------------------------------------------------- */
 
 static int capebus_cape_find_overlay(struct cape_device *cape,
 				     const struct capebus_cape_desc *desc)
 {
-	const char *version = cape->ee->version[0] ? cape->ee->version :
-						     CAPEBUS_DEFAULT_VERSION;
+	const char *version = cape_text(cape, CAPEBUS_VERSION);
+	const char *name = cape->overlay_file;
 	const struct firmware *fw;
-	char name[64];
 	int ret;
 
 	if (desc->overlay) {
 		cape->overlay = kvmemdup(desc->overlay, desc->overlay_len,
 					 GFP_KERNEL);
 		cape->overlay_len = desc->overlay_len;
-		cape->overlay_source = kstrdup(desc->overlay_source ?: "eeprom",
-					       GFP_KERNEL);
-		return cape->overlay && cape->overlay_source ? 0 : -ENOMEM;
+		cape->overlay_source = desc->overlay_source &&
+				       !strcmp(desc->overlay_source, "configfs") ?
+				       "configfs" : "eeprom";
+		return cape->overlay ? 0 : -ENOMEM;
 	}
 
-	snprintf(name, sizeof(name), "%s-%s.dtbo", cape->ee->part_number,
-		 version);
+	snprintf(cape->overlay_file, sizeof(cape->overlay_file), "%s-%s.dtbo",
+		 cape_text(cape, CAPEBUS_PART_NUMBER),
+		 version[0] ? version : CAPEBUS_DEFAULT_VERSION);
 	ret = firmware_request_nowarn(&fw, name, &cape->ctrl->dev);
 	if (ret) {
 		dev_dbg(&cape->ctrl->dev, "%s: no firmware %s (%d)\n",
 			cape->holder, name, ret);
-		cape->overlay_source = kstrdup("none", GFP_KERNEL);
-		return cape->overlay_source ? 0 : -ENOMEM;
+		cape->overlay_source = "none";
+		return 0;
 	}
 
 	cape->overlay = kvmemdup(fw->data, fw->size, GFP_KERNEL);
 	cape->overlay_len = fw->size;
 	release_firmware(fw);
-	cape->overlay_source = kasprintf(GFP_KERNEL, "firmware %s", name);
+	cape->overlay_source = "firmware";
 
-	return cape->overlay && cape->overlay_source ? 0 : -ENOMEM;
+	return cape->overlay ? 0 : -ENOMEM;
 }
 
 /* Build the cape's claim: EEPROM pins and currents, overlay pins, extras. */
@@ -871,7 +635,8 @@ static int capebus_cape_build_claim(struct cape_device *cape,
 				    const struct capebus_cape_desc *desc,
 				    char *why, size_t why_len)
 {
-	DECLARE_BITMAP(ov_pins, CAPEBUS_NUM_PINS) = { 0 };
+	const struct capebus_header *header = cape->ctrl->header;
+	DECLARE_BITMAP(ov_pins, CAPEBUS_MAX_PINS) = { 0 };
 	bool declared = false;
 	int ret;
 
@@ -879,7 +644,7 @@ static int capebus_cape_build_claim(struct cape_device *cape,
 	if (!cape->claim)
 		return -ENOMEM;
 
-	capebus_claim_from_eeprom(cape->claim, cape->ee);
+	capebus_claim_from_info(cape->claim, cape->info);
 	cape->claim->holder = cape->holder;
 
 	if (cape->overlay) {
@@ -890,21 +655,22 @@ static int capebus_cape_build_claim(struct cape_device *cape,
 	}
 
 	if (declared && !bitmap_equal(ov_pins, cape->claim->pins,
-				      CAPEBUS_NUM_PINS) &&
-	    !bitmap_empty(cape->claim->pins, CAPEBUS_NUM_PINS)) {
+				      CAPEBUS_MAX_PINS) &&
+	    !bitmap_empty(cape->claim->pins, CAPEBUS_MAX_PINS)) {
 		char diff[CAPEBUS_REASON_LEN];
 
-		capebus_pins_format_diff(diff, sizeof(diff), cape->claim->pins,
-					 ov_pins);
+		capebus_pins_format_diff(header, diff, sizeof(diff),
+					 cape->claim->pins, ov_pins);
 		dev_warn(&cape->ctrl->dev,
 			 "%s: EEPROM pins and overlay exclusive-use disagree: %s\n",
 			 cape->holder, diff);
 	}
 
 	bitmap_or(cape->claim->pins, cape->claim->pins, ov_pins,
-		  CAPEBUS_NUM_PINS);
-	bitmap_or(cape->claim->pins, cape->claim->pins, desc->extra_pins,
-		  CAPEBUS_NUM_PINS);
+		  CAPEBUS_MAX_PINS);
+	if (desc->extra_pins)
+		bitmap_or(cape->claim->pins, cape->claim->pins,
+			  desc->extra_pins, header->num_pins);
 
 	return 0;
 }
@@ -913,7 +679,7 @@ static int capebus_cape_is_in(struct device *dev, void *data)
 {
 	const unsigned int *nr = data;
 
-	if (dev->type != &cape_device_type)
+	if (dev->type != &capebus_cape_type)
 		return 0;
 
 	return to_cape_device(dev)->registered && to_cape_device(dev)->slot_nr == *nr;
@@ -924,7 +690,7 @@ static int capebus_cape_set_slot(struct cape_device *cape, unsigned int nr)
 {
 	cape->slot_nr = nr;
 	snprintf(cape->holder, sizeof(cape->holder), "%s (slot %u)",
-		 cape->ee->part_number, nr);
+		 cape_text(cape, CAPEBUS_PART_NUMBER), nr);
 
 	return dev_set_name(&cape->dev, "%s-slot%u", dev_name(&cape->ctrl->dev),
 			    nr);
@@ -996,6 +762,7 @@ static void capebus_cape_unregister(struct cape_device *cape)
 	device_del(&cape->dev);
 
 	if (cape->slot) {
+		sysfs_remove_link(&cape->slot->dev.kobj, "cape");
 		cape->slot->cape = NULL;
 		/* A declared cape leaves the slot as it found it ("disabled"). */
 		if (cape->detected) {
@@ -1081,6 +848,9 @@ static int capebus_cape_register(struct cape_device *cape, char *why,
 	/* The core's own reference, dropped when the cape is unregistered. */
 	get_device(&cape->dev);
 
+	if (slot && sysfs_create_link(&slot->dev.kobj, &cape->dev.kobj, "cape"))
+		dev_warn(&slot->dev, "cannot link to %s\n", dev_name(&cape->dev));
+
 	/* device_add() probed the cape: an overlay that failed fails the cape. */
 	if (cape->apply_err) {
 		snprintf(why, why_len, "overlay not applied: %s", cape->apply_why);
@@ -1133,7 +903,7 @@ struct cape_device *capebus_cape_add(struct capebus_controller *ctrl,
 	int ret;
 
 	why[0] = '\0';
-	if (!desc->ee || !desc->ee->part_number[0]) {
+	if (!desc->info || !desc->info->text[CAPEBUS_PART_NUMBER][0]) {
 		snprintf(why, why_len, "no part number");
 		return ERR_PTR(-EINVAL);
 	}
@@ -1144,7 +914,7 @@ struct cape_device *capebus_cape_add(struct capebus_controller *ctrl,
 
 	device_initialize(&cape->dev);
 	cape->dev.bus = &capebus_bus_type;
-	cape->dev.type = &cape_device_type;
+	cape->dev.type = &capebus_cape_type;
 	cape->dev.parent = &ctrl->dev;
 	cape->ctrl = ctrl;
 	get_device(&ctrl->dev);
@@ -1152,10 +922,10 @@ struct cape_device *capebus_cape_add(struct capebus_controller *ctrl,
 	cape->detected = desc->detected;
 	cape->slot_nr = desc->slot;
 	snprintf(cape->holder, sizeof(cape->holder), "%s (virtual slot)",
-		 desc->ee->part_number);
+		 desc->info->text[CAPEBUS_PART_NUMBER]);
 
-	cape->ee = kmemdup(desc->ee, sizeof(*desc->ee), GFP_KERNEL);
-	if (!cape->ee) {
+	cape->info = kmemdup(desc->info, sizeof(*desc->info), GFP_KERNEL);
+	if (!cape->info) {
 		ret = -ENOMEM;
 		goto err_put;
 	}
@@ -1180,9 +950,11 @@ struct cape_device *capebus_cape_add(struct capebus_controller *ctrl,
 	if (ret)
 		goto err_put;
 
-	dev_info(&cape->dev, "%s %s (%s), overlay %s (applied in %llu us)%s\n",
-		 cape->ee->part_number, cape->ee->version,
-		 cape->ee->board_name, cape->overlay_source,
+	dev_info(&cape->dev, "%s %s (%s), overlay %s%s%s (applied in %llu us)%s\n",
+		 cape_text(cape, CAPEBUS_PART_NUMBER),
+		 cape_text(cape, CAPEBUS_VERSION),
+		 cape_text(cape, CAPEBUS_BOARD_NAME), cape->overlay_source,
+		 cape->overlay_file[0] ? " " : "", cape->overlay_file,
 		 div_u64(cape->apply_ns, NSEC_PER_USEC),
 		 cape->dev.driver ? "" : ", no driver");
 
@@ -1223,6 +995,8 @@ EXPORT_SYMBOL_GPL(capebus_cape_remove);
 
 /* ---- controllers --------------------------------------------------------- */
 
+static DEFINE_IDA(capebus_ida);
+
 static void capebus_controller_release(struct device *dev)
 {
 	struct capebus_controller *ctrl = to_capebus_controller(dev);
@@ -1248,24 +1022,59 @@ static void capebus_controller_release(struct device *dev)
 const struct class capebus_class = {
 	.name	= "capebus",
 };
-EXPORT_SYMBOL_GPL(capebus_class);
+
+static const struct device_type capebus_controller_type = {
+	.name		= "capebus_controller",
+	.release	= capebus_controller_release,
+};
 
 /**
- * capebus_controller_alloc() - allocate a controller and its slots
- * @parent: the board device providing the header
- * @num_slots: hardware slots
+ * capebus_header_pin_index() - a header pin by name
+ * @header: the header
+ * @name: the pin's name, e.g. "P9.19" (exact match)
  *
- * The controller has no targets and unlimited budgets; set them, then
- * capebus_controller_register().  Release with capebus_controller_put().
+ * Return: the pin's index, or -EINVAL if @header has no such pin.
+ */
+int capebus_header_pin_index(const struct capebus_header *header,
+			     const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < header->num_pins; i++)
+		if (!strcmp(header->pin_names[i], name))
+			return i;
+
+	return -EINVAL;
+}
+EXPORT_SYMBOL_GPL(capebus_header_pin_index);
+
+/**
+ * __capebus_controller_alloc() - allocate a controller and its slots
+ * @parent: the board device providing the header
+ * @header: the header's pins and rails; static data of @owner
+ * @ops: what the core may ask of the controller, or NULL
+ * @num_slots: hardware slots
+ * @owner: the controller's module (capebus_controller_alloc() passes it)
+ *
+ * The controller has no targets, no board or shared pins and unlimited
+ * budgets; set them, then capebus_controller_register().  Release with
+ * capebus_controller_put().
  *
  * Return: the controller or an ERR_PTR.
  */
 struct capebus_controller *
-capebus_controller_alloc(struct device *parent, unsigned int num_slots)
+__capebus_controller_alloc(struct device *parent,
+			   const struct capebus_header *header,
+			   const struct capebus_controller_ops *ops,
+			   unsigned int num_slots, struct module *owner)
 {
 	struct capebus_controller *ctrl;
 	unsigned int i;
 	int ret;
+
+	if (!header || header->num_pins > CAPEBUS_MAX_PINS ||
+	    header->num_rails > CAPEBUS_MAX_RAILS)
+		return ERR_PTR(-EINVAL);
 
 	ctrl = kzalloc(sizeof(*ctrl), GFP_KERNEL);
 	if (!ctrl)
@@ -1273,10 +1082,13 @@ capebus_controller_alloc(struct device *parent, unsigned int num_slots)
 
 	mutex_init(&ctrl->lock);
 	INIT_LIST_HEAD(&ctrl->stuck_capes);
+	ctrl->header = header;
+	ctrl->ops = ops;
+	ctrl->owner = owner;
 	device_initialize(&ctrl->dev);
 	ctrl->dev.class = &capebus_class;
+	ctrl->dev.type = &capebus_controller_type;
 	ctrl->dev.parent = parent;
-	ctrl->dev.release = capebus_controller_release;
 	ctrl->nr = ida_alloc(&capebus_ida, GFP_KERNEL);
 	if (ctrl->nr < 0) {
 		ret = ctrl->nr;
@@ -1291,9 +1103,7 @@ capebus_controller_alloc(struct device *parent, unsigned int num_slots)
 	ctrl->slots = kcalloc(num_slots, sizeof(*ctrl->slots), GFP_KERNEL);
 	if (!ctrl->res || (num_slots && !ctrl->slots))
 		goto err_put;
-	ret = capebus_controller_set_resources(ctrl, NULL, NULL, NULL);
-	if (ret)
-		goto err_put;
+	capebus_resources_init(ctrl->res, header, NULL);
 
 	for (i = 0; i < num_slots; i++) {
 		struct capebus_slot *slot = kzalloc(sizeof(*slot), GFP_KERNEL);
@@ -1318,34 +1128,67 @@ err_put:
 	put_device(&ctrl->dev);
 	return ERR_PTR(ret);
 }
-EXPORT_SYMBOL_GPL(capebus_controller_alloc);
+EXPORT_SYMBOL_GPL(__capebus_controller_alloc);
+
+static void capebus_controller_put_action(void *ctrl)
+{
+	capebus_controller_put(ctrl);
+}
+
+/**
+ * __devm_capebus_controller_alloc() - capebus_controller_alloc() whose
+ *	reference is dropped when @parent is unbound
+ * @parent: the board device providing the header
+ * @header: the header's pins and rails
+ * @ops: what the core may ask of the controller, or NULL
+ * @num_slots: hardware slots
+ * @owner: the controller's module
+ *
+ * Return: the controller or an ERR_PTR.
+ */
+struct capebus_controller *
+__devm_capebus_controller_alloc(struct device *parent,
+				const struct capebus_header *header,
+				const struct capebus_controller_ops *ops,
+				unsigned int num_slots, struct module *owner)
+{
+	struct capebus_controller *ctrl;
+	int ret;
+
+	ctrl = __capebus_controller_alloc(parent, header, ops, num_slots, owner);
+	if (IS_ERR(ctrl))
+		return ctrl;
+
+	ret = devm_add_action_or_reset(parent, capebus_controller_put_action,
+				       ctrl);
+
+	return ret ? ERR_PTR(ret) : ctrl;
+}
+EXPORT_SYMBOL_GPL(__devm_capebus_controller_alloc);
 
 /**
  * capebus_controller_set_resources() - set a controller's pin and power rules
  * @ctrl: the controller, not yet registered
- * @budget_ma: per rail (enum capebus_rail), mA all capes together may draw,
+ * @budget_ma: per rail of the header, mA all capes together may draw,
  *	CAPEBUS_BUDGET_UNLIMITED for no limit; NULL: no limits
  * @board_pins: bitmap of header pins the board itself uses, or NULL
  * @shared_pins: bitmap of header pins every cape may use, or NULL
  *
- * Return: 0 or a negative errno.
+ * Return: 0, -EBUSY if @ctrl is registered, or -EINVAL if a board pin
+ * is held twice.
  */
 int capebus_controller_set_resources(struct capebus_controller *ctrl,
 				     const u32 *budget_ma,
 				     const unsigned long *board_pins,
 				     const unsigned long *shared_pins)
 {
-	u32 unlimited[CAPEBUS_NUM_RAILS];
-	int rail, ret = 0;
-
-	for (rail = 0; rail < CAPEBUS_NUM_RAILS; rail++)
-		unlimited[rail] = CAPEBUS_BUDGET_UNLIMITED;
+	int ret = 0;
 
 	guard(mutex)(&ctrl->lock);
 	if (ctrl->registered)
 		return -EBUSY;
 
-	capebus_resources_init(ctrl->res, budget_ma ?: unlimited);
+	capebus_resources_init(ctrl->res, ctrl->header, budget_ma);
 	if (shared_pins)
 		capebus_resources_set_shared(ctrl->res, shared_pins);
 	if (board_pins)
@@ -1354,6 +1197,54 @@ int capebus_controller_set_resources(struct capebus_controller *ctrl,
 	return ret;
 }
 EXPORT_SYMBOL_GPL(capebus_controller_set_resources);
+
+static int capebus_node_append(struct capebus_controller *ctrl,
+			       struct device_node ***nodes, unsigned int *num,
+			       struct device_node *np)
+{
+	struct device_node **more;
+
+	guard(mutex)(&ctrl->lock);
+	if (ctrl->registered)
+		return -EBUSY;
+
+	more = krealloc_array(*nodes, *num + 1, sizeof(**nodes), GFP_KERNEL);
+	if (!more)
+		return -ENOMEM;
+	more[(*num)++] = of_node_get(np);
+	*nodes = more;
+
+	return 0;
+}
+
+/**
+ * capebus_controller_add_target() - let cape overlays target a node
+ * @ctrl: the controller, not yet registered
+ * @np: the node (a reference is taken)
+ *
+ * Return: 0, -EBUSY if @ctrl is registered, or -ENOMEM.
+ */
+int capebus_controller_add_target(struct capebus_controller *ctrl,
+				  struct device_node *np)
+{
+	return capebus_node_append(ctrl, &ctrl->targets, &ctrl->num_targets,
+				   np);
+}
+EXPORT_SYMBOL_GPL(capebus_controller_add_target);
+
+/**
+ * capebus_controller_add_reference() - let cape overlays refer to a node
+ * @ctrl: the controller, not yet registered
+ * @np: the node (a reference is taken), e.g. the header's GPIO controller
+ *
+ * Return: 0, -EBUSY if @ctrl is registered, or -ENOMEM.
+ */
+int capebus_controller_add_reference(struct capebus_controller *ctrl,
+				     struct device_node *np)
+{
+	return capebus_node_append(ctrl, &ctrl->refs, &ctrl->num_refs, np);
+}
+EXPORT_SYMBOL_GPL(capebus_controller_add_reference);
 
 /**
  * capebus_controller_register() - make a controller and its slots visible
@@ -1393,9 +1284,36 @@ err_del:
 }
 EXPORT_SYMBOL_GPL(capebus_controller_register);
 
+static void capebus_controller_unregister_action(void *ctrl)
+{
+	capebus_controller_unregister(ctrl);
+}
+
+/**
+ * devm_capebus_controller_register() - capebus_controller_register(),
+ *	undone when @dev is unbound
+ * @dev: the device whose unbinding unregisters @ctrl
+ * @ctrl: the controller
+ *
+ * Return: 0 or a negative errno.
+ */
+int devm_capebus_controller_register(struct device *dev,
+				     struct capebus_controller *ctrl)
+{
+	int ret;
+
+	ret = capebus_controller_register(ctrl);
+	if (ret)
+		return ret;
+
+	return devm_add_action_or_reset(dev, capebus_controller_unregister_action,
+					ctrl);
+}
+EXPORT_SYMBOL_GPL(devm_capebus_controller_register);
+
 static int capebus_cape_registered(struct device *dev, void *data)
 {
-	return dev->type == &cape_device_type && to_cape_device(dev)->registered;
+	return dev->type == &capebus_cape_type && to_cape_device(dev)->registered;
 }
 
 /**
@@ -1404,11 +1322,14 @@ static int capebus_cape_registered(struct device *dev, void *data)
  * @ctrl: the controller
  *
  * Afterwards capebus_cape_add() on @ctrl fails with -ENODEV and
- * capebus_cape_remove() of its capes does nothing.  Drop the allocation's
+ * capebus_cape_remove() of its capes does nothing.  Capes whose overlay
+ * could not be removed are tried once more; those that still cannot be are
+ * let go with their overlay in the tree (reported).  Drop the allocation's
  * reference with capebus_controller_put().
  */
 void capebus_controller_unregister(struct capebus_controller *ctrl)
 {
+	struct cape_device *cape, *next;
 	struct device *dev;
 	unsigned int i;
 
@@ -1419,12 +1340,22 @@ void capebus_controller_unregister(struct capebus_controller *ctrl)
 			capebus_cape_unregister(to_cape_device(dev));
 			put_device(dev);
 		}
+		capebus_retry_stuck_overlays(ctrl);
+		list_for_each_entry_safe(cape, next, &ctrl->stuck_capes,
+					 stuck_node) {
+			dev_err(&ctrl->dev, "%s: overlay %d left in the tree\n",
+				cape->holder, cape->ovcs_id);
+			list_del(&cape->stuck_node);
+			put_device(&cape->dev);
+		}
 	}
 
 	capebus_configfs_remove_controller(ctrl);
 
-	for (i = 0; i < ctrl->num_slots; i++)
+	for (i = 0; i < ctrl->num_slots; i++) {
+		capebus_slot_set_nvmem(ctrl->slots[i], NULL);
 		device_del(&ctrl->slots[i]->dev);
+	}
 	device_del(&ctrl->dev);
 }
 EXPORT_SYMBOL_GPL(capebus_controller_unregister);
@@ -1440,20 +1371,58 @@ void capebus_controller_put(struct capebus_controller *ctrl)
 }
 EXPORT_SYMBOL_GPL(capebus_controller_put);
 
-static int capebus_cape_is_part(struct device *dev, void *data)
+/**
+ * capebus_controller_decode() - have a controller decode an ID image
+ * @ctrl: the controller
+ * @image: the image, e.g. a cape EEPROM written to configfs
+ * @len: bytes at @image
+ * @info: what the image says
+ * @overlay: set to an overlay embedded in @image, or NULL
+ * @overlay_len: bytes at *@overlay
+ * @why: where to say what is wrong
+ * @why_len: bytes at @why
+ *
+ * Return: 0, -EOPNOTSUPP if @ctrl reads no images, -ENODEV if its module is
+ * going away, or the controller's error.
+ */
+int capebus_controller_decode(struct capebus_controller *ctrl,
+			      const void *image, size_t len,
+			      struct capebus_cape_info *info,
+			      const void **overlay, size_t *overlay_len,
+			      char *why, size_t why_len)
 {
-	const struct cape_eeprom *ee = data;
+	int ret;
 
-	return dev->type == &cape_device_type &&
-	       to_cape_device(dev)->registered &&
-	       !strcmp(to_cape_device(dev)->ee->part_number, ee->part_number);
+	*overlay = NULL;
+	*overlay_len = 0;
+	if (!ctrl->ops || !ctrl->ops->decode) {
+		snprintf(why, why_len, "%s reads no ID images",
+			 dev_name(&ctrl->dev));
+		return -EOPNOTSUPP;
+	}
+	if (!try_module_get(ctrl->owner)) {
+		snprintf(why, why_len, "%s is going away", dev_name(&ctrl->dev));
+		return -ENODEV;
+	}
+	ret = ctrl->ops->decode(ctrl, image, len, info, overlay, overlay_len,
+				why, why_len);
+	module_put(ctrl->owner);
+
+	return ret;
 }
 
-/* Is a cape of @ee's part on @ctrl already? */
-static bool capebus_part_present(struct capebus_controller *ctrl,
-				 const struct cape_eeprom *ee)
+static int capebus_cape_is_part(struct device *dev, void *data)
 {
-	struct device *dev = device_find_child(&ctrl->dev, (void *)ee,
+	return dev->type == &capebus_cape_type &&
+	       to_cape_device(dev)->registered &&
+	       !strcmp(cape_text(to_cape_device(dev), CAPEBUS_PART_NUMBER), data);
+}
+
+/* Is a cape of part @part on @ctrl already? */
+static bool capebus_part_present(struct capebus_controller *ctrl,
+				 const char *part)
+{
+	struct device *dev = device_find_child(&ctrl->dev, (void *)part,
 					       capebus_cape_is_part);
 
 	put_device(dev);
@@ -1472,93 +1441,41 @@ static bool capebus_part_present(struct capebus_controller *ctrl,
  */
 void capebus_controller_enable_parts(struct capebus_controller *ctrl)
 {
-	const char *p = enable_partno;
+	const char *p = capebus_partno_enabled();
 
 	while (p && *p) {
 		const char *end = strchrnul(p, ',');
 		const char *colon = strnchr(p, end - p, ':');
 		struct capebus_cape_desc desc = { };
 		char why[CAPEBUS_REASON_LEN];
+		struct capebus_cape_info *info;
 		struct cape_device *cape;
-		struct cape_eeprom *ee;
+		char *part, *version;
 
-		ee = kzalloc(sizeof(*ee), GFP_KERNEL);
-		if (!ee)
+		info = kzalloc(sizeof(*info), GFP_KERNEL);
+		if (!info)
 			return;
-		ee->format = CAPE_EEPROM_FORMAT_A1;
-		ee->num_pin_words = CAPE_EEPROM_A1_NUM_PINS;
-		strscpy(ee->part_number, p,
-			min_t(size_t, (colon ?: end) - p + 1,
-			      sizeof(ee->part_number)));
-		strscpy(ee->version, colon ? colon + 1 : CAPEBUS_DEFAULT_VERSION,
-			min_t(size_t, colon ? end - colon : sizeof(ee->version),
-			      sizeof(ee->version)));
-		strscpy(ee->board_name, ee->part_number, sizeof(ee->board_name));
+		part = info->text[CAPEBUS_PART_NUMBER];
+		version = info->text[CAPEBUS_VERSION];
+		strscpy(part, p, min_t(size_t, (colon ?: end) - p + 1,
+				       CAPEBUS_TEXT_LEN));
+		strscpy(version, colon ? colon + 1 : CAPEBUS_DEFAULT_VERSION,
+			min_t(size_t, colon ? end - colon : CAPEBUS_TEXT_LEN,
+			      CAPEBUS_TEXT_LEN));
+		strscpy(info->text[CAPEBUS_BOARD_NAME], part, CAPEBUS_TEXT_LEN);
 		p = *end ? end + 1 : end;
 
-		desc.ee = ee;
+		desc.info = info;
 		desc.slot = CAPEBUS_SLOT_ANY_VIRTUAL;
-		if (ee->part_number[0] && !capebus_part_present(ctrl, ee)) {
+		if (part[0] && !capebus_part_present(ctrl, part)) {
 			cape = capebus_cape_add(ctrl, &desc, why, sizeof(why));
 			if (IS_ERR(cape))
 				dev_err(&ctrl->dev, "enable_partno %s: %s\n",
-					ee->part_number, why);
+					part, why);
 			else
 				capebus_cape_put(cape);
 		}
-		kfree(ee);
+		kfree(info);
 	}
 }
 EXPORT_SYMBOL_GPL(capebus_controller_enable_parts);
-
-static int __init capebus_init(void)
-{
-	int ret;
-
-	ret = bus_register(&capebus_bus_type);
-	if (ret)
-		return ret;
-
-	ret = class_register(&capebus_class);
-	if (ret)
-		goto err_bus;
-
-	ret = capebus_driver_register(&capebus_generic_driver);
-	if (ret)
-		goto err_class;
-
-	ret = capebus_configfs_init();
-	if (ret)
-		goto err_generic;
-
-	ret = capebus_bone_init();
-	if (ret)
-		goto err_configfs;
-
-	return 0;
-
-err_configfs:
-	capebus_configfs_exit();
-err_generic:
-	capebus_driver_unregister(&capebus_generic_driver);
-err_class:
-	class_unregister(&capebus_class);
-err_bus:
-	bus_unregister(&capebus_bus_type);
-	return ret;
-}
-module_init(capebus_init);
-
-static void __exit capebus_exit(void)
-{
-	capebus_bone_exit();
-	capebus_configfs_exit();
-	capebus_driver_unregister(&capebus_generic_driver);
-	class_unregister(&capebus_class);
-	bus_unregister(&capebus_bus_type);
-}
-module_exit(capebus_exit);
-
-MODULE_DESCRIPTION("capebus: expansion boards on a board's cape header");
-MODULE_AUTHOR("capebus developers <capebus@lists.example.org>");
-MODULE_LICENSE("GPL");

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * capebus: the BeagleBone cape header controller ("beagle,bone-capebus").
+ * capebus-bone: the BeagleBone cape header controller ("beagle,bone-capebus").
  *
  * Each slot names its ID EEPROM (an at24 on the header's I2C bus) through
  * nvmem.  The slots are read from a work item, so boot does not wait on the
@@ -28,9 +28,9 @@
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
-#include "capebus-eeprom.h"
-#include "capebus-internal.h"
-#include "capebus-resources.h"
+#include <linux/module.h>
+
+#include "bone.h"
 
 /* How long a slot's EEPROM device may take to appear before it is empty. */
 #define BONE_EEPROM_APPEAR_MS	10000
@@ -47,10 +47,10 @@ struct bone_capebus {
 	ktime_t probe_time;
 };
 
-static const char *const bone_budget_props[CAPEBUS_NUM_RAILS] = {
-	[CAPEBUS_RAIL_VDD_3V3B]	= "vdd-3v3b-budget-microamp",
-	[CAPEBUS_RAIL_VDD_5V]	= "vdd-5v-budget-microamp",
-	[CAPEBUS_RAIL_SYS_5V]	= "sys-5v-budget-microamp",
+static const char *const bone_budget_props[BONE_NUM_RAILS] = {
+	[BONE_RAIL_VDD_3V3B]	= "vdd-3v3b-budget-microamp",
+	[BONE_RAIL_VDD_5V]	= "vdd-5v-budget-microamp",
+	[BONE_RAIL_SYS_5V]	= "sys-5v-budget-microamp",
 };
 
 /*
@@ -77,9 +77,32 @@ static bool bone_eeprom_settled(struct device_node *ee_np, bool *bound)
 #endif
 }
 
+/*
+ * The struct device of @nvmem (for the slot's "nvmem" link), with a
+ * reference: nvmem keeps it private, but registers it as a child of the
+ * EEPROM's device, named nvmem_dev_name().
+ */
+static struct device *bone_nvmem_device(struct device_node *ee_np,
+					struct nvmem_device *nvmem)
+{
+#if IS_REACHABLE(CONFIG_I2C)
+	struct i2c_client *client = of_find_i2c_device_by_node(ee_np);
+	struct device *dev;
+
+	if (!client)
+		return NULL;
+	dev = device_find_child_by_name(&client->dev, nvmem_dev_name(nvmem));
+	put_device(&client->dev);
+	return dev;
+#else
+	return NULL;
+#endif
+}
+
 /* The slot's nvmem device, or an ERR_PTR (-ENODEV: no EEPROM answers). */
 static struct nvmem_device *bone_slot_nvmem(struct bone_capebus *bc,
-					    struct device_node *slot_np)
+					    struct device_node *slot_np,
+					    struct device **nvmem_dev)
 {
 	unsigned long deadline = jiffies + msecs_to_jiffies(BONE_EEPROM_APPEAR_MS);
 	struct nvmem_device *nvmem = ERR_PTR(-ENODEV);
@@ -104,6 +127,8 @@ static struct nvmem_device *bone_slot_nvmem(struct bone_capebus *bc,
 		nvmem = of_nvmem_device_get(slot_np, NULL);
 	if (IS_ERR(nvmem) && PTR_ERR(nvmem) == -EPROBE_DEFER)
 		nvmem = ERR_PTR(-ENODEV);
+	if (!IS_ERR(nvmem))
+		*nvmem_dev = bone_nvmem_device(ee_np, nvmem);
 out:
 	of_node_put(ee_np);
 	return nvmem;
@@ -168,8 +193,10 @@ static int bone_read_eeprom(struct nvmem_device *nvmem, void **bufp,
 static void bone_scan_slot(struct bone_capebus *bc, unsigned int nr)
 {
 	struct capebus_slot *slot = capebus_slot(bc->ctrl, nr);
+	struct capebus_cape_info *info = NULL;
 	struct cape_eeprom_ext ext = { };
 	char why[CAPEBUS_REASON_LEN] = "";
+	struct device *nvmem_dev = NULL;
 	struct nvmem_device *nvmem;
 	struct cape_eeprom *ee;
 	ktime_t t0, t_read;
@@ -178,16 +205,18 @@ static void bone_scan_slot(struct bone_capebus *bc, unsigned int nr)
 	int ret;
 
 	t0 = ktime_get();
-	nvmem = bone_slot_nvmem(bc, bc->slot_np[nr]);
+	nvmem = bone_slot_nvmem(bc, bc->slot_np[nr], &nvmem_dev);
 	if (IS_ERR(nvmem)) {
 		dev_dbg(bc->dev, "slot %u: no EEPROM (%ld)\n", nr, PTR_ERR(nvmem));
 		capebus_slot_set_empty(slot);
 		return;
 	}
-	capebus_slot_set_nvmem(slot, nvmem_dev_name(nvmem));
+	capebus_slot_set_nvmem(slot, nvmem_dev);
+	put_device(nvmem_dev);
 
 	ee = kzalloc(sizeof(*ee), GFP_KERNEL);
-	if (!ee) {
+	info = kzalloc(sizeof(*info), GFP_KERNEL);
+	if (!ee || !info) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -220,7 +249,8 @@ static void bone_scan_slot(struct bone_capebus *bc, unsigned int nr)
 		goto out;
 	}
 
-	capebus_slot_detected(slot, ee, ext.overlay, ext.overlay_len);
+	bone_info_from_eeprom(info, ee);
+	capebus_slot_detected(slot, info, ext.overlay, ext.overlay_len);
 	dev_info(bc->dev,
 		 "slot %u: %s %s, %zu EEPROM bytes read in %lld us, done %lld us after probe\n",
 		 nr, ee->part_number,
@@ -229,6 +259,7 @@ static void bone_scan_slot(struct bone_capebus *bc, unsigned int nr)
 		 ktime_us_delta(ktime_get(), bc->probe_time));
 out:
 	kfree(buf);
+	kfree(info);
 	kfree(ee);
 	nvmem_device_put(nvmem);
 }
@@ -239,7 +270,7 @@ static void bone_scan_work(struct work_struct *work)
 					       scan_work);
 	unsigned int i;
 
-	for (i = 0; i < bc->ctrl->num_slots; i++)
+	for (i = 0; i < BONE_MAX_SLOTS; i++)
 		if (bc->slot_np[i])
 			bone_scan_slot(bc, i);
 
@@ -256,7 +287,7 @@ static int bone_read_pins(struct device *dev, const char *prop_name,
 	int pin;
 
 	of_property_for_each_string(np, prop_name, prop, s) {
-		pin = cape_bone_pin_index(s);
+		pin = capebus_header_pin_index(&bone_header, s);
 		if (pin < 0)
 			return dev_err_probe(dev, -EINVAL,
 					     "%s: \"%s\" is not a header pin\n",
@@ -267,10 +298,14 @@ static int bone_read_pins(struct device *dev, const char *prop_name,
 	return 0;
 }
 
-static int bone_read_nodes(struct device *dev, const char *prop_name,
-			   struct device_node ***nodes, unsigned int *num)
+/* Hand every node of a phandle list property to @add. */
+static int bone_read_nodes(struct bone_capebus *bc, const char *prop_name,
+			   int (*add)(struct capebus_controller *ctrl,
+				      struct device_node *np))
 {
-	int i, n;
+	struct device *dev = bc->dev;
+	struct device_node *np;
+	int i, n, ret;
 
 	n = of_count_phandle_with_args(dev->of_node, prop_name, NULL);
 	if (n == -ENOENT)
@@ -278,31 +313,30 @@ static int bone_read_nodes(struct device *dev, const char *prop_name,
 	if (n < 0)
 		return dev_err_probe(dev, n, "bad %s\n", prop_name);
 
-	*nodes = kcalloc(n, sizeof(**nodes), GFP_KERNEL);
-	if (!*nodes)
-		return -ENOMEM;
-
 	for (i = 0; i < n; i++) {
-		(*nodes)[i] = of_parse_phandle(dev->of_node, prop_name, i);
-		if (!(*nodes)[i])
+		np = of_parse_phandle(dev->of_node, prop_name, i);
+		if (!np)
 			return dev_err_probe(dev, -EINVAL, "bad %s entry %d\n",
 					     prop_name, i);
-		*num = i + 1;
+		ret = add(bc->ctrl, np);
+		of_node_put(np);
+		if (ret)
+			return ret;
 	}
 
-	return 0;
+	return n;
 }
 
 static int bone_read_resources(struct bone_capebus *bc)
 {
 	struct device *dev = bc->dev;
-	DECLARE_BITMAP(board, CAPEBUS_NUM_PINS) = { 0 };
-	DECLARE_BITMAP(shared, CAPEBUS_NUM_PINS) = { 0 };
-	u32 budget[CAPEBUS_NUM_RAILS];
+	DECLARE_BITMAP(board, CAPEBUS_MAX_PINS) = { 0 };
+	DECLARE_BITMAP(shared, CAPEBUS_MAX_PINS) = { 0 };
+	u32 budget[BONE_NUM_RAILS];
 	int rail, ret;
 	u32 ua;
 
-	for (rail = 0; rail < CAPEBUS_NUM_RAILS; rail++) {
+	for (rail = 0; rail < BONE_NUM_RAILS; rail++) {
 		budget[rail] = CAPEBUS_BUDGET_UNLIMITED;
 		if (!of_property_read_u32(dev->of_node, bone_budget_props[rail], &ua))
 			budget[rail] = ua / 1000;
@@ -319,15 +353,16 @@ static int bone_read_resources(struct bone_capebus *bc)
 	if (ret)
 		return dev_err_probe(dev, ret, "board-pins overlap shared-pins\n");
 
-	ret = bone_read_nodes(dev, "cape-targets", &bc->ctrl->targets,
-			      &bc->ctrl->num_targets);
-	if (ret)
+	ret = bone_read_nodes(bc, "cape-targets", capebus_controller_add_target);
+	if (ret < 0)
 		return ret;
-	if (!bc->ctrl->num_targets)
+	if (!ret)
 		return dev_err_probe(dev, -EINVAL, "no cape-targets\n");
 
-	return bone_read_nodes(dev, "cape-references", &bc->ctrl->refs,
-			       &bc->ctrl->num_refs);
+	ret = bone_read_nodes(bc, "cape-references",
+			      capebus_controller_add_reference);
+
+	return ret < 0 ? ret : 0;
 }
 
 static int bone_read_slots(struct bone_capebus *bc, unsigned int *num_slots)
@@ -359,6 +394,25 @@ static void bone_put_slots(struct bone_capebus *bc)
 		of_node_put(bc->slot_np[i]);
 }
 
+static int bone_capebus_decode(struct capebus_controller *ctrl,
+			       const void *image, size_t len,
+			       struct capebus_cape_info *info,
+			       const void **overlay, size_t *overlay_len,
+			       char *why, size_t why_len)
+{
+	return bone_decode_image(image, len, info, overlay, overlay_len, why,
+				 why_len);
+}
+
+static const struct capebus_controller_ops bone_capebus_ops = {
+	.decode	= bone_capebus_decode,
+};
+
+static void bone_put_slots_action(void *bc)
+{
+	bone_put_slots(bc);
+}
+
 static int bone_capebus_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
@@ -373,44 +427,38 @@ static int bone_capebus_probe(struct platform_device *pdev)
 	bc->probe_time = ktime_get();
 	INIT_WORK(&bc->scan_work, bone_scan_work);
 
+	ret = devm_add_action(dev, bone_put_slots_action, bc);
+	if (ret)
+		return ret;
 	ret = bone_read_slots(bc, &num_slots);
 	if (ret)
-		goto err_slots;
+		return ret;
 
-	bc->ctrl = capebus_controller_alloc(dev, num_slots);
-	if (IS_ERR(bc->ctrl)) {
-		ret = PTR_ERR(bc->ctrl);
-		goto err_slots;
-	}
+	bc->ctrl = devm_capebus_controller_alloc(dev, &bone_header,
+						 &bone_capebus_ops, num_slots);
+	if (IS_ERR(bc->ctrl))
+		return PTR_ERR(bc->ctrl);
 
 	ret = bone_read_resources(bc);
 	if (ret)
-		goto err_put;
+		return ret;
 
-	ret = capebus_controller_register(bc->ctrl);
+	ret = devm_capebus_controller_register(dev, bc->ctrl);
 	if (ret)
-		goto err_put;
+		return ret;
 
 	platform_set_drvdata(pdev, bc);
 	queue_work(system_long_wq, &bc->scan_work);
 
 	return 0;
-
-err_put:
-	capebus_controller_put(bc->ctrl);
-err_slots:
-	bone_put_slots(bc);
-	return ret;
 }
 
+/* The scan stops before devres unregisters the controller. */
 static void bone_capebus_remove(struct platform_device *pdev)
 {
 	struct bone_capebus *bc = platform_get_drvdata(pdev);
 
 	cancel_work_sync(&bc->scan_work);
-	capebus_controller_unregister(bc->ctrl);
-	capebus_controller_put(bc->ctrl);
-	bone_put_slots(bc);
 }
 
 static const struct of_device_id bone_capebus_of_match[] = {
@@ -427,13 +475,8 @@ static struct platform_driver bone_capebus_driver = {
 		.of_match_table	= bone_capebus_of_match,
 	},
 };
+module_platform_driver(bone_capebus_driver);
 
-int capebus_bone_init(void)
-{
-	return platform_driver_register(&bone_capebus_driver);
-}
-
-void capebus_bone_exit(void)
-{
-	platform_driver_unregister(&bone_capebus_driver);
-}
+MODULE_DESCRIPTION("capebus: the BeagleBone cape header controller");
+MODULE_AUTHOR("capebus developers <capebus@lists.example.org>");
+MODULE_LICENSE("GPL");

@@ -7,8 +7,8 @@
  * Layout: include/uapi/linux/capebus.h.
  * Rules: Documentation/capebus/eeprom-format.rst.
  */
-#ifndef _CAPEBUS_EEPROM_H
-#define _CAPEBUS_EEPROM_H
+#ifndef _BONE_EEPROM_H
+#define _BONE_EEPROM_H
 
 #include <linux/types.h>
 #include <uapi/linux/capebus.h>
@@ -24,17 +24,17 @@ enum cape_eeprom_format {
 };
 
 /**
- * enum capebus_rail - the header's power rails a cape may draw from
- * @CAPEBUS_RAIL_VDD_3V3B: VDD_3V3B (A0: VDD_3V3EXP), "vdd-3v3b"
- * @CAPEBUS_RAIL_VDD_5V: VDD_5V, "vdd-5v"
- * @CAPEBUS_RAIL_SYS_5V: SYS_5V, "sys-5v"
- * @CAPEBUS_NUM_RAILS: number of rails
+ * enum bone_rail - the header's power rails a cape may draw from
+ * @BONE_RAIL_VDD_3V3B: VDD_3V3B (A0: VDD_3V3EXP), "vdd-3v3b"
+ * @BONE_RAIL_VDD_5V: VDD_5V, "vdd-5v"
+ * @BONE_RAIL_SYS_5V: SYS_5V, "sys-5v"
+ * @BONE_NUM_RAILS: number of rails
  */
-enum capebus_rail {
-	CAPEBUS_RAIL_VDD_3V3B,
-	CAPEBUS_RAIL_VDD_5V,
-	CAPEBUS_RAIL_SYS_5V,
-	CAPEBUS_NUM_RAILS,
+enum bone_rail {
+	BONE_RAIL_VDD_3V3B,
+	BONE_RAIL_VDD_5V,
+	BONE_RAIL_SYS_5V,
+	BONE_NUM_RAILS,
 };
 
 /*
@@ -73,7 +73,7 @@ struct cape_eeprom {
 	unsigned int used_pins;
 	unsigned int num_pin_words;
 	u16 pins[CAPE_EEPROM_A1_NUM_PINS];
-	u16 current_ma[CAPEBUS_NUM_RAILS];
+	u16 current_ma[BONE_NUM_RAILS];
 	u16 dc_supplied_ma;
 	size_t ext_offset;
 };
@@ -99,10 +99,18 @@ int cape_eeprom_parse_ext(const struct cape_eeprom *ee, const void *buf,
 			  char *why, size_t why_len);
 u32 cape_eeprom_crc32(const void *buf, size_t len);
 
+/* The header's signal pins in pin-usage order, and the rails' names. */
+extern const char *const cape_bone_pin_names[CAPE_EEPROM_A1_NUM_PINS];
+extern const char *const bone_rail_names[BONE_NUM_RAILS];
+
 const char *cape_bone_pin_name(unsigned int index);
 const char *cape_bone_pin_signal(unsigned int index);
 int cape_bone_pin_index(const char *name);
-int cape_pin_word_format(char *buf, size_t len, unsigned int index, u16 word);
-const char *capebus_rail_name(enum capebus_rail rail);
+/* Longest pin setting, with its NUL: "mode7 bidir pull-down rx fast". */
+#define CAPE_PIN_SETTING_LEN	32
 
-#endif /* _CAPEBUS_EEPROM_H */
+int cape_pin_word_setting(char *buf, size_t len, unsigned int index, u16 word);
+int cape_pin_word_format(char *buf, size_t len, unsigned int index, u16 word);
+const char *bone_rail_name(enum bone_rail rail);
+
+#endif /* _BONE_EEPROM_H */

@@ -21,20 +21,20 @@
 
 #include <kunit/visibility.h>
 
-#include "capebus-eeprom.h"
+#include "bone-eeprom.h"
 
 #define CAPE_ID_OFFSET(field)	offsetof(struct cape_eeprom_id, field)
 #define CAPE_POWER_OFFSET(field) offsetof(struct cape_eeprom_power, field)
 
-static const char *const cape_bone_pin_names[CAPE_EEPROM_A1_NUM_PINS] =
+const char *const cape_bone_pin_names[CAPE_EEPROM_A1_NUM_PINS] =
 	CAPE_BONE_PIN_NAMES;
 static const char *const cape_bone_pin_signals[CAPE_EEPROM_A1_NUM_PINS] =
 	CAPE_BONE_PIN_SIGNALS;
 
-static const char *const capebus_rail_names[CAPEBUS_NUM_RAILS] = {
-	[CAPEBUS_RAIL_VDD_3V3B] = "vdd-3v3b",
-	[CAPEBUS_RAIL_VDD_5V] = "vdd-5v",
-	[CAPEBUS_RAIL_SYS_5V] = "sys-5v",
+const char *const bone_rail_names[BONE_NUM_RAILS] = {
+	[BONE_RAIL_VDD_3V3B] = "vdd-3v3b",
+	[BONE_RAIL_VDD_5V] = "vdd-5v",
+	[BONE_RAIL_SYS_5V] = "sys-5v",
 };
 
 static __printf(3, 4) void cape_why(char *why, size_t why_len,
@@ -98,44 +98,42 @@ int cape_bone_pin_index(const char *name)
 EXPORT_SYMBOL_IF_KUNIT(cape_bone_pin_index);
 
 /**
- * capebus_rail_name() - name of a power rail
+ * bone_rail_name() - name of a power rail
  * @rail: the rail
  *
  * Return: "vdd-3v3b", "vdd-5v" or "sys-5v"; "unknown" for anything else.
  */
-const char *capebus_rail_name(enum capebus_rail rail)
+const char *bone_rail_name(enum bone_rail rail)
 {
-	if ((unsigned int)rail >= CAPEBUS_NUM_RAILS)
+	if ((unsigned int)rail >= BONE_NUM_RAILS)
 		return "unknown";
-	return capebus_rail_names[rail];
+	return bone_rail_names[rail];
 }
-EXPORT_SYMBOL_IF_KUNIT(capebus_rail_name);
+EXPORT_SYMBOL_IF_KUNIT(bone_rail_name);
 
 /**
- * cape_pin_word_format() - describe one pin-usage word
+ * cape_pin_word_setting() - how a pin-usage word sets its pin
  * @buf: where to write; may be NULL if @len is 0
  * @len: size of @buf
- * @index: index of the word (selects the pin name)
+ * @index: index of the word
  * @word: the word, host byte order
  *
- * Writes e.g. "P9.19 mode3 bidir pull-up rx slow": pin, mux mode,
- * direction (in, out, bidir; "none" if bits 14-13 are clear), pull
- * (pull-up, pull-down,
+ * Writes e.g. "mode3 bidir pull-up rx slow": mux mode, direction (in, out,
+ * bidir; "none" if bits 14-13 are clear), pull (pull-up, pull-down,
  * no-pull), "rx" if the receiver is enabled, slew (fast, slow).  For the
- * analog inputs (index 67-73) only the pin name is written.  No newline.
+ * analog inputs (index 67-73) nothing is written.  No newline.
  *
- * Return: the length of the full description as snprintf() counts it, or
+ * Return: the length of the full setting as snprintf() counts it, or
  * -EINVAL if @index is out of range.
  */
-int cape_pin_word_format(char *buf, size_t len, unsigned int index, u16 word)
+int cape_pin_word_setting(char *buf, size_t len, unsigned int index, u16 word)
 {
-	const char *name = cape_bone_pin_name(index);
 	const char *dir, *pull;
 
-	if (!name)
+	if (index >= CAPE_EEPROM_A1_NUM_PINS)
 		return -EINVAL;
 	if (index >= CAPE_BONE_FIRST_AIN)
-		return snprintf(buf, len, "%s", name);
+		return snprintf(buf, len, "%s", "");
 
 	switch (word & CAPE_PIN_DIR_MASK) {
 	case CAPE_PIN_DIR_IN:
@@ -158,10 +156,40 @@ int cape_pin_word_format(char *buf, size_t len, unsigned int index, u16 word)
 	else
 		pull = "pull-down";
 
-	return snprintf(buf, len, "%s mode%u %s %s%s %s", name,
+	return snprintf(buf, len, "mode%u %s %s%s %s",
 			word & CAPE_PIN_MODE_MASK, dir, pull,
 			word & CAPE_PIN_RX_ENABLE ? " rx" : "",
 			word & CAPE_PIN_SLEW_SLOW ? "slow" : "fast");
+}
+EXPORT_SYMBOL_IF_KUNIT(cape_pin_word_setting);
+
+/**
+ * cape_pin_word_format() - describe one pin-usage word
+ * @buf: where to write; may be NULL if @len is 0
+ * @len: size of @buf
+ * @index: index of the word (selects the pin name)
+ * @word: the word, host byte order
+ *
+ * Writes the pin name and, but for the analog inputs, a space and its
+ * setting (cape_pin_word_setting()), e.g. "P9.19 mode3 bidir pull-up rx
+ * slow".  No newline.
+ *
+ * Return: the length of the full description as snprintf() counts it, or
+ * -EINVAL if @index is out of range.
+ */
+int cape_pin_word_format(char *buf, size_t len, unsigned int index, u16 word)
+{
+	const char *name = cape_bone_pin_name(index);
+	char setting[CAPE_PIN_SETTING_LEN];
+
+	if (!name)
+		return -EINVAL;
+	if (index >= CAPE_BONE_FIRST_AIN)
+		return snprintf(buf, len, "%s", name);
+
+	cape_pin_word_setting(setting, sizeof(setting), index, word);
+
+	return snprintf(buf, len, "%s %s", name, setting);
 }
 EXPORT_SYMBOL_IF_KUNIT(cape_pin_word_format);
 
@@ -413,11 +441,11 @@ int cape_eeprom_parse(struct cape_eeprom *ee, const void *buf, size_t len,
 	if (ret)
 		return ret;
 
-	ee->current_ma[CAPEBUS_RAIL_VDD_3V3B] =
+	ee->current_ma[BONE_RAIL_VDD_3V3B] =
 		get_unaligned_be16(b + power_offset + CAPE_POWER_OFFSET(vdd_3v3b));
-	ee->current_ma[CAPEBUS_RAIL_VDD_5V] =
+	ee->current_ma[BONE_RAIL_VDD_5V] =
 		get_unaligned_be16(b + power_offset + CAPE_POWER_OFFSET(vdd_5v));
-	ee->current_ma[CAPEBUS_RAIL_SYS_5V] =
+	ee->current_ma[BONE_RAIL_SYS_5V] =
 		get_unaligned_be16(b + power_offset + CAPE_POWER_OFFSET(sys_5v));
 	ee->dc_supplied_ma =
 		get_unaligned_be16(b + power_offset + CAPE_POWER_OFFSET(dc_supplied));

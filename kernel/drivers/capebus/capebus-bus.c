@@ -1,0 +1,496 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capebus: the capebus bus, cape devices, cape drivers and the generic cape
+ * driver.
+ *
+ * The design follows the 2012 capebus RFC by Pantelis Antoniou (a cape bus
+ * on the driver core, board controllers that identify capes, a generic cape)
+ * with device-tree overlays for what capes add to the system.
+ *
+ * A cape's attributes read its description, which is fixed when the cape is
+ * created: they take no lock (a cape's attributes are drained by
+ * device_del() under its controller's lock).
+ */
+
+#define pr_fmt(fmt) "capebus: " fmt
+
+#include <linux/capebus.h>
+#include <linux/ctype.h>
+#include <linux/device.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+
+#include "capebus-internal.h"
+
+/* ---- matching ---------------------------------------------------------- */
+
+static const struct cape_device_id *
+capebus_match_id(const struct cape_device_id *id, const struct cape_device *cape)
+{
+	if (!id)
+		return NULL;
+
+	for (; id->part_number[0]; id++) {
+		if (strcmp(id->part_number, cape_text(cape, CAPEBUS_PART_NUMBER)))
+			continue;
+		if (id->version[0] &&
+		    strcmp(id->version, cape_text(cape, CAPEBUS_VERSION)))
+			continue;
+		if (id->board_name[0] &&
+		    strcmp(id->board_name, cape_text(cape, CAPEBUS_BOARD_NAME)))
+			continue;
+		return id;
+	}
+
+	return NULL;
+}
+
+static struct capebus_driver capebus_generic_driver;
+
+static int capebus_specific_match(struct device_driver *drv, void *data)
+{
+	const struct capebus_driver *cdrv = to_capebus_driver(drv);
+
+	return cdrv != &capebus_generic_driver &&
+	       capebus_match_id(cdrv->id_table, data);
+}
+
+/* The generic driver takes a cape with an overlay that no driver names. */
+static bool capebus_generic_matches(struct cape_device *cape)
+{
+	if (!cape->overlay)
+		return false;
+
+	return !bus_for_each_drv(&capebus_bus_type, NULL, cape,
+				 capebus_specific_match);
+}
+
+static int capebus_match(struct device *dev, const struct device_driver *drv)
+{
+	struct cape_device *cape = to_cape_device(dev);
+	const struct capebus_driver *cdrv = to_capebus_driver(drv);
+
+	if (cdrv == &capebus_generic_driver)
+		return capebus_generic_matches(cape);
+
+	return !!capebus_match_id(cdrv->id_table, cape);
+}
+
+static int capebus_probe(struct device *dev)
+{
+	struct cape_device *cape = to_cape_device(dev);
+	const struct capebus_driver *cdrv = to_capebus_driver(dev->driver);
+
+	return cdrv->probe(cape, capebus_match_id(cdrv->id_table, cape));
+}
+
+static void capebus_remove(struct device *dev)
+{
+	const struct capebus_driver *cdrv = to_capebus_driver(dev->driver);
+
+	if (cdrv->remove)
+		cdrv->remove(to_cape_device(dev));
+}
+
+/*
+ * MODALIAS=capebus:p<part>:v<version>.  A part number or version may hold
+ * any printable character, so every byte outside [A-Za-z0-9._-] is written
+ * as %XX (two upper-case hex digits): ':' then only ever separates fields,
+ * and nothing fnmatch() treats specially (*?[\) reaches modprobe.
+ */
+static size_t capebus_modalias_escape(char *buf, size_t len, size_t pos,
+				      const char *s)
+{
+	for (; *s; s++) {
+		u8 ch = *s;
+
+		if (isalnum(ch) || ch == '.' || ch == '_' || ch == '-')
+			pos += scnprintf(buf + pos, len - pos, "%c", ch);
+		else
+			pos += scnprintf(buf + pos, len - pos, "%%%02X", ch);
+	}
+
+	return pos;
+}
+
+/**
+ * capebus_modalias() - a cape's modalias
+ * @info: the cape
+ * @buf: where to write it
+ * @len: bytes at @buf
+ *
+ * Return: its length, or -E2BIG if it does not fit.
+ */
+int capebus_modalias(const struct capebus_cape_info *info, char *buf,
+		     size_t len)
+{
+	size_t pos;
+
+	pos = scnprintf(buf, len, "capebus:p");
+	pos = capebus_modalias_escape(buf, len, pos,
+				      info->text[CAPEBUS_PART_NUMBER]);
+	pos += scnprintf(buf + pos, len - pos, ":v");
+	pos = capebus_modalias_escape(buf, len, pos, info->text[CAPEBUS_VERSION]);
+
+	return pos + 1 >= len ? -E2BIG : pos;
+}
+
+/* 3 bytes per escaped character of the two fields, plus the prefixes. */
+#define CAPEBUS_MODALIAS_LEN	(2 * 3 * CAPEBUS_TEXT_LEN + 16)
+
+static int capebus_uevent(const struct device *dev, struct kobj_uevent_env *env)
+{
+	const struct cape_device *cape = to_cape_device(dev);
+	char *alias;
+	int ret;
+
+	if (add_uevent_var(env, "CAPEBUS_BOARD=%s",
+			   cape_text(cape, CAPEBUS_BOARD_NAME)) ||
+	    add_uevent_var(env, "CAPEBUS_PART=%s",
+			   cape_text(cape, CAPEBUS_PART_NUMBER)) ||
+	    add_uevent_var(env, "CAPEBUS_VERSION=%s",
+			   cape_text(cape, CAPEBUS_VERSION)) ||
+	    add_uevent_var(env, "CAPEBUS_SLOT=%u", cape->slot_nr))
+		return -ENOMEM;
+
+	alias = kmalloc(CAPEBUS_MODALIAS_LEN, GFP_KERNEL);
+	if (!alias)
+		return -ENOMEM;
+	ret = capebus_modalias(cape->info, alias, CAPEBUS_MODALIAS_LEN);
+	if (ret >= 0)
+		ret = add_uevent_var(env, "MODALIAS=%s", alias);
+	kfree(alias);
+
+	return ret < 0 ? ret : 0;
+}
+
+/* ---- cape attributes ------------------------------------------------- */
+
+static ssize_t capebus_text_show(struct device *dev, char *buf,
+				 enum capebus_text which)
+{
+	return sysfs_emit(buf, "%s\n", cape_text(to_cape_device(dev), which));
+}
+
+static ssize_t board_name_show(struct device *dev, struct device_attribute *attr,
+			       char *buf)
+{
+	return capebus_text_show(dev, buf, CAPEBUS_BOARD_NAME);
+}
+static DEVICE_ATTR_RO(board_name);
+
+static ssize_t version_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	return capebus_text_show(dev, buf, CAPEBUS_VERSION);
+}
+static DEVICE_ATTR_RO(version);
+
+static ssize_t manufacturer_show(struct device *dev, struct device_attribute *attr,
+				 char *buf)
+{
+	return capebus_text_show(dev, buf, CAPEBUS_MANUFACTURER);
+}
+static DEVICE_ATTR_RO(manufacturer);
+
+static ssize_t part_number_show(struct device *dev, struct device_attribute *attr,
+				char *buf)
+{
+	return capebus_text_show(dev, buf, CAPEBUS_PART_NUMBER);
+}
+static DEVICE_ATTR_RO(part_number);
+
+static ssize_t serial_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	return capebus_text_show(dev, buf, CAPEBUS_SERIAL);
+}
+static DEVICE_ATTR_RO(serial);
+
+static ssize_t format_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "%s\n", to_cape_device(dev)->info->format);
+}
+static DEVICE_ATTR_RO(format);
+
+/* One line per pin, as a PCI device's "resource" has one line per BAR. */
+static ssize_t pins_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	const struct cape_device *cape = to_cape_device(dev);
+	const struct capebus_header *header = cape->ctrl->header;
+	const struct capebus_cape_info *info = cape->info;
+	unsigned int pin;
+	ssize_t n = 0;
+
+	for_each_set_bit(pin, info->pins, header->num_pins)
+		n += sysfs_emit_at(buf, n, "%s%s%s\n", header->pin_names[pin],
+				   info->pin_setting[pin][0] ? " " : "",
+				   info->pin_setting[pin]);
+
+	return n;
+}
+static DEVICE_ATTR_RO(pins);
+
+/*
+ * The "currents" attribute's format, shared with configfs: "<rail> <mA>" a
+ * line, the header's rails by name, then what the cape can supply.
+ */
+static const char capebus_supplied[] = "dc-supplied";
+
+ssize_t capebus_currents_emit(const struct capebus_header *header,
+			      const struct capebus_cape_info *info, char *buf)
+{
+	unsigned int rail;
+	ssize_t n = 0;
+
+	for (rail = 0; rail < header->num_rails; rail++)
+		n += sysfs_emit_at(buf, n, "%s %u\n", header->rail_names[rail],
+				   info->current_ma[rail]);
+	n += sysfs_emit_at(buf, n, "%s %u\n", capebus_supplied,
+			   info->supplied_ma);
+
+	return n;
+}
+
+/* A rail's index by name, header->num_rails for "dc-supplied". */
+int capebus_currents_index(const struct capebus_header *header,
+			   const char *name)
+{
+	unsigned int rail;
+
+	for (rail = 0; rail < header->num_rails; rail++)
+		if (!strcmp(name, header->rail_names[rail]))
+			return rail;
+	if (!strcmp(name, capebus_supplied))
+		return header->num_rails;
+
+	return -EINVAL;
+}
+
+static ssize_t currents_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	const struct cape_device *cape = to_cape_device(dev);
+
+	return capebus_currents_emit(cape->ctrl->header, cape->info, buf);
+}
+static DEVICE_ATTR_RO(currents);
+
+static ssize_t slot_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%u\n", to_cape_device(dev)->slot_nr);
+}
+static DEVICE_ATTR_RO(slot);
+
+static ssize_t overlay_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%s\n", to_cape_device(dev)->overlay_source);
+}
+static DEVICE_ATTR_RO(overlay);
+
+static ssize_t overlay_file_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", to_cape_device(dev)->overlay_file);
+}
+static DEVICE_ATTR_RO(overlay_file);
+
+static ssize_t modalias_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	int n = capebus_modalias(to_cape_device(dev)->info, buf, PAGE_SIZE - 1);
+
+	if (n < 0)
+		return n;
+
+	return sysfs_emit_at(buf, n, "\n") + n;
+}
+static DEVICE_ATTR_RO(modalias);
+
+static struct attribute *cape_attrs[] = {
+	&dev_attr_board_name.attr,
+	&dev_attr_version.attr,
+	&dev_attr_manufacturer.attr,
+	&dev_attr_part_number.attr,
+	&dev_attr_serial.attr,
+	&dev_attr_format.attr,
+	&dev_attr_pins.attr,
+	&dev_attr_currents.attr,
+	&dev_attr_slot.attr,
+	&dev_attr_overlay.attr,
+	&dev_attr_overlay_file.attr,
+	&dev_attr_modalias.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(cape);
+
+static void capebus_cape_release(struct device *dev)
+{
+	struct cape_device *cape = to_cape_device(dev);
+
+	put_device(&cape->ctrl->dev);
+	kfree(cape->claim);
+	kvfree(cape->overlay);
+	kfree(cape->info);
+	kfree(cape);
+}
+
+const struct device_type capebus_cape_type = {
+	.name		= "cape",
+	.groups		= cape_groups,
+	.release	= capebus_cape_release,
+};
+
+const struct bus_type capebus_bus_type = {
+	.name		= "capebus",
+	.match		= capebus_match,
+	.probe		= capebus_probe,
+	.remove		= capebus_remove,
+	.uevent		= capebus_uevent,
+};
+
+/* ---- drivers ------------------------------------------------------------ */
+
+/**
+ * __capebus_driver_register() - register a cape driver
+ * @drv: the driver; its probe and id_table must be set
+ * @owner: the module of the driver (capebus_driver_register() passes it)
+ *
+ * Return: 0 or a negative errno.
+ */
+int __capebus_driver_register(struct capebus_driver *drv, struct module *owner)
+{
+	if (!drv->probe)
+		return -EINVAL;
+
+	drv->driver.owner = owner;
+	drv->driver.bus = &capebus_bus_type;
+
+	return driver_register(&drv->driver);
+}
+EXPORT_SYMBOL_GPL(__capebus_driver_register);
+
+/**
+ * capebus_driver_unregister() - unregister a cape driver
+ * @drv: the driver; it is unbound from every cape first
+ */
+void capebus_driver_unregister(struct capebus_driver *drv)
+{
+	driver_unregister(&drv->driver);
+}
+EXPORT_SYMBOL_GPL(capebus_driver_unregister);
+
+/**
+ * capebus_cape_apply_overlay() - apply a cape's device-tree overlay
+ * @cape: the cape; the caller holds its device lock (a driver's probe)
+ *
+ * The overlay was checked when the cape was added (targets in scope, no
+ * __symbols__, pins claimed).  A cape without an overlay succeeds at once.
+ *
+ * Return: 0 or a negative errno; @cape->apply_why then says what went wrong.
+ */
+int capebus_cape_apply_overlay(struct cape_device *cape)
+{
+	device_lock_assert(&cape->dev);
+
+	if (!cape->overlay || cape->ovcs_id)
+		return 0;
+
+	if (cape->overlay_stuck) {
+		snprintf(cape->apply_why, sizeof(cape->apply_why),
+			 "its previous overlay could not be removed");
+		return -EBUSY;
+	}
+
+	cape->apply_err = capebus_overlay_apply(cape);
+
+	return cape->apply_err;
+}
+EXPORT_SYMBOL_GPL(capebus_cape_apply_overlay);
+
+/**
+ * capebus_cape_revert_overlay() - remove a cape's device-tree overlay
+ * @cape: the cape; the caller holds its device lock (a driver's remove)
+ *
+ * A failure is reported in the log and leaves the cape's overlay marked
+ * stuck: the cape keeps its pins until a later removal succeeds.
+ */
+void capebus_cape_revert_overlay(struct cape_device *cape)
+{
+	device_lock_assert(&cape->dev);
+
+	capebus_overlay_revert(cape, false);
+}
+EXPORT_SYMBOL_GPL(capebus_cape_revert_overlay);
+
+/* The generic cape: its overlay is all it needs. */
+static int capebus_generic_probe(struct cape_device *cape,
+				 const struct cape_device_id *id)
+{
+	return capebus_cape_apply_overlay(cape);
+}
+
+static void capebus_generic_remove(struct cape_device *cape)
+{
+	capebus_cape_revert_overlay(cape);
+}
+
+static struct capebus_driver capebus_generic_driver = {
+	.probe	= capebus_generic_probe,
+	.remove	= capebus_generic_remove,
+	.driver	= {
+		.name	= "capebus-generic",
+	},
+};
+
+static int __init capebus_init(void)
+{
+	int ret;
+
+	ret = bus_register(&capebus_bus_type);
+	if (ret)
+		return ret;
+
+	ret = class_register(&capebus_class);
+	if (ret)
+		goto err_bus;
+
+	ret = capebus_driver_register(&capebus_generic_driver);
+	if (ret)
+		goto err_class;
+
+	ret = capebus_configfs_init();
+	if (ret)
+		goto err_generic;
+
+	return 0;
+
+err_generic:
+	capebus_driver_unregister(&capebus_generic_driver);
+err_class:
+	class_unregister(&capebus_class);
+err_bus:
+	bus_unregister(&capebus_bus_type);
+	return ret;
+}
+module_init(capebus_init);
+
+static void __exit capebus_exit(void)
+{
+	capebus_configfs_exit();
+	capebus_driver_unregister(&capebus_generic_driver);
+	class_unregister(&capebus_class);
+	bus_unregister(&capebus_bus_type);
+}
+module_exit(capebus_exit);
+
+MODULE_DESCRIPTION("capebus: add-on boards on a board's expansion header");
+MODULE_AUTHOR("capebus developers <capebus@lists.example.org>");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the capebus core through its public API alone: a "toy"
+ * controller with a made-up header (four pins J1.1-J1.4, one rail) and a
+ * made-up ID format registers two slots and capes, as a board-family module
+ * other than the BeagleBone one would.  Nothing here includes a capebus
+ * internal header: if a controller needed more than include/linux/capebus.h,
+ * this would not build.
+ */
+
+#include <kunit/device.h>
+#include <kunit/test.h>
+#include <linux/capebus.h>
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+static const char *const toy_pins[] = { "J1.1", "J1.2", "J1.3", "J1.4" };
+static const char *const toy_rails[] = { "3v3" };
+
+static const struct capebus_header toy_header = {
+	.name		= "toy",
+	.pin_names	= toy_pins,
+	.num_pins	= ARRAY_SIZE(toy_pins),
+	.rail_names	= toy_rails,
+	.num_rails	= ARRAY_SIZE(toy_rails),
+	.text_max	= { [CAPEBUS_PART_NUMBER] = 8 },
+};
+
+/*
+ * The toy ID format: "TOY1 <part> <version> <pin mask> <mA>", e.g.
+ * "TOY1 TOY-A 0001 0x3 40": part TOY-A, version 0001, pins J1.1 and J1.2,
+ * 40 mA from the 3v3 rail.
+ */
+static int toy_decode(struct capebus_controller *ctrl, const void *image,
+		      size_t len, struct capebus_cape_info *info,
+		      const void **overlay, size_t *overlay_len,
+		      char *why, size_t why_len)
+{
+	char part[9], version[5];
+	unsigned int mask, ma, pin;
+	char *s;
+	int n;
+
+	s = kmemdup_nul(image, len, GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	n = sscanf(s, "TOY1 %8s %4s %x %u", part, version, &mask, &ma);
+	kfree(s);
+	if (n != 4 || mask >= BIT(ARRAY_SIZE(toy_pins))) {
+		snprintf(why, why_len, "not a toy ID");
+		return -EINVAL;
+	}
+
+	memset(info, 0, sizeof(*info));
+	strscpy(info->text[CAPEBUS_PART_NUMBER], part);
+	strscpy(info->text[CAPEBUS_VERSION], version);
+	strscpy(info->text[CAPEBUS_BOARD_NAME], "Toy board");
+	strscpy(info->format, "TOY1");
+	for (pin = 0; pin < ARRAY_SIZE(toy_pins); pin++) {
+		if (!(mask & BIT(pin)))
+			continue;
+		__set_bit(pin, info->pins);
+		strscpy(info->pin_setting[pin], "gpio");
+	}
+	info->current_ma[0] = ma;
+	*overlay = NULL;
+	*overlay_len = 0;
+
+	return 0;
+}
+
+static const struct capebus_controller_ops toy_ops = {
+	.decode	= toy_decode,
+};
+
+struct toy_test {
+	struct capebus_controller *ctrl;
+	struct capebus_cape_info *info;
+};
+
+static int toy_test_init(struct kunit *test)
+{
+	static const u32 budget[] = { 100 };
+	struct toy_test *t;
+	struct device *dev;
+	DECLARE_BITMAP(board, CAPEBUS_MAX_PINS) = { };
+
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->info = kunit_kzalloc(test, sizeof(*t->info), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->info);
+
+	dev = kunit_device_register(test, "capebus-toy");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev);
+
+	t->ctrl = capebus_controller_alloc(dev, &toy_header, &toy_ops, 2);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t->ctrl);
+	__set_bit(3, board);		/* J1.4: the board's own */
+	KUNIT_ASSERT_EQ(test, capebus_controller_set_resources(t->ctrl, budget,
+							       board, NULL), 0);
+	KUNIT_ASSERT_EQ(test, capebus_controller_register(t->ctrl), 0);
+	test->priv = t;
+
+	return 0;
+}
+
+static void toy_test_exit(struct kunit *test)
+{
+	struct toy_test *t = test->priv;
+
+	capebus_controller_unregister(t->ctrl);
+	capebus_controller_put(t->ctrl);
+}
+
+static struct cape_device *toy_add(struct kunit *test, const char *id,
+				   unsigned int slot, char *why)
+{
+	struct toy_test *t = test->priv;
+	struct capebus_cape_desc desc = { .info = t->info, .slot = slot };
+	const void *overlay;
+	size_t overlay_len;
+
+	KUNIT_ASSERT_EQ(test, toy_decode(t->ctrl, id, strlen(id), t->info,
+					 &overlay, &overlay_len, why,
+					 CAPEBUS_REASON_LEN), 0);
+
+	return capebus_cape_add(t->ctrl, &desc, why, CAPEBUS_REASON_LEN);
+}
+
+static void toy_test_add_remove(struct kunit *test)
+{
+	struct toy_test *t = test->priv;
+	char why[CAPEBUS_REASON_LEN];
+	struct cape_device *cape;
+
+	cape = toy_add(test, "TOY1 TOY-A 0001 0x3 40", 0, why);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cape);
+	KUNIT_EXPECT_STREQ(test, why, "");
+	KUNIT_EXPECT_TRUE(test, device_is_registered(&cape->dev));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(dev_name(&cape->dev), "-slot0"));
+	KUNIT_EXPECT_STREQ(test, cape_text(cape, CAPEBUS_PART_NUMBER), "TOY-A");
+	KUNIT_EXPECT_STREQ(test, cape_text(cape, CAPEBUS_VERSION), "0001");
+	KUNIT_EXPECT_STREQ(test, cape->info->format, "TOY1");
+	KUNIT_EXPECT_STREQ(test, cape->holder, "TOY-A (slot 0)");
+	/* No overlay, no driver: the generic driver does not take it. */
+	KUNIT_EXPECT_NULL(test, cape->dev.driver);
+	KUNIT_EXPECT_EQ(test, capebus_slot_state(capebus_slot(t->ctrl, 0)),
+			CAPEBUS_SLOT_DETECTED);
+	KUNIT_EXPECT_STREQ(test, cape->overlay_source, "none");
+	KUNIT_EXPECT_STREQ(test, cape->overlay_file, "TOY-A-0001.dtbo");
+
+	capebus_cape_remove(cape);
+	KUNIT_EXPECT_FALSE(test, device_is_registered(&cape->dev));
+	capebus_cape_put(cape);
+	KUNIT_EXPECT_PTR_EQ(test, capebus_slot(t->ctrl, 2), NULL);
+}
+
+static void toy_test_pin_conflict(struct kunit *test)
+{
+	char why[CAPEBUS_REASON_LEN];
+	struct cape_device *a, *b;
+
+	a = toy_add(test, "TOY1 TOY-A 0001 0x3 40", 0, why);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a);
+
+	b = toy_add(test, "TOY1 TOY-B 0001 0x6 10", 1, why);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(b), -EBUSY);
+	KUNIT_EXPECT_STREQ(test, why, "pin J1.2 is held by TOY-A (slot 0)");
+
+	b = toy_add(test, "TOY1 TOY-B 0001 0x8 10", 1, why);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(b), -EBUSY);
+	KUNIT_EXPECT_STREQ(test, why, "pin J1.4 is held by the board");
+
+	/* Once A is gone its pins are free. */
+	capebus_cape_remove(a);
+	capebus_cape_put(a);
+	b = toy_add(test, "TOY1 TOY-B 0001 0x6 10", 1, why);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
+	capebus_cape_put(b);
+}
+
+static void toy_test_budget(struct kunit *test)
+{
+	char why[CAPEBUS_REASON_LEN];
+	struct cape_device *a, *b;
+
+	a = toy_add(test, "TOY1 TOY-A 0001 0x1 60", 0, why);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a);
+	b = toy_add(test, "TOY1 TOY-B 0001 0x2 50", 1, why);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(b), -ENOSPC);
+	KUNIT_EXPECT_STREQ(test, why,
+			   "3v3 over budget: needs 50 mA, 60 of 100 mA in use");
+	capebus_cape_put(a);
+}
+
+static void toy_test_virtual_slots(struct kunit *test)
+{
+	char why[CAPEBUS_REASON_LEN];
+	struct cape_device *a, *b;
+
+	a = toy_add(test, "TOY1 TOY-A 0001 0x1 0", CAPEBUS_SLOT_ANY_VIRTUAL, why);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a);
+	b = toy_add(test, "TOY1 TOY-B 0001 0x2 0", CAPEBUS_SLOT_ANY_VIRTUAL, why);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
+	/* Virtual slots are numbered from the controller's number of slots. */
+	KUNIT_EXPECT_EQ(test, a->slot_nr, 2);
+	KUNIT_EXPECT_EQ(test, b->slot_nr, 3);
+	KUNIT_EXPECT_PTR_EQ(test, a->slot, NULL);
+	capebus_cape_put(a);
+	capebus_cape_put(b);
+}
+
+static void toy_test_detected(struct kunit *test)
+{
+	struct toy_test *t = test->priv;
+	struct capebus_slot *slot = capebus_slot(t->ctrl, 1);
+	static const char id[] = "TOY1 TOY-D 0002 0x4 5";
+	char why[CAPEBUS_REASON_LEN];
+	const void *overlay;
+	size_t overlay_len;
+
+	KUNIT_ASSERT_EQ(test, toy_decode(t->ctrl, id, strlen(id), t->info,
+					 &overlay, &overlay_len, why,
+					 sizeof(why)), 0);
+	KUNIT_EXPECT_EQ(test, capebus_slot_detected(slot, t->info, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, capebus_slot_state(slot), CAPEBUS_SLOT_DETECTED);
+	/* A second cape in a slot that holds one is refused. */
+	KUNIT_EXPECT_EQ(test, capebus_slot_detected(slot, t->info, NULL, 0),
+			-EBUSY);
+
+	capebus_slot_set_failed(capebus_slot(t->ctrl, 0), "no %s", "luck");
+	KUNIT_EXPECT_EQ(test, capebus_slot_state(capebus_slot(t->ctrl, 0)),
+			CAPEBUS_SLOT_FAILED);
+	capebus_slot_set_empty(capebus_slot(t->ctrl, 0));
+	KUNIT_EXPECT_EQ(test, capebus_slot_state(capebus_slot(t->ctrl, 0)),
+			CAPEBUS_SLOT_EMPTY);
+}
+
+static void toy_test_unregistered(struct kunit *test)
+{
+	struct toy_test *t = test->priv;
+	char why[CAPEBUS_REASON_LEN];
+	struct cape_device *a, *b;
+
+	a = toy_add(test, "TOY1 TOY-A 0001 0x1 0", 0, why);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a);
+
+	/* The controller takes its capes with it; later adds are refused. */
+	capebus_controller_unregister(t->ctrl);
+	KUNIT_EXPECT_FALSE(test, device_is_registered(&a->dev));
+	capebus_cape_remove(a);		/* already gone: nothing happens */
+	capebus_cape_put(a);
+	b = toy_add(test, "TOY1 TOY-B 0001 0x2 0", 1, why);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(b), -ENODEV);
+
+	/* toy_test_exit() unregisters again: that must be harmless too. */
+	t->ctrl = capebus_controller_alloc(NULL, &toy_header, NULL, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t->ctrl);
+	KUNIT_ASSERT_EQ(test, capebus_controller_register(t->ctrl), 0);
+}
+
+static void toy_test_bad_header(struct kunit *test)
+{
+	static const struct capebus_header big = {
+		.name = "big", .pin_names = toy_pins,
+		.num_pins = CAPEBUS_MAX_PINS + 1,
+	};
+
+	KUNIT_EXPECT_EQ(test,
+			PTR_ERR_OR_ZERO(capebus_controller_alloc(NULL, &big, NULL, 1)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, capebus_header_pin_index(&toy_header, "J1.3"), 2);
+	KUNIT_EXPECT_EQ(test, capebus_header_pin_index(&toy_header, "J1.5"),
+			-EINVAL);
+}
+
+static struct kunit_case toy_test_cases[] = {
+	KUNIT_CASE(toy_test_add_remove),
+	KUNIT_CASE(toy_test_pin_conflict),
+	KUNIT_CASE(toy_test_budget),
+	KUNIT_CASE(toy_test_virtual_slots),
+	KUNIT_CASE(toy_test_detected),
+	KUNIT_CASE(toy_test_unregistered),
+	KUNIT_CASE(toy_test_bad_header),
+	{}
+};
+
+static struct kunit_suite toy_test_suite = {
+	.name = "capebus-controller",
+	.init = toy_test_init,
+	.exit = toy_test_exit,
+	.test_cases = toy_test_cases,
+};
+
+kunit_test_suite(toy_test_suite);
