@@ -47,6 +47,7 @@ int read_file(const char *path, uint8_t **buf, size_t *len);
 int write_file(const char *path, const void *buf, size_t len);
 /* Read a small sysfs/configfs text attribute, trailing newline stripped. */
 char *read_attr(const char *path);
+char *read_link_name(const char *path);
 int write_attr(const char *path, const char *val);
 int write_attr_bin(const char *path, const void *buf, size_t len);
 char *path_dirname(const char *path);

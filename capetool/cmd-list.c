@@ -11,14 +11,16 @@ static const char usage_text[] =
 	"\n"
 	"Show every capebus controller's slots (state, reason, EEPROM nvmem device,\n"
 	"cape) and every cape on the capebus bus (identity, slot, overlay source,\n"
-	"pins, power), from /sys/class/capebus and /sys/bus/capebus.\n"
+	"pins, currents), from /sys/class/capebus and /sys/bus/capebus.\n"
 	"  -j, --json   JSON output\n"
 	"  -h, --help   this text\n";
 
+/* A slot's "nvmem" and "cape" are links to devices: their names. */
 static char *attr(const char *dir, const char *name)
 {
 	char *p = xasprintf("%s/%s", dir, name);
-	char *v = read_attr(p);
+	char *v = !strcmp(name, "nvmem") || !strcmp(name, "cape") ?
+		  read_link_name(p) : read_attr(p);
 
 	free(p);
 	return v ? v : xstrdup("");
@@ -32,7 +34,7 @@ static int slot_cmp(const void *a, const void *b)
 static const char *const slot_attrs[] = { "state", "reason", "nvmem", "cape" };
 static const char *const cape_attrs[] = {
 	"board_name", "version", "manufacturer", "part_number", "serial", "format",
-	"slot", "overlay", "id", "pins", "power",
+	"slot", "overlay", "overlay_file", "pins", "currents",
 };
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -168,7 +170,7 @@ int cmd_list(int argc, char **argv)
 			json_str(capes[i]);
 			for (size_t a = 0; a < N(cape_attrs); a++) {
 				printf(", \"%s\": ", cape_attrs[a]);
-				if (!strcmp(cape_attrs[a], "pins") || !strcmp(cape_attrs[a], "power"))
+				if (!strcmp(cape_attrs[a], "pins") || !strcmp(cape_attrs[a], "currents"))
 					json_lines(v[a]);
 				else
 					json_str(v[a]);
@@ -180,10 +182,11 @@ int cmd_list(int argc, char **argv)
 			for (char *q = pw; *q; q++)
 				if (*q == '\n')
 					*q = ',';
-			printf("  %s: %s %s by %s, part %s, serial %s, format %s, slot %s, overlay %s\n",
+			printf("  %s: %s %s by %s, part %s, serial %s, format %s, slot %s, overlay %s%s%s\n",
 			       capes[i], v[0], v[1], v[2], v[3], *v[4] ? v[4] : "-",
-			       *v[5] ? v[5] : "?", *v[6] ? v[6] : "-", *v[7] ? v[7] : "?");
-			printf("    power: %s\n", *pw ? pw : "-");
+			       *v[5] ? v[5] : "?", *v[6] ? v[6] : "-", *v[7] ? v[7] : "?",
+			       *v[8] ? " " : "", v[8]);
+			printf("    currents: %s\n", *pw ? pw : "-");
 			if (*v[9]) {
 				char *dup = xstrdup(v[9]), *save, *tok;
 

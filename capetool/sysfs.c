@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "capetool.h"
 
 const char *sysfs_root(void)
@@ -66,15 +67,17 @@ char *slot_nvmem_path(int slot, int *code)
 
 	*code = EXIT_NODEV;
 	for (size_t i = 0; ctrls && ctrls[i] && !res; i++) {
-		char *p = xasprintf("%s/%s/slot%d/nvmem", cls, ctrls[i], slot);
-		char *name = read_attr(p);
+		char *p = xasprintf("%s/%s/slot%d", cls, ctrls[i], slot);
+		char *link = xasprintf("%s/nvmem", p);
+		char *name = read_link_name(link);
 
-		if (name) {
+		if (access(p, F_OK) == 0) {
 			seen = true;
-			if (*name)
+			if (name && *name)
 				res = xasprintf("%s/bus/nvmem/devices/%s/nvmem", sysfs_root(), name);
 		}
 		free(name);
+		free(link);
 		free(p);
 	}
 	if (!ctrls)

@@ -109,6 +109,24 @@ int write_file(const char *path, const void *buf, size_t len)
 	return 0;
 }
 
+/*
+ * The name of the device a sysfs link points to (its last component), or
+ * NULL if there is no link: the kernel links a slot to its cape and to its
+ * EEPROM's nvmem device.
+ */
+char *read_link_name(const char *path)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink(path, buf, sizeof(buf) - 1);
+	char *slash;
+
+	if (n < 0)
+		return NULL;
+	buf[n] = 0;
+	slash = strrchr(buf, '/');
+	return xstrdup(slash ? slash + 1 : buf);
+}
+
 char *read_attr(const char *path)
 {
 	uint8_t *b;

@@ -27,12 +27,12 @@ done
 rc=0
 say "== What capebus found"
 guest_run 'for s in /sys/class/capebus/*/slot*; do
-	n=${s##*slot}; st=$(cat $s/state); cape=$(cat $s/cape)
+	n=${s##*slot}; st=$(cat $s/state); cape=$(readlink $s/cape | sed "s,.*/,,")
 	if [ -n "$cape" ]; then
 		d=/sys/bus/capebus/devices/$cape
 		echo "  slot $n: $st: $(cat $d/board_name), part $(cat $d/part_number) version $(cat $d/version) by $(cat $d/manufacturer), serial $(cat $d/serial)"
 		p=$(tr "\n" "," < $d/pins | sed "s/,$//; s/,/, /g")
-		echo "          overlay from $(cat $d/overlay); pins: ${p:-none claimed}"
+		echo "          overlay from $(cat $d/overlay) $(cat $d/overlay_file); pins: ${p:-none claimed}"
 	else
 		r=$(cat $s/reason); echo "  slot $n: $st${r:+ ($r)}"
 	fi

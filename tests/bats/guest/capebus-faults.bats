@@ -43,7 +43,7 @@ teardown() {
 }
 
 @test "a cape wanting a pin another cape holds is refused, naming pin and holder" {
-	guest_ok "cat $CTRL/slot1/state $CTRL/slot1/reason; echo \"[\$(cat $CTRL/slot1/cape)]\""
+	guest_ok "cat $CTRL/slot1/state $CTRL/slot1/reason; echo \"[\$(readlink $CTRL/slot1/cape | sed 's,.*/,,')]\""
 	[ "${lines[0]}" = failed ]
 	[ "${lines[1]}" = "pin P8.13 is held by BB-WTHR-01 (slot 0)" ]
 	[ "${lines[2]}" = "[]" ]
@@ -65,7 +65,7 @@ teardown() {
 }
 
 @test "a corrupt EEPROM fails its slot with a reason" {
-	guest_ok "cat $CTRL/slot2/state $CTRL/slot2/reason $CTRL/slot2/nvmem"
+	guest_ok "cat $CTRL/slot2/state $CTRL/slot2/reason; echo \$(readlink $CTRL/slot2/nvmem | sed 's,.*/,,')"
 	[ "${lines[0]}" = failed ]
 	[ -n "${lines[1]}" ]
 	[[ "${lines[2]}" == 0-0056? ]]
@@ -99,7 +99,7 @@ teardown() {
 	wait_state 1 disabled
 	wait_state 2 failed
 	wait_state 3 failed
-	guest_ok "cat $CTRL/slot1/reason; echo \"[\$(cat $CTRL/slot1/cape)]\"; ls /sys/class/rtc | wc -l"
+	guest_ok "cat $CTRL/slot1/reason; echo \"[\$(readlink $CTRL/slot1/cape | sed 's,.*/,,')]\"; ls /sys/class/rtc | wc -l"
 	[ "${lines[0]}" = "BB-RTC-01 disabled by disable_partno" ]
 	[ "${lines[1]}" = "[]" ]
 	[ "${lines[2]}" = 0 ]
@@ -120,9 +120,9 @@ teardown() {
 @test "a part in capebus.enable_partno is loaded in a virtual slot" {
 	guest_shutdown
 	guest_boot --append capebus.enable_partno=BB-RTC-01
-	guest_run "for i in \$(seq 50); do [ -e /sys/bus/capebus/devices/capebus0-slot4 ] && break; sleep 0.2; done; cd /sys/bus/capebus/devices/capebus0-slot4 && cat part_number version slot overlay"
+	guest_run "for i in \$(seq 50); do [ -e /sys/bus/capebus/devices/capebus0-slot4 ] && break; sleep 0.2; done; cd /sys/bus/capebus/devices/capebus0-slot4 && cat part_number version slot overlay overlay_file"
 	[ "$status" -eq 0 ]
-	[ "$output" = $'BB-RTC-01\n00A0\n4\nfirmware BB-RTC-01-00A0.dtbo' ]
+	[ "$output" = $'BB-RTC-01\n00A0\n4\nfirmware\nBB-RTC-01-00A0.dtbo' ]
 	guest_ok "for r in /sys/class/rtc/rtc*; do cat \$r/name; done"
 	[[ "$output" == *ds13* ]]
 }

@@ -41,9 +41,10 @@ setup_file() {
 	guest_run 'echo scan > /sys/kernel/debug/kmemleak; echo clear > /sys/kernel/debug/kmemleak'
 }
 
-# With CONFIG_CAPEBUS=m nothing loads the module in this guest: do it.
+# /init loads capebus-bone (and with it capebus); after an unload test, load
+# them again.
 load_capebus() {
-	guest_run '. /host/cfs.sh; [ -d $CB ] || modprobe capebus;
+	guest_run '. /host/cfs.sh; [ -d $CB ] || modprobe capebus-bone;
 		for i in $(seq 100); do [ -d $CB ] && exit 0; sleep 0.1; done; exit 1'
 }
 
@@ -91,7 +92,7 @@ boot_with_rtc_cape() {
 	[ "${lines[*]}" = "capes slots 0 1 2 3 0" ]
 	cfs_run 'cd $CB/slots/0 && ls && cat state disable && cat reason cape eeprom | wc -c'
 	[ "$status" -eq 0 ]
-	[ "${lines[*]}" = "cape disable eeprom reason state empty 0 2" ]
+	[ "${lines[*]}" = "cape clear_override disable eeprom override override_status reason state empty 0 2" ]
 }
 
 @test "slot groups are the kernel's: rmdir and mkdir there fail" {
@@ -106,7 +107,7 @@ boot_with_rtc_cape() {
 @test "a new declaration is disabled, in a virtual slot, with nothing loaded" {
 	cfs_run 'mkdir $CAPES/fresh && cd $CAPES/fresh && ls && cat enable status slot && rmdir $CAPES/fresh'
 	[ "$status" -eq 0 ]
-	[ "${lines[*]}" = "board_name cape dtbo eeprom enable manufacturer part_number pins power serial slot status version 0 disabled virtual" ]
+	[ "${lines[*]}" = "board_name cape currents dtbo eeprom enable manufacturer part_number pins serial slot status version 0 disabled virtual" ]
 }
 
 @test "the weather cape declared by mkdir, fields, dtbo and enable reads its temperature through hwmon" {
@@ -194,19 +195,19 @@ boot_with_rtc_cape() {
 	cfs_run 'mkdir $CAPES/bad'
 	for v in "slot 4" "slot 12" "slot virtualx" "pins P9.99" "pins P9.19,bogus" \
 		 "part_number a/b" "version 00A00" "board_name $(printf 'x%.0s' $(seq 40))" \
-		 "power vdd-9v 10" "power vdd-3v3b 65536" "power vdd-3v3b" "power vdd-3v3b -1" \
-		 "power sys-5v 10,vdd-3v3b 1x"; do
+		 "currents vdd-9v 10" "currents vdd-3v3b 65536" "currents vdd-3v3b" \
+		 "currents vdd-3v3b -1" "currents sys-5v 10,vdd-3v3b 1x"; do
 		cfs_run "echo ${v#* } > \$CAPES/bad/${v%% *}"
 		[ "$status" -ne 0 ]
 		[[ "$output" == *"Invalid argument"* ]]
 	done
-	cfs_run 'cat $CAPES/bad/power $CAPES/bad/slot $CAPES/bad/pins $CAPES/bad/part_number; rmdir $CAPES/bad'
+	cfs_run 'cat $CAPES/bad/currents $CAPES/bad/slot $CAPES/bad/pins $CAPES/bad/part_number; rmdir $CAPES/bad'
 	[ "${lines[*]}" = "vdd-3v3b 0 vdd-5v 0 sys-5v 0 dc-supplied 0 virtual" ]
 }
 
 @test "a declared cape's currents count against the rails: over budget is ENOSPC naming the rail" {
 	# The test board's vdd-3v3b budget is 250 mA.
-	cfs_run 'declare_cape hungry CFS-HUNGRY && echo "vdd-3v3b 300" > $CAPES/hungry/power &&
+	cfs_run 'declare_cape hungry CFS-HUNGRY && echo "vdd-3v3b 300" > $CAPES/hungry/currents &&
 		echo 1 > $CAPES/hungry/enable'
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"No space left on device"* ]]
@@ -214,10 +215,10 @@ boot_with_rtc_cape() {
 	[[ "${lines[0]}" == "failed: vdd-3v3b over budget: needs 300 mA, "*" of 250 mA in use" ]]
 	[ "${lines[1]}" = none ]
 	# Within budget it loads, and its device states the same currents.
-	cfs_run 'printf "vdd-3v3b 200\nsys-5v 100, dc-supplied 50\n" > $CAPES/hungry/power &&
+	cfs_run 'printf "vdd-3v3b 200\nsys-5v 100, dc-supplied 50\n" > $CAPES/hungry/currents &&
 		echo 1 > $CAPES/hungry/enable && cat $CAPES/hungry/status &&
-		cat /sys/bus/capebus/devices/$(cat $CAPES/hungry/cape)/power &&
-		cat $CAPES/hungry/power | md5sum && cat /sys/bus/capebus/devices/$(cat $CAPES/hungry/cape)/power | md5sum &&
+		cat /sys/bus/capebus/devices/$(cat $CAPES/hungry/cape)/currents &&
+		cat $CAPES/hungry/currents | md5sum && cat /sys/bus/capebus/devices/$(cat $CAPES/hungry/cape)/currents | md5sum &&
 		rmdir $CAPES/hungry && cape_devices'
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = detected ]
@@ -357,20 +358,25 @@ SH
 }
 
 @test "the module cannot be unloaded while a cape is declared, and unloads cleanly after rmdir" {
-	# kernel/configs/capebus.config builds capebus as a module: if it is
-	# not one, that is a broken build, not a reason to skip.
-	guest_run '[ -e /sys/module/capebus/refcnt ]'
-	[ "$status" -eq 0 ] || { echo "capebus is not a module (CONFIG_CAPEBUS=m expected)" >&2; false; }
-	cfs_run 'declare_cape m BB-WTHR-01 && cat /host/weather.dtbo > $CAPES/m/dtbo && echo 1 > $CAPES/m/enable && rmmod capebus'
+	# kernel/configs/capebus.config builds capebus and capebus-bone as
+	# modules: if they are not, that is a broken build, not a reason to skip.
+	guest_run '[ -e /sys/module/capebus/refcnt ] && [ -e /sys/module/capebus_bone/refcnt ]'
+	[ "$status" -eq 0 ] || { echo "capebus, capebus-bone are not modules (=m expected)" >&2; false; }
+	# The controller module goes (and takes its capes), the core stays:
+	# the declared cape holds it.
+	cfs_run 'declare_cape m BB-WTHR-01 && cat /host/weather.dtbo > $CAPES/m/dtbo && echo 1 > $CAPES/m/enable &&
+		cape_i2c && rmmod capebus_bone && cat $CAPES/m/status && cape_devices && cape_i2c && rmmod capebus'
 	[ "$status" -ne 0 ]
-	cfs_run 'cat $CAPES/m/status; cape_i2c; rmdir $CAPES/m && rmmod capebus && ls /sys/kernel/config/ | grep -c capebus;
+	[ "${lines[*]:0:4}" = "0-0048 failed: capebus0 was removed none none" ]
+	[[ "${lines[4]}" == *"can't unload module 'capebus'"* ]]
+	cfs_run 'rmdir $CAPES/m && rmmod capebus && ls /sys/kernel/config/ | grep -c capebus;
 		cape_devices; cape_i2c; [ "$(dt_hash)" = "$(cat /tmp/dt.base)" ] && echo same-tree'
-	[ "${lines[*]}" = "loaded 0-0048 0 none none same-tree" ]
-	# A controller with an idle declaration: unloading the module is refused too.
+	[ "${lines[*]}" = "0 none none same-tree" ]
+	# An idle declaration holds the core too.
 	load_capebus
-	cfs_run 'mkdir $CAPES/idle && rmmod capebus'
+	cfs_run 'mkdir $CAPES/idle && rmmod capebus_bone && rmmod capebus'
 	[ "$status" -ne 0 ]
-	cfs_run 'rmdir $CAPES/idle && rmmod capebus && modprobe capebus && sleep 1 && ls /sys/kernel/config/capebus'
+	cfs_run 'rmdir $CAPES/idle && rmmod capebus && modprobe capebus-bone && sleep 1 && ls /sys/kernel/config/capebus'
 	[ "$status" -eq 0 ]
 	[ "$output" = capebus0 ]
 	guest_run 'echo scan > /sys/kernel/debug/kmemleak; echo scan > /sys/kernel/debug/kmemleak;
@@ -412,6 +418,38 @@ SH
 	cfs_run 'rmdir $CAPES/slotted && cat $CB/slots/1/state && echo 0 > $CB/slots/1/disable && cat $CB/slots/1/state && cape_i2c'
 	[ "$status" -eq 0 ]
 	[ "${lines[*]}" = "disabled loaded 0-0068" ]
+}
+
+@test "slots/N/override: an image stands in for the slot's EEPROM until it is cleared" {
+	boot_with_rtc_cape
+	guest_put "$BATS_FILE_TMPDIR/weather.eeprom"
+	cfs_run 'cat $CB/slots/1/override_status; cat $CB/slots/1/override | wc -c'
+	[ "${lines[*]}" = "none 0" ]
+	# Slot 1's EEPROM says RTC; the override says weather, with its overlay.
+	cfs_run 'cat /host/weather.eeprom > $CB/slots/1/override && cat $CB/slots/1/override_status $CB/slots/1/state &&
+		d=/sys/bus/capebus/devices/$(cat $CB/slots/1/cape) && cat $d/part_number $d/overlay && cape_i2c &&
+		cmp $CB/slots/1/override /host/weather.eeprom && cmp $CB/slots/1/eeprom /host/rtc.eeprom'
+	[ "$status" -eq 0 ]
+	[ "${lines[*]}" = "active loaded BB-WTHR-01 configfs 0-0048" ]
+	# The slot's disable switch works on the override's cape.
+	cfs_run 'echo 1 > $CB/slots/1/disable && cat $CB/slots/1/state && cape_i2c && echo 0 > $CB/slots/1/disable && cape_i2c'
+	[ "${lines[*]}" = "disabled none 0-0048" ]
+	# An image the controller cannot decode is refused and changes nothing.
+	cfs_run 'head -c 300 /dev/zero > $CB/slots/1/override; cat $CB/slots/1/override_status $CB/slots/1/state; cape_i2c;
+		cmp $CB/slots/1/override /host/weather.eeprom && echo kept'
+	[[ "${lines[0]}" == "refused: "* ]]
+	[ "${lines[*]:1}" = "loaded 0-0048 kept" ]
+	# Cleared: the EEPROM's cape is back, the tree as it was with it.
+	cfs_run 'echo 1 > $CB/slots/1/clear_override && cat $CB/slots/1/override_status $CB/slots/1/state && cape_i2c &&
+		cat /sys/bus/capebus/devices/$(cat $CB/slots/1/cape)/part_number &&
+		[ "$(dt_hash)" = "$(cat /tmp/dt.rtc)" ] && echo same-tree'
+	[ "$status" -eq 0 ]
+	[ "${lines[*]}" = "none loaded 0-0068 BB-RTC-01 same-tree" ]
+	# A slot with no EEPROM at all takes an override too, and is empty again after.
+	cfs_run 'cat /host/weather.eeprom > $CB/slots/2/override && cat $CB/slots/2/state && cape_i2c &&
+		echo 1 > $CB/slots/2/clear_override && cat $CB/slots/2/state && cape_i2c'
+	[ "$status" -eq 0 ]
+	[ "${lines[*]}" = "loaded 0-0048 0-0068 empty 0-0068" ]
 }
 
 @test "a controller removed with capes declared takes their devices; its group goes with the last cape" {

@@ -58,16 +58,15 @@ fake_sysfs() {
 		mkdir -p "$s/class/capebus/capebus0/slot$i"
 		echo empty > "$s/class/capebus/capebus0/slot$i/state"
 		echo > "$s/class/capebus/capebus0/slot$i/reason"
-		echo > "$s/class/capebus/capebus0/slot$i/nvmem"
-		echo > "$s/class/capebus/capebus0/slot$i/cape"
+		# no EEPROM, no cape: no nvmem or cape link
 	done
 	echo loaded > "$s/class/capebus/capebus0/slot0/state"
-	echo 0-00540 > "$s/class/capebus/capebus0/slot0/nvmem"
-	echo capebus0-slot0 > "$s/class/capebus/capebus0/slot0/cape"
-	echo 0-00550 > "$s/class/capebus/capebus0/slot1/nvmem"
+	ln -s ../../../../bus/nvmem/devices/0-00540 "$s/class/capebus/capebus0/slot0/nvmem"
+	ln -s ../../../../bus/capebus/devices/capebus0-slot0 "$s/class/capebus/capebus0/slot0/cape"
+	ln -s ../../../../bus/nvmem/devices/0-00550 "$s/class/capebus/capebus0/slot1/nvmem"
 	echo failed > "$s/class/capebus/capebus0/slot2/state"
 	echo "pin P8.13 is held by BB-WTHR-01 (slot 0)" > "$s/class/capebus/capebus0/slot2/reason"
-	echo 0-00560 > "$s/class/capebus/capebus0/slot2/nvmem"
+	ln -s ../../../../bus/nvmem/devices/0-00560 "$s/class/capebus/capebus0/slot2/nvmem"
 	mkdir -p "$s/bus/nvmem/devices/0-00540" "$s/bus/nvmem/devices/0-00550" "$s/bus/nvmem/devices/0-00560"
 	{ cat "$GOLDEN/BB-WTHR-01-00A2.eeprom"; head -c 2000 /dev/zero | tr '\0' '\377'; } \
 		> "$s/bus/nvmem/devices/0-00540/nvmem"
@@ -78,7 +77,7 @@ fake_sysfs() {
 	echo "Weather Cape" > "$c/board_name"; echo 00A2 > "$c/version"
 	echo "Example Labs" > "$c/manufacturer"; echo BB-WTHR-01 > "$c/part_number"
 	echo 4012EXLB0042 > "$c/serial"; echo A1 > "$c/format"; echo 0 > "$c/slot"
-	echo eeprom > "$c/overlay"; echo "Weather Cape,00A2,Example Labs,BB-WTHR-01" > "$c/id"
+	echo eeprom > "$c/overlay"; echo > "$c/overlay_file"
 	printf 'P9.19 mode3 bidir pull-up rx slow\nP8.13 mode7 out no-pull fast\nP9.39\n' > "$c/pins"
-	printf 'vdd-3v3b 150\nvdd-5v 0\nsys-5v 0\ndc-supplied 0\n' > "$c/power"
+	printf 'vdd-3v3b 150\nvdd-5v 0\nsys-5v 0\ndc-supplied 0\n' > "$c/currents"
 }

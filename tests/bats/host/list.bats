@@ -15,7 +15,7 @@ load helpers
 	[[ "${lines[4]}" == "  slot 3  empty" ]]
 	[[ "$output" == *"capebus0-slot0: Weather Cape 00A2 by Example Labs, part BB-WTHR-01, serial 4012EXLB0042, format A1, slot 0, overlay eeprom"* ]]
 	[[ "$output" == *"    P9.19 mode3 bidir pull-up rx slow"* ]]
-	[[ "$output" == *"power: vdd-3v3b 150,vdd-5v 0,sys-5v 0,dc-supplied 0"* ]]
+	[[ "$output" == *"currents: vdd-3v3b 150,vdd-5v 0,sys-5v 0,dc-supplied 0"* ]]
 }
 
 @test "list --json is valid JSON" {
@@ -30,7 +30,7 @@ assert [x["state"] for x in s] == ["loaded", "empty", "failed", "empty"], s
 assert s[2]["reason"] == "pin P8.13 is held by BB-WTHR-01 (slot 0)"
 c = d["capes"][0]
 assert c["part_number"] == "BB-WTHR-01" and c["slot"] == "0"
-assert c["pins"][2] == "P9.39" and c["power"][0] == "vdd-3v3b 150"'
+assert c["pins"][2] == "P9.39" and c["currents"][0] == "vdd-3v3b 150"'
 }
 
 @test "slots sort numerically" {
