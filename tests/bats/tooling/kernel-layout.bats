@@ -1,0 +1,76 @@
+#!/usr/bin/env bats
+# The kernel series' layering, checked on the source: a generic core that
+# knows no board family, board-family modules that import it and never the
+# reverse, and exports only for other modules (drivers/siox is the model).
+
+setup() {
+	top=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)
+	k=$top/kernel
+	# The core module's sources (its KUnit tests may borrow real pin names).
+	core=()
+	for f in "$k"/drivers/capebus/capebus-*.[ch] "$k/include/linux/capebus.h"; do
+		case $f in *-test.c) ;; *) core+=("$f") ;; esac
+	done
+}
+
+@test "the core names nothing of the BeagleBone SRM EEPROM format" {
+	# Identifiers and words that only the SRM layout has.
+	run grep -nE '\bcape_eeprom|CAPE_EEPROM|CAPE_PIN_|CAPE_BONE|cape_bone|uapi/linux/capebus\.h|bone-eeprom|VDD_3V3B|pin[- ]usage|\bbone_[a-bd-z]' "${core[@]}"
+	echo "$output"
+	[ "$status" -eq 1 ]
+}
+
+@test "the core includes no board-family header; controllers see only the public one" {
+	run grep -nE '#include.*(bone/|bone\.h|bone-)' "${core[@]}"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	run grep -nE '#include "(\.\./)?capebus-' "$k"/drivers/capebus/bone/*.[ch]
+	echo "$output"
+	[ "$status" -eq 1 ]
+	# The test controller proves it: only <linux/capebus.h> of ours.
+	run grep -nE '#include "' "$k/drivers/capebus/capebus-controller-test.c"
+	[ "$status" -eq 1 ]
+}
+
+@test "the core never calls a controller module's functions" {
+	# Every non-static function the bone module defines...
+	fns=$(grep -hoE '^[a-z_ ]+\**\b(bone_[a-z_]+|cape_[a-z_]+)\(' "$k"/drivers/capebus/bone/*.c |
+		grep -oE '(bone_[a-z_]+|cape_[a-z_]+)\($' | tr -d '(' | sort -u)
+	[ -n "$fns" ]
+	for f in $fns; do
+		run grep -nw "$f" "${core[@]}"
+		[ "$status" -eq 1 ] || { echo "core calls $f: $output"; false; }
+	done
+}
+
+@test "every symbol the core exports is used by a separate module or is cape-driver API" {
+	driver_api='__capebus_driver_register capebus_driver_unregister capebus_cape_apply_overlay capebus_cape_revert_overlay'
+	exports=$(grep -hoE 'EXPORT_SYMBOL_GPL\([a-z_]+\)' "$k"/drivers/capebus/capebus-*.c |
+		sed 's/.*(\(.*\))/\1/' | sort -u)
+	[ -n "$exports" ]
+	for s in $exports; do
+		case " $driver_api " in *" $s "*) continue ;; esac
+		# A caller outside the core's own module: the bone module or the
+		# test module (capebus-*-test.c), directly or through a macro of
+		# the public header (__devm_..._alloc behind devm_..._alloc).
+		users=$s
+		m=$(grep -oE "^#define [a-z_]+\(" "$k/include/linux/capebus.h" | sed 's/#define //; s/($//' |
+			while read -r d; do grep -A3 "^#define $d(" "$k/include/linux/capebus.h" | grep -qw "$s" && echo "$d"; done || true)
+		[ -n "$m" ] && users="$s|$(echo $m | tr ' ' '|')"
+		run grep -lwE "$users" "$k"/drivers/capebus/bone/*.c "$k"/drivers/capebus/capebus-*-test.c
+		[ "$status" -eq 0 ] || { echo "$s is exported but no other module uses it"; false; }
+	done
+	# And nothing is exported from a file that no other module links.
+	run grep -l 'EXPORT_SYMBOL_GPL' "$k"/drivers/capebus/capebus-resources.c "$k"/drivers/capebus/capebus-partno.c
+	[ "$status" -eq 1 ]
+}
+
+@test "every device capebus creates has a device_type with its release" {
+	for t in capebus_cape_type capebus_slot_type capebus_controller_type; do
+		run grep -A4 -E "struct device_type $t = \{" "$k"/drivers/capebus/capebus-*.c
+		[[ "$output" == *".release"* ]] || { echo "$t has no release"; false; }
+	done
+	# No device is given a bare ->release.
+	run grep -nE 'dev\.release *=' "$k"/drivers/capebus/capebus-*.c
+	[ "$status" -eq 1 ]
+}
