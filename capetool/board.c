@@ -75,7 +75,7 @@ static int parse_header(const char *src, config_setting_t *list, struct board *b
 			return -1;
 		}
 		h = &b->hdr[hdr][pos - 1];
-		if (h->fixed || h->use || h->modes[0]) {
+		if (h->name || h->fixed || h->use || h->modes[0]) {
 			err("%s: header: %s listed twice", src, name);
 			return -1;
 		}
@@ -85,6 +85,14 @@ static int parse_header(const char *src, config_setting_t *list, struct board *b
 				return -1;
 			}
 			h->fixed = xstrdup(v);
+		}
+		if (config_setting_lookup_string(g, "name", &v)) {
+			if (cape_pin_index(name) < 0 || h->fixed) {
+				err("%s: header: %s: only a signal pin takes a name (a fixed one says \"fixed\")",
+				    src, name);
+				return -1;
+			}
+			h->name = xstrdup(v);
 		}
 		if (config_setting_lookup_string(g, "use", &v))
 			h->use = xstrdup(v);
@@ -286,6 +294,7 @@ void board_free(struct board *b)
 		for (int pos = 0; pos < 2 * BOARD_HDR_ROWS; pos++) {
 			struct board_hdr *h = &b->hdr[hdr][pos];
 
+			free(h->name);
 			free(h->fixed);
 			free(h->use);
 			for (int k = 0; k < 8; k++)

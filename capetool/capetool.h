@@ -140,6 +140,7 @@ struct board_pin {
 /* One header position as the profile's "header" describes it (pinout). */
 #define BOARD_HDR_ROWS 23		/* each header is 2 x 23 */
 struct board_hdr {
+	char *name;		/* a signal pin's name; NULL: the UAPI's mode-0 signal */
 	char *fixed;		/* power, ground, reset or ADC-reference name; NULL: signal */
 	char *use;		/* what the board uses it for; NULL: nothing said */
 	char *modes[8];		/* function by mux mode; NULL where unknown */

@@ -259,6 +259,12 @@ static const char *function(const struct ppin *p, uint16_t w)
 	return f && *f ? f : NULL;
 }
 
+/* The signal pin's name: the profile's, else the UAPI's mode-0 signal. */
+static const char *pin_name(const struct ppin *p)
+{
+	return p->h->name ? p->h->name : cape_pin_signals[p->idx];
+}
+
 static const char *pull_name(uint16_t w)
 {
 	if (w & CAPE_PIN_PULL_DISABLE)
@@ -293,20 +299,20 @@ static void describe(const struct view *v, const struct ppin *p, char *out, size
 		return;
 	case K_BOARD:
 	case K_SHARED:
-		snprintf(out, n, "%s", p->h->use ? p->h->use : cape_pin_signals[p->idx]);
+		snprintf(out, n, "%s", p->h->use ? p->h->use : pin_name(p));
 		return;
 	case K_FREE:
-		snprintf(out, n, "%s", cape_pin_signals[p->idx]);
+		snprintf(out, n, "%s", pin_name(p));
 		return;
 	case K_CONFLICT:
-		snprintf(out, n, "CONFLICT %s", cape_pin_signals[p->idx]);
+		snprintf(out, n, "CONFLICT %s", pin_name(p));
 		return;
 	case K_CAPE:
 		break;
 	}
 	w = v->capes[p->claim[0]].word[p->idx];
 	if (cape_pin_is_ain(p->idx)) {
-		snprintf(out, n, "%s analog in", cape_pin_signals[p->idx]);
+		snprintf(out, n, "%s analog in", pin_name(p));
 		return;
 	}
 	f = function(p, w);
@@ -564,7 +570,7 @@ static void print_json(const struct view *v)
 			printf("%s\n  {\"pin\": \"%s\", \"row\": %d, \"column\": \"%s\", \"kind\": \"%s\"",
 			       pos ? "," : "", p->name, pos / 2 + 1, pos % 2 ? "even" : "odd",
 			       kind_names[p->kind]);
-			json_opt("signal", p->idx >= 0 ? cape_pin_signals[p->idx] : NULL);
+			json_opt("signal", p->idx >= 0 ? pin_name(p) : NULL);
 			json_opt("fixed", p->h->fixed);
 			json_opt("use", p->h->use);
 			json_opt("text", what);

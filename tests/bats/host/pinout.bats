@@ -7,7 +7,8 @@
 # just regenerate them.  No four capes of cape-defs/ stack today (weather,
 # circuitco-weather, scs-dfe and bborg-servo all claim the I2C2 pins, which
 # the profiles do not list as shared yet), so the stack is bborg-servo, the
-# RTC cape's EEPROM image, weather-conflict and the kitchen-sink fixture.
+# RTC cape's EEPROM image, weather-conflict and the kitchen-sink fixture;
+# the last test stacks cape-defs/ on a profile with the I2C2 pins shared.
 
 load helpers
 
@@ -281,6 +282,17 @@ PY
 	run ct pinout --board "$b" "$DEFS/weather.cape"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"header: P8.13 is a signal pin, not a fixed one"* ]]
+	sed 's/{ pin = "P9.1"; fixed = "DGND"; }/{ pin = "P9.1"; fixed = "DGND"; name = "X"; }/' \
+		"$TOP/schemas/boards/beaglebone-black.board" > "$b"
+	run ct pinout --board "$b" "$DEFS/weather.cape"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"header: P9.1: only a signal pin takes a name"* ]]
+	# the names drawn are the profile's
+	sed 's/{ pin = "P8.7"; name = "TIMER4";/{ pin = "P8.7"; name = "MY_TIMER";/' \
+		"$TOP/schemas/boards/beaglebone-black.board" > "$b"
+	run ct pinout --board "$b" "$DEFS/weather.cape"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" . MY_TIMER  7 () () 8  . TIMER7"* ]]
 }
 
 @test "pinout has --help and is listed by capetool --help" {
@@ -292,4 +304,24 @@ PY
 	run ct --help
 	[[ "$output" == *"  pinout "* ]]
 	[[ "$output" == *"5  check, pinout: pin conflict"* ]]
+}
+
+@test "with the I2C2 pins shared, the capes of cape-defs/ stack; each is named on the pin" {
+	# what the profiles say once they list P9.19/P9.20 in shared-pins
+	b=$BATS_TEST_TMPDIR/shared.board
+	sed 's/^shared-pins = .*;/shared-pins = ["P9.19", "P9.20"];/' \
+		"$TOP/schemas/boards/beaglebone-black.board" > "$b"
+	grep -qx 'shared-pins = \["P9.19", "P9.20"\];' "$b"
+	run ct pinout --board "$b" "$DEFS/weather.cape" "$DEFS/circuitco-weather.cape" \
+		"$DEFS/scs-dfe.cape" "$DEFS/bborg-servo.cape" "$DEFS/rtc.cape"
+	no_sanitizer_report
+	[ "$status" -eq 0 ]
+	fits_80
+	[[ "$output" == *"A+B+C+D i2c2_scl m3 io up 19 () () 20 B+C+D i2c2_sda m3 io up"* ]]
+	[[ "$output" != *Conflicts:* ]]
+	# and without shared pins they do conflict there
+	sed 's/^shared-pins = .*;/shared-pins = [];/' "$TOP/schemas/boards/beaglebone-black.board" > "$b"
+	run ct pinout --board "$b" "$DEFS/weather.cape" "$DEFS/bborg-servo.cape"
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"! A+B CONFLICT I2C2_SCL 19 () () 20 B i2c2_sda m3 io up"* ]]
 }
