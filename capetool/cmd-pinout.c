@@ -452,6 +452,7 @@ static void print_legend(const struct view *v)
 	struct wrap w = { 0, true };
 
 	printf("Board %s.  Legend:\n", v->b.name);
+	printf("  [] pin 1, () the others; odd pins left, even right, as on the board\n");
 	printf("  = power, ground, reset   # the board's own   ~ shared cape bus   . free\n");
 	printf("  A-Z a cape (below): function, mux mode mN, direction in/out/io, pull up/down\n");
 	printf("  ! conflict: claimed by two capes, or by a cape and the board\n");
