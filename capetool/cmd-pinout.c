@@ -636,8 +636,7 @@ static void xml_text(FILE *f, const char *s)
 	}
 }
 
-static void pad_style(const struct view *v, const struct ppin *p, const char **fill,
-		      const char **stroke)
+static void pad_style(const struct ppin *p, const char **fill, const char **stroke)
 {
 	*stroke = "#333";
 	*fill = "#fff";
@@ -649,7 +648,6 @@ static void pad_style(const struct view *v, const struct ppin *p, const char **f
 	case K_CAPE: *fill = cape_rgb[p->claim[0] % NRGB]; break;
 	case K_CONFLICT: *fill = "#d50000"; *stroke = "#d50000"; break;
 	}
-	(void)v;
 }
 
 static void svg_pin(FILE *f, const struct view *v, const struct ppin *p, int x0, int y0, int pos)
@@ -659,7 +657,7 @@ static void svg_pin(FILE *f, const struct view *v, const struct ppin *p, int x0,
 	const char *fill, *stroke, *klass = kind_names[p->kind];
 	char t[CELL + 8], who[80];
 
-	pad_style(v, p, &fill, &stroke);
+	pad_style(p, &fill, &stroke);
 	cell(v, p, t, sizeof(t));
 	letters(v, p, who, sizeof(who));
 	/* the pad's colour says what the terminal's mark says */
