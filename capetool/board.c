@@ -40,6 +40,88 @@ static int mark_pins(const char *src, config_setting_t *a, bool *mark)
 	return 0;
 }
 
+bool header_position(const char *name, int *hdr, int *pos)
+{
+	char *end;
+	long n;
+
+	if (name[0] != 'P' || (name[1] != '8' && name[1] != '9') || name[2] != '.' ||
+	    name[3] < '1' || name[3] > '9')
+		return false;
+	n = strtol(name + 3, &end, 10);
+	if (*end || n < 1 || n > 2 * BOARD_HDR_ROWS)
+		return false;
+	*hdr = name[1] - '8';
+	*pos = (int)n;
+	return true;
+}
+
+/* "header": per position, fixed pins, functions by mode, the board's uses. */
+static int parse_header(const char *src, config_setting_t *list, struct board *b)
+{
+	int n = list ? config_setting_length(list) : 0;
+
+	b->has_hdr = list != NULL;
+	for (int i = 0; i < n; i++) {
+		config_setting_t *g = config_setting_get_elem(list, (unsigned)i);
+		config_setting_t *m = config_setting_get_member(g, "modes");
+		const char *name = NULL, *v;
+		struct board_hdr *h;
+		int hdr, pos;
+
+		config_setting_lookup_string(g, "pin", &name);
+		if (!header_position(name, &hdr, &pos)) {
+			err("%s: header: \"%s\" is not a header position (P8.1 to P9.46)", src, name);
+			return -1;
+		}
+		h = &b->hdr[hdr][pos - 1];
+		if (h->name || h->fixed || h->use || h->modes[0]) {
+			err("%s: header: %s listed twice", src, name);
+			return -1;
+		}
+		if (config_setting_lookup_string(g, "fixed", &v)) {
+			if (cape_pin_index(name) >= 0) {
+				err("%s: header: %s is a signal pin, not a fixed one", src, name);
+				return -1;
+			}
+			h->fixed = xstrdup(v);
+		}
+		if (config_setting_lookup_string(g, "name", &v)) {
+			if (cape_pin_index(name) < 0 || h->fixed) {
+				err("%s: header: %s: only a signal pin takes a name (a fixed one says \"fixed\")",
+				    src, name);
+				return -1;
+			}
+			h->name = xstrdup(v);
+		}
+		if (config_setting_lookup_string(g, "use", &v))
+			h->use = xstrdup(v);
+		if (m) {
+			if (config_setting_length(m) != 8 || cape_pin_index(name) < 0) {
+				err("%s: header: %s: modes must list 8 functions of a signal pin", src, name);
+				return -1;
+			}
+			for (int k = 0; k < 8; k++) {
+				const char *f = config_setting_get_string_elem(m, k);
+
+				h->modes[k] = xstrdup(f ? f : "");
+			}
+		}
+	}
+	/* a position with no pin-usage word must say what it is */
+	for (int hdr = 0; n && hdr < 2; hdr++)
+		for (int pos = 1; pos <= 2 * BOARD_HDR_ROWS; pos++) {
+			char pname[32];
+
+			snprintf(pname, sizeof(pname), "P%d.%d", 8 + hdr, pos);
+			if (cape_pin_index(pname) < 0 && !b->hdr[hdr][pos - 1].fixed) {
+				err("%s: header: %s is no signal pin and has no \"fixed\" name", src, pname);
+				return -1;
+			}
+		}
+	return 0;
+}
+
 static int board_parse(const char *src, config_t *cfg, struct board *b)
 {
 	config_setting_t *root = config_root_setting(cfg), *s;
@@ -82,6 +164,8 @@ static int board_parse(const char *src, config_t *cfg, struct board *b)
 		config_setting_lookup_bool(g, "board-enabled", &en);
 		bus->board_enabled = en;
 	}
+	if (parse_header(src, config_setting_get_member(root, "header"), b))
+		return EXIT_FAIL;
 	for (int i = 0; i < CAPE_NPINS; i++)
 		b->pins[i].conf = -1;
 	s = config_setting_get_member(root, "pins");
@@ -206,5 +290,15 @@ void board_free(struct board *b)
 	free(b->buses);
 	for (int i = 0; i < CAPE_NPINS; i++)
 		free(b->pins[i].gpio);
+	for (int hdr = 0; hdr < 2; hdr++)
+		for (int pos = 0; pos < 2 * BOARD_HDR_ROWS; pos++) {
+			struct board_hdr *h = &b->hdr[hdr][pos];
+
+			free(h->name);
+			free(h->fixed);
+			free(h->use);
+			for (int k = 0; k < 8; k++)
+				free(h->modes[k]);
+		}
 	memset(b, 0, sizeof(*b));
 }

@@ -138,6 +138,15 @@ struct board_pin {
 	int conf;		/* -1: no pad conf register */
 };
 
+/* One header position as the profile's "header" describes it (pinout). */
+#define BOARD_HDR_ROWS 23		/* each header is 2 x 23 */
+struct board_hdr {
+	char *name;		/* a signal pin's name; NULL: the UAPI's mode-0 signal */
+	char *fixed;		/* power, ground, reset or ADC-reference name; NULL: signal */
+	char *use;		/* what the board uses it for; NULL: nothing said */
+	char *modes[8];		/* function by mux mode; NULL where unknown */
+};
+
 struct board {
 	char *name, *description, *pinmux, *devices_target;
 	char **compatible;
@@ -147,6 +156,8 @@ struct board {
 	struct board_bus *buses;
 	size_t nbuses;
 	struct board_pin pins[CAPE_NPINS];	/* by index; gpio NULL if absent */
+	struct board_hdr hdr[2][BOARD_HDR_ROWS * 2];	/* "header": [P8, P9][pin - 1] */
+	bool has_hdr;
 };
 
 struct board_src { const char *name; const char *text; };
@@ -156,6 +167,8 @@ int board_load(const char *name, struct board *b);	/* EXIT_* */
 const char *board_detect(void);
 void board_free(struct board *b);
 const struct board_bus *board_find_bus(const struct board *b, const char *name);
+/* "P8.13" -> header 0 (P8) or 1 (P9) and position 1-46; false if not one. */
+bool header_position(const char *name, int *hdr, int *pos);
 
 /* ---- eeprom.c: encode/decode ---- */
 struct cape_image {
@@ -190,6 +203,10 @@ int eeprom_decode(const uint8_t *buf, size_t len, struct cape_image *img, char *
 /* One pin word in the kernel's words: "P9.19 mode3 bidir pull-up rx slow". */
 void pin_words(int idx, uint16_t word, char *out, size_t outlen);
 size_t eeprom_std_size(bool a0);
+/* The inverse of pin_words: one line of a cape's "pins" attribute; 0 or -1. */
+int pin_words_parse(const char *line, int *idx, uint16_t *word);
+/* The buffer starts with the cape EEPROM magic AA 55 33 EE. */
+bool eeprom_has_magic(const uint8_t *buf, size_t len);
 
 /* ---- overlay.c: overlay building ---- */
 /* Build the overlay blob for @def on @b; returns EXIT_*; *blob malloc'ed. */
@@ -212,6 +229,7 @@ int cmd_override(int argc, char **argv);
 int cmd_remove(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_schema(int argc, char **argv);
+int cmd_pinout(int argc, char **argv);
 /* decode one buffer: fmt 0 text, 1 JSON, 2 definition; EXIT_* */
 int decode_buffer(const char *src, const uint8_t *buf, size_t len, int fmt, const char *xfile);
 

@@ -113,7 +113,7 @@ int cmd_override(int argc, char **argv)
 		err("%s: %s", argv[optind], strerror(-r));
 		return EXIT_IO;
 	}
-	if (flen >= 4 && !memcmp(file, "\xaa\x55\x33\xee", 4)) {
+	if (eeprom_has_magic(file, flen)) {
 		rc = eeprom_decode(file, flen, &im, why, sizeof(why));
 		if (rc) {
 			err("%s: %s", argv[optind], why);

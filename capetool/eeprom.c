@@ -307,3 +307,55 @@ void pin_words(int idx, uint16_t w, char *out, size_t outlen)
 		 (w & CAPE_PIN_RX_ENABLE) ? " rx" : "",
 		 (w & CAPE_PIN_SLEW_SLOW) ? "slow" : "fast");
 }
+
+int pin_words_parse(const char *line, int *idx, uint16_t *word)
+{
+	static const char *const dirs[] = { "none", "in", "out", "bidir" };
+	char name[16], dir[8], pull[12], rest[2][8];
+	unsigned mode;
+	int n, i, d;
+	uint16_t w = CAPE_PIN_USED;
+
+	n = sscanf(line, "%15s mode%u %7s %11s %7s %7s", name, &mode, dir, pull, rest[0], rest[1]);
+	i = n >= 1 ? cape_pin_index(name) : -1;
+	if (i < 0)
+		return -1;
+	if (cape_pin_is_ain(i)) {
+		if (n != 1)
+			return -1;
+		*idx = i;
+		*word = w;
+		return 0;
+	}
+	if (n < 5 || mode > 7)
+		return -1;
+	for (d = 0; d < 4 && strcmp(dir, dirs[d]); d++)
+		;
+	if (d == 4)
+		return -1;
+	w |= (uint16_t)(d << 13) | (uint16_t)mode;
+	if (!strcmp(pull, "no-pull"))
+		w |= CAPE_PIN_PULL_DISABLE;
+	else if (!strcmp(pull, "pull-up"))
+		w |= CAPE_PIN_PULL_UP;
+	else if (strcmp(pull, "pull-down"))
+		return -1;
+	if (n == 6) {			/* "rx" then the slew */
+		if (strcmp(rest[0], "rx"))
+			return -1;
+		w |= CAPE_PIN_RX_ENABLE;
+		memcpy(rest[0], rest[1], sizeof(rest[0]));
+	}
+	if (!strcmp(rest[0], "slow"))
+		w |= CAPE_PIN_SLEW_SLOW;
+	else if (strcmp(rest[0], "fast"))
+		return -1;
+	*idx = i;
+	*word = w;
+	return 0;
+}
+
+bool eeprom_has_magic(const uint8_t *buf, size_t len)
+{
+	return len >= 4 && get_be32(buf) == CAPE_EEPROM_MAGIC;
+}

@@ -22,6 +22,7 @@ static const struct cmd cmds[] = {
 	{ "remove", cmd_remove, "remove a cape declared with override" },
 	{ "list", cmd_list, "slots and capes the kernel reports" },
 	{ "schema", cmd_schema, "print the definition format (from the compiled-in schema)" },
+	{ "pinout", cmd_pinout, "draw headers P8 and P9 as capes use them; conflicts named" },
 };
 
 static const char exit_codes[] =
@@ -31,7 +32,7 @@ static const char exit_codes[] =
 	"   2  bad command line\n"
 	"   3  invalid definition (FILE:LINE: KEY: reason)\n"
 	"   4  cannot read or write a file\n"
-	"   5  check: pin conflict\n"
+	"   5  check, pinout: pin conflict\n"
 	"   6  check: power over budget\n"
 	"   7  flash: the EEPROM holds a different part (use --force)\n"
 	"   8  flash: read-back differs from the image\n"

@@ -13,6 +13,7 @@ host_pkgs=(
 	device-tree-compiler libconfig-dev libfdt-dev bats python3 python3-yaml
 	bc bison flex libssl-dev libelf-dev cpio ccache make gcc perl rsync kmod xz-utils
 	clang libclang-rt-14-dev dt-schema
+	librsvg2-bin	# rsvg-convert: the pinout suite renders its SVGs to PNG
 )
 armhf_pkgs=(libconfig-dev:armhf)
 # Not Multi-Arch: same (libfdt-dev) or clobbering a host binary

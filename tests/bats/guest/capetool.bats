@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # capetool in the guest: list, decode, flash a blank slot and reboot into the
-# detected cape, override then remove a cape, and a refused override.
+# detected cape, override then remove a cape, a refused override, and
+# pinout --live against the kernel's pins files.
 # Uses the harness in tests/qemu/lib.bash; the guest has /usr/bin/capetool
 # (static armhf) and no cape-defs, so definitions are passed in /host.
 
@@ -79,4 +80,40 @@ teardown() {
 	[[ "$output" == *"pin P8.13 is held by BB-WTHR-01 (slot 1)"* ]]
 	guest_run 'ls /sys/kernel/config/capebus/*/capes/'
 	[[ "$output" != *BB-HUMID-01* ]]
+}
+
+@test "pinout --live draws the capes the kernel reports, pin for pin" {
+	# by now slot 1 holds the weather cape flashed above
+	guest_run 'capetool pinout --live --json'
+	[ "$status" -eq 0 ]
+	local json=$output kernel
+	guest_ok 'for d in /sys/bus/capebus/devices/*; do p=$(cat $d/part_number); while read -r l; do [ -n "$l" ] && echo "$p $l"; done < $d/pins; done'
+	kernel=$output
+	[[ "$kernel" == *"BB-WTHR-01 P8.13 mode7 out no-pull fast"* ]]
+	run python3 - "$json" "$kernel" <<'PY'
+import json, sys
+d = json.loads(sys.argv[1])
+got = set()
+for h in d["headers"]:
+    for p in h["pins"]:
+        for c in p["claims"]:
+            got.add(c["part_number"] + " " + c["pins"])
+want = set(l for l in sys.argv[2].splitlines() if l)
+assert got == want, (sorted(got - want), sorted(want - got))
+assert d["board"] == "qemu-vexpress" and d["conflicts"] == []
+print("ok")
+PY
+	echo "$output"
+	[ "$output" = ok ]
+	guest_run 'capetool pinout --live'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'A BB-WTHR-01 00A2 "Weather Cape" (capebus0-slot1, slot 1), 3 pins'* ]]
+	[[ "$output" == *"A m7 out 13 () () 14"* ]]
+}
+
+@test "pinout --live with a planned cape shows its conflict with the loaded one" {
+	guest_run 'capetool pinout --live /host/weather-conflict.cape'
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"P8.13 is claimed by A BB-WTHR-01 (mode7 out no-pull fast) and"* ]]
+	[[ "$output" == *"B BB-HUMID-01 (mode7 out no-pull fast)"* ]]
 }

@@ -1,0 +1,888 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capetool pinout: the two headers, P8 and P9, as the capes use them.
+ * Inputs are definitions and EEPROM images (told apart by the EEPROM
+ * magic), and with --live the capes the running kernel reports.  Each pin
+ * is a fixed pin (power, ground, reset, ADC reference), the board's own,
+ * the shared cape bus, free, or claimed by a cape; a pin claimed twice
+ * (or a board pin claimed at all) is a conflict, as `capetool check` and
+ * the kernel see it.  Output: text that fits 80 columns, JSON, or SVG.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "capetool.h"
+
+static const char usage_text[] =
+	"usage: capetool pinout [--board B] [--json] [--svg FILE] [--color[=WHEN]]\n"
+	"                       [--live] [DEF|IMAGE]...\n"
+	"\n"
+	"Draw the headers P8 and P9 as the capes use them: each pin is power or\n"
+	"ground, the board's own (eMMC, HDMI...), the shared cape bus, free, or the\n"
+	"cape and function using it (mux mode, direction, pull).  A pin claimed by\n"
+	"two capes, or a board pin claimed by a cape, is a conflict: both claimants\n"
+	"are named.  Inputs are definitions and EEPROM images, in any mix.\n"
+	"  -b, --board B     board profile (pin names, functions by mode, board pins)\n"
+	"  -l, --live        add the capes the running kernel reports\n"
+	"                    (/sys/bus/capebus/devices/*/pins)\n"
+	"  -j, --json        JSON instead of the drawing\n"
+	"  -s, --svg FILE    also draw both headers to scale into FILE (SVG)\n"
+	"      --color[=WHEN]  colour: auto (default: a terminal, NO_COLOR unset),\n"
+	"                    always or never\n"
+	"  -h, --help        this text\n"
+	"Exit: 0 no conflict, 5 a pin conflict (the drawing shows it), 3 invalid\n"
+	"definition, 4 unreadable file, 9 no capebus in sysfs (--live).\n";
+
+#define MAX_CAPES 26		/* named A to Z */
+#define CELL 33			/* text columns either side of the pins */
+
+enum kind { K_FIXED, K_BOARD, K_SHARED, K_FREE, K_CAPE, K_CONFLICT };
+static const char *const kind_names[] = { "fixed", "board", "shared", "free", "cape", "conflict" };
+static const char kind_marks[] = { '=', '#', '~', '.', 0, '!' };
+
+struct pcape {
+	char letter;
+	char *part, *version, *name, *source;
+	int slot;				/* -1: not from the kernel */
+	uint16_t word[CAPE_NPINS];		/* 0: pin not used */
+};
+
+struct ppin {
+	char name[32];
+	int idx;				/* pin-usage index; -1: fixed pin */
+	const struct board_hdr *h;
+	enum kind kind;
+	int claim[MAX_CAPES], nclaims;		/* capes using it, in input order */
+};
+
+struct view {
+	struct board b;
+	struct pcape capes[MAX_CAPES];
+	int ncapes;
+	struct ppin pin[2][2 * BOARD_HDR_ROWS];
+	int nconflicts;
+	bool color;
+};
+
+/* ---- gathering ---- */
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static struct pcape *new_cape(struct view *v, const char *what)
+{
+	struct pcape *c;
+
+	if (v->ncapes == MAX_CAPES) {
+		err("%s: more than %d capes", what, MAX_CAPES);
+		return NULL;
+	}
+	c = &v->capes[v->ncapes];
+	memset(c, 0, sizeof(*c));
+	c->letter = (char)('A' + v->ncapes);
+	c->slot = -1;
+	return c;
+}
+
+static int load_file(struct view *v, const char *path)
+{
+	struct pcape *c;
+	uint8_t *buf;
+	size_t len;
+	int r = read_file(path, &buf, &len);
+
+	if (r) {
+		err("%s: %s", path, strerror(-r));
+		return EXIT_IO;
+	}
+	if (!(c = new_cape(v, path))) {
+		free(buf);
+		return EXIT_USAGE;
+	}
+	if (eeprom_has_magic(buf, len)) {
+		struct cape_image im;
+		char why[200];
+
+		r = eeprom_decode(buf, len, &im, why, sizeof(why));
+		if (r) {
+			err("%s: %s", path, why);
+			free(buf);
+			return r;
+		}
+		/* A0 words are taken by index, as decode and the kernel do */
+		for (unsigned i = 0; i < im.npinwords; i++)
+			if (im.pins[i] & CAPE_PIN_USED)
+				c->word[i] = im.pins[i];
+		c->part = xstrdup(im.part_number);
+		c->version = xstrdup(im.version);
+		c->name = xstrdup(im.board_name);
+	} else {
+		struct cape_def d;
+
+		r = def_load(path, &d);
+		if (r) {
+			def_free(&d);
+			free(buf);
+			return r;
+		}
+		for (size_t i = 0; i < d.npins; i++)
+			c->word[d.pins[i].idx] = d.pins[i].word;
+		c->part = xstrdup(d.part_number);
+		c->version = xstrdup(d.version);
+		c->name = xstrdup(d.board_name);
+		def_free(&d);
+	}
+	free(buf);
+	c->source = xstrdup(base_name(path));
+	v->ncapes++;
+	return EXIT_OK;
+}
+
+static char *dev_attr(const char *dir, const char *name)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+	char *s = read_attr(p);
+
+	free(p);
+	return s ? s : xstrdup("");
+}
+
+/* Every cape on the capebus bus: its "pins" in the kernel's words. */
+static int load_live(struct view *v)
+{
+	char *bus = xasprintf("%s/bus/capebus/devices", sysfs_root());
+	char **devs = list_dir(bus);
+	int rc = EXIT_OK;
+
+	if (!devs) {
+		err("%s: %s (kernel without capebus?)", bus, strerror(errno));
+		free(bus);
+		return EXIT_NODEV;
+	}
+	for (size_t i = 0; devs[i] && !rc; i++) {
+		char *dir = xasprintf("%s/%s", bus, devs[i]);
+		char *pins = dev_attr(dir, "pins"), *slot = dev_attr(dir, "slot");
+		char *save = NULL, *line;
+		struct pcape *c = new_cape(v, devs[i]);
+
+		if (!c) {
+			rc = EXIT_USAGE;
+		} else {
+			for (line = strtok_r(pins, "\n", &save); line && !rc;
+			     line = strtok_r(NULL, "\n", &save)) {
+				int idx;
+				uint16_t w;
+
+				if (pin_words_parse(line, &idx, &w)) {
+					err("%s/pins: cannot read \"%s\"", dir, line);
+					rc = EXIT_FAIL;
+				} else {
+					c->word[idx] = w;
+				}
+			}
+			c->part = dev_attr(dir, "part_number");
+			c->version = dev_attr(dir, "version");
+			c->name = dev_attr(dir, "board_name");
+			c->source = xstrdup(devs[i]);
+			c->slot = *slot ? atoi(slot) : -1;
+			v->ncapes++;
+		}
+		free(pins);
+		free(slot);
+		free(dir);
+	}
+	free_list(devs);
+	free(bus);
+	return rc;
+}
+
+static bool on_board_bus(const struct board *b, const char *pin)
+{
+	for (size_t i = 0; i < b->nbuses; i++)
+		for (size_t k = 0; b->buses[i].board_enabled && k < b->buses[i].npins; k++)
+			if (!strcmp(b->buses[i].pins[k], pin))
+				return true;
+	return false;
+}
+
+/* Classify every header position, as check and the kernel would. */
+static void classify(struct view *v)
+{
+	for (int hdr = 0; hdr < 2; hdr++) {
+		for (int pos = 1; pos <= 2 * BOARD_HDR_ROWS; pos++) {
+			struct ppin *p = &v->pin[hdr][pos - 1];
+			int idx;
+
+			snprintf(p->name, sizeof(p->name), "P%d.%d", 8 + hdr, pos);
+			p->idx = idx = cape_pin_index(p->name);
+			p->h = &v->b.hdr[hdr][pos - 1];
+			p->nclaims = 0;
+			if (idx < 0) {
+				p->kind = K_FIXED;
+				continue;
+			}
+			for (int c = 0; c < v->ncapes; c++)
+				if (v->capes[c].word[idx])
+					p->claim[p->nclaims++] = c;
+			if (v->b.shared_pin[idx])
+				p->kind = p->nclaims ? K_CAPE : K_SHARED;
+			else if (v->b.board_pin[idx])
+				p->kind = p->nclaims ? K_CONFLICT : K_BOARD;
+			else if (p->nclaims > 1)
+				p->kind = K_CONFLICT;
+			else if (p->nclaims)
+				p->kind = K_CAPE;
+			else
+				p->kind = on_board_bus(&v->b, p->name) ? K_SHARED : K_FREE;
+			if (p->kind == K_CONFLICT)
+				v->nconflicts++;
+		}
+	}
+}
+
+/* ---- words ---- */
+
+static const char *const dir_short[] = { "--", "in", "out", "io" };
+static const char *const dir_long[] = { "none", "in", "out", "bidir" };
+
+static const char *function(const struct ppin *p, uint16_t w)
+{
+	const char *f = p->h->modes[w & CAPE_PIN_MODE_MASK];
+
+	return f && *f ? f : NULL;
+}
+
+/* The signal pin's name: the profile's, else the UAPI's mode-0 signal. */
+static const char *pin_name(const struct ppin *p)
+{
+	return p->h->name ? p->h->name : cape_pin_signals[p->idx];
+}
+
+static const char *pull_name(uint16_t w)
+{
+	if (w & CAPE_PIN_PULL_DISABLE)
+		return "none";
+	return (w & CAPE_PIN_PULL_UP) ? "up" : "down";
+}
+
+static void letters(const struct view *v, const struct ppin *p, char *out, size_t n)
+{
+	size_t o = 0;
+
+	out[0] = 0;
+	if (p->kind == K_CONFLICT && v->b.board_pin[p->idx])
+		o += (size_t)snprintf(out, n, "board+");
+	for (int i = 0; i < p->nclaims && o + 2 < n; i++) {
+		out[o++] = v->capes[p->claim[i]].letter;
+		if (i + 1 < p->nclaims)
+			out[o++] = '+';
+		out[o] = 0;
+	}
+}
+
+/* What the pin is, without the marks: "DGND", "eMMC DAT6", "gpio0_23 m7 out". */
+static void describe(const struct view *v, const struct ppin *p, char *out, size_t n)
+{
+	uint16_t w;
+	const char *f;
+
+	switch (p->kind) {
+	case K_FIXED:
+		snprintf(out, n, "%s", p->h->fixed ? p->h->fixed : "power/ground");
+		return;
+	case K_BOARD:
+	case K_SHARED:
+		snprintf(out, n, "%s", p->h->use ? p->h->use : pin_name(p));
+		return;
+	case K_FREE:
+		snprintf(out, n, "%s", pin_name(p));
+		return;
+	case K_CONFLICT:
+		snprintf(out, n, "CONFLICT %s", pin_name(p));
+		return;
+	case K_CAPE:
+		break;
+	}
+	w = v->capes[p->claim[0]].word[p->idx];
+	if (cape_pin_is_ain(p->idx)) {
+		snprintf(out, n, "%s analog in", pin_name(p));
+		return;
+	}
+	f = function(p, w);
+	snprintf(out, n, "%s%sm%u %s%s%s", f ? f : "", f ? " " : "", w & CAPE_PIN_MODE_MASK,
+		 dir_short[(w & CAPE_PIN_DIR_MASK) >> 13],
+		 (w & CAPE_PIN_PULL_DISABLE) ? "" : " ", (w & CAPE_PIN_PULL_DISABLE) ? "" : pull_name(w));
+}
+
+/* The drawing's cell: a mark or the cape letters, then the description. */
+static void cell(const struct view *v, const struct ppin *p, char *out, size_t n)
+{
+	char who[80], what[120], all[220];
+
+	describe(v, p, what, sizeof(what));
+	if (p->kind == K_CAPE || p->kind == K_CONFLICT) {
+		letters(v, p, who, sizeof(who));
+		if (p->kind == K_CONFLICT)
+			snprintf(all, sizeof(all), "! %s %s", who, what);
+		else
+			snprintf(all, sizeof(all), "%s %s", who, what);
+	} else {
+		snprintf(all, sizeof(all), "%c %s", kind_marks[p->kind], what);
+	}
+	snprintf(out, n, "%.*s", CELL, all);
+}
+
+/* ---- text ---- */
+
+static const char *const cape_sgr[] = { "32", "34", "35", "36", "92", "94", "95", "96" };
+#define NSGR (sizeof(cape_sgr) / sizeof(cape_sgr[0]))
+
+static const char *sgr(const struct ppin *p)
+{
+	switch (p->kind) {
+	case K_FIXED: return "1";
+	case K_BOARD: return "2";
+	case K_SHARED: return "33";
+	case K_FREE: return NULL;
+	case K_CONFLICT: return "1;97;41";
+	case K_CAPE: return cape_sgr[p->claim[0] % NSGR];
+	}
+	return NULL;
+}
+
+static void put_cell(const struct view *v, const struct ppin *p, bool right)
+{
+	char t[CELL + 8];
+	const char *c = v->color ? sgr(p) : NULL;
+	int pad;
+
+	cell(v, p, t, sizeof(t));
+	pad = CELL - (int)strlen(t);
+	if (!right)
+		printf("%*s", pad, "");
+	if (c)
+		printf("\033[%sm%s\033[0m", c, t);
+	else
+		fputs(t, stdout);
+}
+
+/* A line of words wrapped at 79 columns, continuation lines indented. */
+struct wrap { int col; bool fresh; };
+
+static void wrap_start(struct wrap *w, const char *indent)
+{
+	fputs(indent, stdout);
+	w->col = (int)strlen(indent);
+	w->fresh = true;
+}
+
+static void wrap_word(struct wrap *w, const char *s)
+{
+	int n = (int)strlen(s);
+
+	if (!w->fresh && w->col + 1 + n > 79) {
+		printf("\n      ");
+		w->col = 6;
+	} else if (!w->fresh) {
+		putchar(' ');
+		w->col++;
+	}
+	fputs(s, stdout);
+	w->col += n;
+	w->fresh = false;
+}
+
+static void wrap_end(struct wrap *w)
+{
+	putchar('\n');
+	w->col = 0;
+}
+
+static void claimant(const struct view *v, const struct ppin *p, int i, char *out, size_t n)
+{
+	const struct pcape *c = &v->capes[p->claim[i]];
+	char words[64];
+
+	pin_words(p->idx, c->word[p->idx], words, sizeof(words));
+	/* "P8.13 mode7 out no-pull fast" -> "mode7 out no-pull fast" */
+	snprintf(out, n, "%c %s (%s)", c->letter, c->part,
+		 cape_pin_is_ain(p->idx) ? "analog in" : words + strlen(p->name) + 1);
+}
+
+/* "A BB-WTHR-01 00A2 "Weather Cape" (weather.cape), 3 pins" */
+static char *cape_line(const struct pcape *c, const char *gap)
+{
+	int n = 0;
+	char *slot = c->slot >= 0 ? xasprintf(", slot %d", c->slot) : xstrdup(""), *s;
+
+	for (int i = 0; i < CAPE_NPINS; i++)
+		n += !!c->word[i];
+	s = xasprintf("%c %s%s %s \"%s\" (%s%s), %d pin%s", c->letter, gap, c->part, c->version,
+		      c->name, c->source, slot, n, n == 1 ? "" : "s");
+	free(slot);
+	return s;
+}
+
+static void print_text(const struct view *v)
+{
+	for (int hdr = 0; hdr < 2; hdr++) {
+		printf("%*s%sP%d%s\n", CELL + 3, "", v->color ? "\033[1m" : "", 8 + hdr,
+		       v->color ? "\033[0m" : "");
+		for (int row = 0; row < BOARD_HDR_ROWS; row++) {
+			const struct ppin *odd = &v->pin[hdr][2 * row], *even = &v->pin[hdr][2 * row + 1];
+
+			put_cell(v, odd, false);
+			printf(" %2d %s () %-2d ", 2 * row + 1, row ? "()" : "[]", 2 * row + 2);
+			put_cell(v, even, true);
+			putchar('\n');
+		}
+		putchar('\n');
+	}
+}
+
+static void print_legend(const struct view *v)
+{
+	struct wrap w = { 0, true };
+
+	printf("Board %s.  Legend:\n", v->b.name);
+	printf("  [] pin 1, () the others; odd pins left, even right, as on the board\n");
+	printf("  = power, ground, reset   # the board's own   ~ shared cape bus   . free\n");
+	printf("  A-Z a cape (below): function, mux mode mN, direction in/out/io, pull up/down\n");
+	printf("  ! conflict: claimed by two capes, or by a cape and the board\n");
+	if (!v->ncapes)
+		printf("Capes: none\n");
+	else
+		printf("Capes:\n");
+	for (int i = 0; i < v->ncapes; i++) {
+		const struct pcape *c = &v->capes[i];
+		char *s = cape_line(c, "");
+		char *save = NULL, *tok;
+
+		wrap_start(&w, "  ");
+		for (tok = strtok_r(s, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+			wrap_word(&w, tok);
+		wrap_end(&w);
+		free(s);
+	}
+	if (v->nconflicts)
+		printf("Conflicts:\n");
+	for (int hdr = 0; hdr < 2; hdr++) {
+		for (int pos = 0; pos < 2 * BOARD_HDR_ROWS; pos++) {
+			const struct ppin *p = &v->pin[hdr][pos];
+			char buf[160];
+
+			if (p->kind != K_CONFLICT)
+				continue;
+			wrap_start(&w, "  ");
+			wrap_word(&w, p->name);
+			wrap_word(&w, "is claimed by");
+			if (v->b.board_pin[p->idx]) {
+				snprintf(buf, sizeof(buf), "the board (%s)",
+					 p->h->use ? p->h->use : "board pin");
+				wrap_word(&w, buf);
+			}
+			for (int i = 0; i < p->nclaims; i++) {
+				if (i || v->b.board_pin[p->idx])
+					wrap_word(&w, "and");
+				claimant(v, p, i, buf, sizeof(buf));
+				wrap_word(&w, buf);
+			}
+			wrap_end(&w);
+		}
+	}
+}
+
+/* ---- JSON ---- */
+
+static void json_claim(const struct view *v, const struct ppin *p, int i)
+{
+	const struct pcape *c = &v->capes[p->claim[i]];
+	uint16_t w = c->word[p->idx];
+	char words[64];
+	const char *f;
+
+	pin_words(p->idx, w, words, sizeof(words));
+	printf("{\"cape\": \"%c\", \"part_number\": ", c->letter);
+	json_str(c->part);
+	if (cape_pin_is_ain(p->idx)) {
+		printf(", \"analog\": true");
+	} else {
+		f = function(p, w);
+		printf(", \"mode\": %u, \"function\": ", w & CAPE_PIN_MODE_MASK);
+		if (f)
+			json_str(f);
+		else
+			printf("null");
+		printf(", \"direction\": \"%s\", \"pull\": \"%s\", \"rx\": %s, \"slew\": \"%s\"",
+		       dir_long[(w & CAPE_PIN_DIR_MASK) >> 13], pull_name(w),
+		       (w & CAPE_PIN_RX_ENABLE) ? "true" : "false",
+		       (w & CAPE_PIN_SLEW_SLOW) ? "slow" : "fast");
+	}
+	printf(", \"pins\": ");
+	json_str(words);
+	putchar('}');
+}
+
+static void json_opt(const char *key, const char *val)
+{
+	printf(", \"%s\": ", key);
+	if (val)
+		json_str(val);
+	else
+		printf("null");
+}
+
+static void print_json(const struct view *v)
+{
+	bool first = true;
+
+	printf("{\"board\": ");
+	json_str(v->b.name);
+	printf(", \"capes\": [");
+	for (int i = 0; i < v->ncapes; i++) {
+		const struct pcape *c = &v->capes[i];
+
+		printf("%s{\"cape\": \"%c\", \"part_number\": ", i ? ", " : "", c->letter);
+		json_str(c->part);
+		json_opt("version", c->version);
+		json_opt("board_name", c->name);
+		json_opt("source", c->source);
+		if (c->slot >= 0)
+			printf(", \"slot\": %d", c->slot);
+		else
+			printf(", \"slot\": null");
+		putchar('}');
+	}
+	printf("], \"headers\": [");
+	for (int hdr = 0; hdr < 2; hdr++) {
+		printf("%s{\"header\": \"P%d\", \"pins\": [", hdr ? ", " : "", 8 + hdr);
+		for (int pos = 0; pos < 2 * BOARD_HDR_ROWS; pos++) {
+			const struct ppin *p = &v->pin[hdr][pos];
+			char what[120];
+
+			describe(v, p, what, sizeof(what));
+			printf("%s\n  {\"pin\": \"%s\", \"row\": %d, \"column\": \"%s\", \"kind\": \"%s\"",
+			       pos ? "," : "", p->name, pos / 2 + 1, pos % 2 ? "even" : "odd",
+			       kind_names[p->kind]);
+			json_opt("signal", p->idx >= 0 ? pin_name(p) : NULL);
+			json_opt("fixed", p->h->fixed);
+			json_opt("use", p->h->use);
+			json_opt("text", what);
+			printf(", \"claims\": [");
+			for (int i = 0; i < p->nclaims; i++) {
+				printf("%s", i ? ", " : "");
+				json_claim(v, p, i);
+			}
+			printf("]}");
+		}
+		printf("]}");
+	}
+	printf("],\n \"conflicts\": [");
+	for (int hdr = 0; hdr < 2; hdr++) {
+		for (int pos = 0; pos < 2 * BOARD_HDR_ROWS; pos++) {
+			const struct ppin *p = &v->pin[hdr][pos];
+
+			if (p->kind != K_CONFLICT)
+				continue;
+			printf("%s{\"pin\": \"%s\", \"claimants\": [", first ? "" : ", ", p->name);
+			if (v->b.board_pin[p->idx])
+				printf("\"board\"%s", p->nclaims ? ", " : "");
+			for (int i = 0; i < p->nclaims; i++) {
+				printf("%s", i ? ", " : "");
+				json_str(v->capes[p->claim[i]].part);
+			}
+			printf("]}");
+			first = false;
+		}
+	}
+	printf("]}\n");
+}
+
+/* ---- SVG ---- */
+
+/*
+ * Units are mils (0.001"): the pins sit on the headers' 0.1" grid, and the
+ * document is 2:1 (width and height in inches, twice the mils).
+ */
+#define MIL_LABEL 1550		/* text column either side of a header */
+#define MIL_PADS 200		/* the header's two columns */
+#define MIL_BLOCK (MIL_LABEL + MIL_PADS + MIL_LABEL)
+#define MIL_MARGIN 100
+#define MIL_TOP 450
+#define MIL_LINE 110
+
+static const char *const cape_rgb[] = {
+	"#2e7d32", "#1565c0", "#8e24aa", "#00838f", "#ef6c00", "#6d4c41", "#c2185b", "#558b2f",
+};
+#define NRGB (sizeof(cape_rgb) / sizeof(cape_rgb[0]))
+
+static void xml_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+static void pad_style(const struct ppin *p, const char **fill, const char **stroke)
+{
+	*stroke = "#333";
+	*fill = "#fff";
+	switch (p->kind) {
+	case K_FIXED: *fill = "#222"; break;
+	case K_BOARD: *fill = "#9e9e9e"; break;
+	case K_SHARED: *fill = "#fdd835"; break;
+	case K_FREE: *fill = "#fff"; break;
+	case K_CAPE: *fill = cape_rgb[p->claim[0] % NRGB]; break;
+	case K_CONFLICT: *fill = "#d50000"; *stroke = "#d50000"; break;
+	}
+}
+
+static void svg_pin(FILE *f, const struct view *v, const struct ppin *p, int x0, int y0, int pos)
+{
+	int row = pos / 2, odd = !(pos % 2);
+	int cx = x0 + MIL_LABEL + (odd ? 50 : 150), cy = y0 + row * 100 + 50;
+	const char *fill, *stroke, *klass = kind_names[p->kind];
+	char t[CELL + 8], who[80];
+
+	pad_style(p, &fill, &stroke);
+	cell(v, p, t, sizeof(t));
+	letters(v, p, who, sizeof(who));
+	/* the pad's colour says what the terminal's mark says */
+	if (p->kind != K_CAPE)
+		memmove(t, t + 2, strlen(t + 2) + 1);
+	fprintf(f, "<g id=\"%s\" class=\"pin %s\" data-capes=\"%s\">\n<title>", p->name, klass, who);
+	xml_text(f, p->name);
+	fputc(' ', f);
+	xml_text(f, t);
+	fprintf(f, "</title>\n");
+	if (p->kind == K_CAPE || p->kind == K_CONFLICT) {
+		/* the label's background: the cape's colour, or red */
+		int bx = odd ? x0 + 40 : x0 + MIL_LABEL + MIL_PADS + 20;
+
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"84\" rx=\"12\" fill=\"%s\" "
+			"fill-opacity=\"%s\"/>\n", bx, cy - 42, MIL_LABEL - 60, fill,
+			p->kind == K_CONFLICT ? "0.85" : "0.18");
+	}
+	if (pos == 0)
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"64\" height=\"64\" fill=\"%s\" "
+			"stroke=\"%s\" stroke-width=\"8\"/>\n", cx - 32, cy - 32, fill, stroke);
+	else
+		fprintf(f, "<circle cx=\"%d\" cy=\"%d\" r=\"32\" fill=\"%s\" stroke=\"%s\" "
+			"stroke-width=\"8\"/>\n", cx, cy, fill, stroke);
+	if (p->kind == K_CONFLICT)
+		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"60\" font-weight=\"bold\" fill=\"#fff\" "
+			"text-anchor=\"middle\">!</text>\n", cx, cy + 21);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"58\" text-anchor=\"%s\"%s fill=\"%s\">",
+		odd ? x0 + MIL_LABEL - 30 : x0 + MIL_LABEL + MIL_PADS + 30, cy + 20,
+		odd ? "end" : "start", p->kind == K_CONFLICT ? " font-weight=\"bold\"" : "",
+		p->kind == K_CONFLICT ? "#fff" : p->kind == K_BOARD ? "#757575" : "#111");
+	xml_text(f, t);
+	fprintf(f, " <tspan font-size=\"40\" fill=\"%s\">%d</tspan></text>\n</g>\n",
+		p->kind == K_CONFLICT ? "#fff" : "#757575", pos + 1);
+}
+
+static void svg_swatch(FILE *f, int x, int y, const char *fill, const char *text)
+{
+	fprintf(f, "<circle cx=\"%d\" cy=\"%d\" r=\"32\" fill=\"%s\" stroke=\"#333\" "
+		"stroke-width=\"8\"/>\n<text x=\"%d\" y=\"%d\" font-size=\"58\">", x + 32, y - 20,
+		fill, x + 90, y);
+	xml_text(f, text);
+	fprintf(f, "</text>\n");
+}
+
+static int write_svg(const struct view *v, const char *path)
+{
+	int width = 2 * MIL_BLOCK + 3 * MIL_MARGIN, legend_y = MIL_TOP + BOARD_HDR_ROWS * 100 + 200;
+	int lines = 3 + v->ncapes + (v->nconflicts ? 1 + v->nconflicts : 0);
+	int height = legend_y + lines * MIL_LINE + MIL_MARGIN, y;
+	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	FILE *f = fopen(tmp, "w");
+	static const int order[2] = { 1, 0 };	/* P9 left, P8 right, as on the board */
+
+	if (!f) {
+		err("%s: %s", tmp, strerror(errno));
+		free(tmp);
+		return EXIT_IO;
+	}
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.3fin\" height=\"%.3fin\" "
+		"viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans Mono, monospace\">\n"
+		"<title>capetool pinout: board ", 2 * width / 1000.0, 2 * height / 1000.0, width, height);
+	xml_text(f, v->b.name);
+	fprintf(f, "</title>\n<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", width, height);
+	fprintf(f, "<text x=\"%d\" y=\"150\" font-size=\"80\" font-weight=\"bold\">Board ",
+		MIL_MARGIN);
+	xml_text(f, v->b.name);
+	fprintf(f, ": headers P9 and P8 seen from above, pin 1 (square) at the top</text>\n"
+		"<text x=\"%d\" y=\"260\" font-size=\"50\" fill=\"#555\">0.1\" pitch, drawn 2:1; "
+		"odd pins in the left column, even in the right</text>\n", MIL_MARGIN);
+	for (int k = 0; k < 2; k++) {
+		int hdr = order[k], x0 = MIL_MARGIN + k * (MIL_BLOCK + MIL_MARGIN);
+
+		fprintf(f, "<g id=\"P%d\">\n<text x=\"%d\" y=\"%d\" font-size=\"80\" "
+			"font-weight=\"bold\" text-anchor=\"middle\">P%d</text>\n", 8 + hdr,
+			x0 + MIL_LABEL + MIL_PADS / 2, MIL_TOP - 40, 8 + hdr);
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#424242\" "
+			"rx=\"10\"/>\n", x0 + MIL_LABEL, MIL_TOP, MIL_PADS, BOARD_HDR_ROWS * 100);
+		for (int pos = 0; pos < 2 * BOARD_HDR_ROWS; pos++)
+			svg_pin(f, v, &v->pin[hdr][pos], x0, MIL_TOP, pos);
+		fprintf(f, "</g>\n");
+	}
+	y = legend_y;
+	fprintf(f, "<g id=\"legend\">\n");
+	svg_swatch(f, MIL_MARGIN, y, "#222", "power, ground, reset");
+	svg_swatch(f, MIL_MARGIN + 1500, y, "#9e9e9e", "the board's own");
+	svg_swatch(f, MIL_MARGIN + 3000, y, "#fdd835", "shared cape bus");
+	svg_swatch(f, MIL_MARGIN + 4500, y, "#fff", "free");
+	y += MIL_LINE;
+	svg_swatch(f, MIL_MARGIN, y, "#d50000", "conflict: claimed twice, both claimants named");
+	y += MIL_LINE;
+	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"58\">A-Z: a cape, then the pin's "
+		"function, mux mode mN, direction in/out/io, pull up/down</text>\n", MIL_MARGIN, y);
+	for (int i = 0; i < v->ncapes; i++) {
+		const struct pcape *c = &v->capes[i];
+		char *s = cape_line(c, " ");
+
+		y += MIL_LINE;
+		svg_swatch(f, MIL_MARGIN, y, cape_rgb[i % NRGB], s);
+		free(s);
+	}
+	if (v->nconflicts) {
+		y += MIL_LINE;
+		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"58\" font-weight=\"bold\" "
+			"fill=\"#d50000\">Conflicts:</text>\n", MIL_MARGIN, y);
+	}
+	for (int hdr = 0; hdr < 2; hdr++) {
+		for (int pos = 0; pos < 2 * BOARD_HDR_ROWS; pos++) {
+			const struct ppin *p = &v->pin[hdr][pos];
+			char buf[160];
+
+			if (p->kind != K_CONFLICT)
+				continue;
+			y += MIL_LINE;
+			fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"58\" fill=\"#d50000\">%s is "
+				"claimed by", MIL_MARGIN + 90, y, p->name);
+			if (v->b.board_pin[p->idx]) {
+				fprintf(f, " the board (");
+				xml_text(f, p->h->use ? p->h->use : "board pin");
+				fprintf(f, ")");
+			}
+			for (int i = 0; i < p->nclaims; i++) {
+				claimant(v, p, i, buf, sizeof(buf));
+				fprintf(f, "%s", i || v->b.board_pin[p->idx] ? " and " : " ");
+				xml_text(f, buf);
+			}
+			fprintf(f, "</text>\n");
+		}
+	}
+	fprintf(f, "</g>\n</svg>\n");
+	if (ferror(f) | fclose(f) || rename(tmp, path)) {
+		err("%s: %s", path, strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return EXIT_IO;
+	}
+	free(tmp);
+	return EXIT_OK;
+}
+
+/* ---- the command ---- */
+
+static bool want_color(const char *when)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	if (when && !strcmp(when, "always"))
+		return true;
+	if (when && !strcmp(when, "never"))
+		return false;
+	return isatty(STDOUT_FILENO) && !(nc && *nc);
+}
+
+int cmd_pinout(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "board", required_argument, NULL, 'b' },
+		{ "live", no_argument, NULL, 'l' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "svg", required_argument, NULL, 's' },
+		{ "color", optional_argument, NULL, 'c' },
+		{ "colour", optional_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const char *boardname = NULL, *svg = NULL, *when = "auto";
+	bool live = false, json = false;
+	struct view *v;
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "b:ljs:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'b': boardname = optarg; break;
+		case 'l': live = true; break;
+		case 'j': json = true; break;
+		case 's': svg = optarg; break;
+		case 'c':
+			when = optarg ? optarg : "always";
+			if (strcmp(when, "auto") && strcmp(when, "always") && strcmp(when, "never")) {
+				err("--color: auto, always or never, not \"%s\"", when);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'h': fputs(usage_text, stdout); return EXIT_OK;
+		default: fputs(usage_text, stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind == argc && !live) {
+		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	v = xcalloc(1, sizeof(*v));
+	rc = board_load(boardname, &v->b);
+	if (rc) {
+		free(v);
+		return rc;
+	}
+	if (live)
+		rc = load_live(v);
+	for (int i = optind; i < argc && !rc; i++)
+		rc = load_file(v, argv[i]);
+	if (!rc) {
+		v->color = !json && want_color(when);
+		classify(v);
+		if (svg)
+			rc = write_svg(v, svg);
+	}
+	if (!rc) {
+		if (json) {
+			print_json(v);
+		} else {
+			print_text(v);
+			print_legend(v);
+		}
+		rc = v->nconflicts ? EXIT_CONFLICT : EXIT_OK;
+	}
+	for (int i = 0; i < v->ncapes; i++) {
+		free(v->capes[i].part);
+		free(v->capes[i].version);
+		free(v->capes[i].name);
+		free(v->capes[i].source);
+	}
+	board_free(&v->b);
+	free(v);
+	return rc;
+}
