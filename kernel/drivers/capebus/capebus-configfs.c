@@ -59,6 +59,15 @@
 #define CAPEBUS_CFS_DTBO_MAX	SZ_1M
 #define CAPEBUS_CFS_IMAGE_MAX	SZ_32K
 
+/*
+ * configfs refuses a binary write past cb_max_size with EFBIG, but still
+ * hands what it buffered so far to ->write() at close, and the writer's
+ * data arrives in page-sized pieces: a file one page too long would be
+ * handed over cut at exactly the maximum.  So configfs may buffer twice
+ * the maximum, and a hand-over longer than the maximum is refused whole.
+ */
+#define CAPEBUS_CFS_BUFFERED(max)	(2 * (max))
+
 struct capebus_cfs_ctrl;
 
 /**
@@ -124,8 +133,8 @@ struct capebus_cfs_ctrl {
  * @cape: the cape device while enabled (a reference is held), else NULL
  * @failed: the last enable was refused; @why says why
  * @why: the reason of the last refusal
- * @dropped: the binary attribute last written while enabled (its data was
- *	dropped), or NULL
+ * @dropped: the binary attribute whose last write was dropped, or NULL
+ * @dropped_why: why: "" (written while enabled) or "N bytes, at most M"
  */
 struct capebus_cfs_cape {
 	struct config_item item;
@@ -142,6 +151,7 @@ struct capebus_cfs_cape {
 	bool failed;
 	char why[CAPEBUS_REASON_LEN];
 	const char *dropped;
+	char dropped_why[48];
 };
 
 static LIST_HEAD(capebus_cfs_ctrls);
@@ -272,11 +282,19 @@ static int capebus_cfs_slot_set_override(struct capebus_cfs_slot *cs,
 static ssize_t capebus_cfs_slot_override_write(struct config_item *item,
 					       const void *buf, size_t len)
 {
+	struct capebus_cfs_slot *cs = to_cfs_slot(item);
 	int ret;
 
 	if (!len)
 		return 0;
-	ret = capebus_cfs_slot_set_override(to_cfs_slot(item), buf, len);
+	if (len > CAPEBUS_CFS_IMAGE_MAX) {
+		guard(mutex)(&cs->lock);
+		snprintf(cs->override_why, sizeof(cs->override_why),
+			 "image too large: %zu bytes, at most %u", len,
+			 CAPEBUS_CFS_IMAGE_MAX);
+		return -EFBIG;
+	}
+	ret = capebus_cfs_slot_set_override(cs, buf, len);
 
 	return ret ?: len;
 }
@@ -325,7 +343,8 @@ CONFIGFS_ATTR(capebus_cfs_slot_, disable);
 CONFIGFS_ATTR_RO(capebus_cfs_slot_, override_status);
 CONFIGFS_ATTR_WO(capebus_cfs_slot_, clear_override);
 CONFIGFS_BIN_ATTR_RO(capebus_cfs_slot_, eeprom, NULL, CAPEBUS_CFS_IMAGE_MAX);
-CONFIGFS_BIN_ATTR(capebus_cfs_slot_, override, NULL, CAPEBUS_CFS_IMAGE_MAX);
+CONFIGFS_BIN_ATTR(capebus_cfs_slot_, override, NULL,
+		  CAPEBUS_CFS_BUFFERED(CAPEBUS_CFS_IMAGE_MAX));
 
 static struct configfs_attribute *capebus_cfs_slot_attrs[] = {
 	&capebus_cfs_slot_attr_state,
@@ -524,7 +543,8 @@ static ssize_t capebus_cfs_cape_show_text(struct config_item *item,
 
 /*
  * Printable ASCII, no longer than the controller's ID format allows
- * (capebus_header.text_max); one newline may end it.
+ * (capebus_header.text_max); one newline may end it.  Every byte written
+ * counts: a NUL or any other control byte inside is refused, not cut at.
  */
 static ssize_t capebus_cfs_cape_store_text(struct config_item *item,
 					   const char *page, size_t len,
@@ -532,7 +552,7 @@ static ssize_t capebus_cfs_cape_store_text(struct config_item *item,
 {
 	struct capebus_cfs_cape *c = to_cfs_cape(item);
 	unsigned int max = c->cc->ctrl->header->text_max[t];
-	size_t n = strnlen(page, len);
+	size_t n = len;
 	size_t i;
 
 	if (!max || max >= CAPEBUS_TEXT_LEN)
@@ -822,37 +842,52 @@ static ssize_t capebus_cfs_cape_enable_store(struct config_item *item,
 	return ret ?: len;
 }
 
+/* The note "status" adds while a binary write was dropped. */
+static ssize_t capebus_cfs_cape_dropped_note(struct capebus_cfs_cape *c,
+					     char *page, ssize_t n)
+{
+	if (!c->dropped)
+		return n;
+	if (!c->dropped_why[0])
+		return n + sysfs_emit_at(page, n,
+					 " (a write to %s while enabled was dropped)",
+					 c->dropped);
+
+	return n + sysfs_emit_at(page, n, " (a write to %s was dropped: %s)",
+				 c->dropped, c->dropped_why);
+}
+
 static ssize_t capebus_cfs_cape_status_show(struct config_item *item,
 					    char *page)
 {
 	struct capebus_cfs_cape *c = to_cfs_cape(item);
 	struct capebus_controller *ctrl = c->cc->ctrl;
-	const char *state;
+	ssize_t n;
 
 	guard(mutex)(&c->lock);
 	if (!c->cape) {
 		if (c->failed)
-			return sysfs_emit(page, "%s: %s\n",
-					  capebus_slot_state_name(CAPEBUS_SLOT_FAILED),
-					  c->why);
-		return sysfs_emit(page, "%s\n",
-				  capebus_slot_state_name(CAPEBUS_SLOT_DISABLED));
+			n = sysfs_emit(page, "%s: %s",
+				       capebus_slot_state_name(CAPEBUS_SLOT_FAILED),
+				       c->why);
+		else
+			n = sysfs_emit(page, "%s",
+				       capebus_slot_state_name(CAPEBUS_SLOT_DISABLED));
+	} else {
+		guard(mutex)(&ctrl->lock);
+		if (!c->cape->registered)
+			n = sysfs_emit(page, "%s: %s was removed",
+				       capebus_slot_state_name(CAPEBUS_SLOT_FAILED),
+				       dev_name(&ctrl->dev));
+		else
+			n = sysfs_emit(page, "%s",
+				       capebus_slot_state_name(READ_ONCE(c->cape->dev.driver) ?
+							       CAPEBUS_SLOT_LOADED :
+							       CAPEBUS_SLOT_DETECTED));
 	}
+	n = capebus_cfs_cape_dropped_note(c, page, n);
 
-	guard(mutex)(&ctrl->lock);
-	if (!c->cape->registered)
-		return sysfs_emit(page, "%s: %s was removed\n",
-				  capebus_slot_state_name(CAPEBUS_SLOT_FAILED),
-				  dev_name(&ctrl->dev));
-
-	state = capebus_slot_state_name(READ_ONCE(c->cape->dev.driver) ?
-					CAPEBUS_SLOT_LOADED :
-					CAPEBUS_SLOT_DETECTED);
-	if (c->dropped)
-		return sysfs_emit(page, "%s (a write to %s while enabled was dropped)\n",
-				  state, c->dropped);
-
-	return sysfs_emit(page, "%s\n", state);
+	return n + sysfs_emit_at(page, n, "\n");
 }
 
 static ssize_t capebus_cfs_cape_cape_show(struct config_item *item, char *page)
@@ -870,16 +905,25 @@ static ssize_t capebus_cfs_cape_cape_show(struct config_item *item, char *page)
 
 /*
  * Binary attributes reach the driver when the file is closed and configfs
- * ignores what ->write() returns: a write while enabled is dropped (see the
- * ABI document), "status" says so until the next "enable", and the data is
- * checked only by "enable".
+ * ignores what ->write() returns: a write while enabled, or one longer than
+ * @max (see CAPEBUS_CFS_BUFFERED()), is dropped whole and the previous value
+ * kept (see the ABI document); "status" says so until the next "enable" or
+ * the next write that is kept.  The data is checked only by "enable".
  */
 static ssize_t capebus_cfs_cape_store_blob(struct capebus_cfs_cape *c,
 					   const char *name, void **blob,
 					   size_t *blob_len, const void *buf,
-					   size_t len)
+					   size_t len, size_t max)
 {
 	void *copy;
+
+	if (len > max) {
+		guard(mutex)(&c->lock);
+		c->dropped = name;
+		snprintf(c->dropped_why, sizeof(c->dropped_why),
+			 "%zu bytes, at most %zu", len, max);
+		return -EFBIG;
+	}
 
 	copy = kvmemdup(buf, len, GFP_KERNEL);
 	if (!copy)
@@ -888,6 +932,7 @@ static ssize_t capebus_cfs_cape_store_blob(struct capebus_cfs_cape *c,
 	guard(mutex)(&c->lock);
 	if (capebus_cfs_cape_enabled(c)) {
 		c->dropped = name;
+		c->dropped_why[0] = '\0';
 		kvfree(copy);
 		return -EBUSY;
 	}
@@ -895,6 +940,7 @@ static ssize_t capebus_cfs_cape_store_blob(struct capebus_cfs_cape *c,
 	swap(*blob, copy);
 	*blob_len = len;
 	kvfree(copy);
+	c->dropped = NULL;
 
 	return len;
 }
@@ -929,7 +975,8 @@ static ssize_t capebus_cfs_cape_eeprom_write(struct config_item *item,
 	struct capebus_cfs_cape *c = to_cfs_cape(item);
 
 	return capebus_cfs_cape_store_blob(c, "eeprom", &c->eeprom,
-					   &c->eeprom_len, buf, len);
+					   &c->eeprom_len, buf, len,
+					   CAPEBUS_CFS_IMAGE_MAX);
 }
 
 static ssize_t capebus_cfs_cape_dtbo_read(struct config_item *item, void *buf,
@@ -946,7 +993,7 @@ static ssize_t capebus_cfs_cape_dtbo_write(struct config_item *item,
 	struct capebus_cfs_cape *c = to_cfs_cape(item);
 
 	return capebus_cfs_cape_store_blob(c, "dtbo", &c->dtbo, &c->dtbo_len,
-					   buf, len);
+					   buf, len, CAPEBUS_CFS_DTBO_MAX);
 }
 
 CONFIGFS_ATTR(capebus_cfs_cape_, board_name);
@@ -960,8 +1007,10 @@ CONFIGFS_ATTR(capebus_cfs_cape_, currents);
 CONFIGFS_ATTR(capebus_cfs_cape_, enable);
 CONFIGFS_ATTR_RO(capebus_cfs_cape_, status);
 CONFIGFS_ATTR_RO(capebus_cfs_cape_, cape);
-CONFIGFS_BIN_ATTR(capebus_cfs_cape_, eeprom, NULL, CAPEBUS_CFS_IMAGE_MAX);
-CONFIGFS_BIN_ATTR(capebus_cfs_cape_, dtbo, NULL, CAPEBUS_CFS_DTBO_MAX);
+CONFIGFS_BIN_ATTR(capebus_cfs_cape_, eeprom, NULL,
+		  CAPEBUS_CFS_BUFFERED(CAPEBUS_CFS_IMAGE_MAX));
+CONFIGFS_BIN_ATTR(capebus_cfs_cape_, dtbo, NULL,
+		  CAPEBUS_CFS_BUFFERED(CAPEBUS_CFS_DTBO_MAX));
 
 static struct configfs_attribute *capebus_cfs_cape_attrs[] = {
 	&capebus_cfs_cape_attr_board_name,

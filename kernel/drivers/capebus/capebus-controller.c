@@ -6,7 +6,10 @@
  *
  * Lock order (outermost first):
  *
- *   1. callers' own locks (configfs: the cape item's mutex)
+ *   1. callers' own locks (configfs: the cape item's mutex), or
+ *      capebus_controller.transition: held by every slot transition
+ *      (Documentation/capebus/slot-states.rst) from its check to its
+ *      commit, across the cape's add or removal
  *   2. capebus_controller.lock: slots, the resource table, the set of capes
  *   3. device_lock() of a cape (driver core: probe, remove, bind, unbind)
  *   4. of_overlay_mutex, of_mutex (of_overlay_fdt_apply(), of_overlay_remove())
@@ -189,6 +192,7 @@ EXPORT_SYMBOL_GPL(capebus_slot_set_nvmem);
  */
 void capebus_slot_set_empty(struct capebus_slot *slot)
 {
+	guard(mutex)(&slot->ctrl->transition);
 	guard(mutex)(&slot->ctrl->lock);
 	if (slot->override_info)
 		return;		/* the override stands in for the EEPROM */
@@ -222,6 +226,7 @@ void capebus_slot_set_failed(struct capebus_slot *slot, const char *fmt, ...)
 	vsnprintf(why, sizeof(why), fmt, args);
 	va_end(args);
 
+	guard(mutex)(&slot->ctrl->transition);
 	guard(mutex)(&slot->ctrl->lock);
 	if (slot->override_info)
 		return;		/* the override stands in for the EEPROM */
@@ -371,6 +376,8 @@ int capebus_slot_detected(struct capebus_slot *slot,
 		}
 	}
 
+	guard(mutex)(&slot->ctrl->transition);
+
 	scoped_guard(mutex, &slot->ctrl->lock) {
 		if (slot->cape && !slot->override_info) {
 			kvfree(ov_copy);
@@ -405,67 +412,105 @@ int capebus_slot_detected(struct capebus_slot *slot,
 	cape = capebus_slot_load(slot);
 	if (IS_ERR(cape))
 		return PTR_ERR(cape);
+	scoped_guard(mutex, &slot->ctrl->lock)
+		slot->reason[0] = '\0';
 	capebus_cape_put(cape);
 
 	return 0;
 }
 EXPORT_SYMBOL_GPL(capebus_slot_detected);
 
+/* The description a slot loads: its override's, else its EEPROM's. */
+static const struct capebus_cape_info *
+capebus_slot_desc_locked(struct capebus_slot *slot)
+{
+	lockdep_assert_held(&slot->ctrl->lock);
+
+	return slot->override_info ?: slot->desc_info;
+}
+
+/*
+ * The "enable" transition: load the slot's cape.  On success the reason
+ * clears; on refusal the slot keeps the state it had (failed or disabled)
+ * with the refusal as its reason, so the same write can succeed once the
+ * cause is gone.  ctrl->transition held.
+ */
+static int capebus_slot_enable(struct capebus_slot *slot)
+{
+	struct capebus_controller *ctrl = slot->ctrl;
+	enum capebus_slot_state before;
+	struct cape_device *cape;
+
+	lockdep_assert_held(&ctrl->transition);
+
+	scoped_guard(mutex, &ctrl->lock)
+		before = slot->state;
+
+	cape = capebus_slot_load(slot);
+
+	guard(mutex)(&ctrl->lock);
+	if (IS_ERR(cape)) {
+		if (!slot->cape && before == CAPEBUS_SLOT_DISABLED)
+			slot->state = CAPEBUS_SLOT_DISABLED;
+		return PTR_ERR(cape);
+	}
+	slot->reason[0] = '\0';
+	capebus_cape_put(cape);
+
+	return 0;
+}
+
 /**
- * capebus_slot_disable() - unload a detected cape, or load it again
+ * capebus_slot_disable() - unload a slot's detected cape, or load it again
  * @slot: the slot
  * @disable: true to unload the cape (its overlay is reverted, its pins and
  *	current freed) and mark the slot "disabled"; false to load the cape
- *	last detected in a disabled slot
+ *	last detected (or overridden) in the slot
  *
- * Return: 0, -ENOENT if no cape was detected in the slot, -EBUSY if the slot
- * holds a cape that was not detected (a declared one), or the error of
- * capebus_cape_add().
+ * The transitions of Documentation/capebus/slot-states.rst, each taken whole
+ * under the controller's transition lock, so concurrent writers see one of
+ * the documented outcomes.  Writing the state the slot is in succeeds.
+ *
+ * Return: 0, -ENOENT if no cape was ever detected in the slot, -EBUSY if a
+ * declared cape is in it (unless it is disabled already and @disable), or
+ * the error of capebus_cape_add() (the slot keeps its state and says why).
  */
 int capebus_slot_disable(struct capebus_slot *slot, bool disable)
 {
 	struct capebus_controller *ctrl = slot->ctrl;
 	const struct capebus_cape_info *info;
-	struct cape_device *cape;
+	struct cape_device *cape = NULL;
 
-	if (disable) {
-		scoped_guard(mutex, &ctrl->lock) {
-			if (!slot->desc_info && !slot->override_info)
-				return -ENOENT;
-			cape = slot->cape;
-			if (cape && !cape->detected)
-				return -EBUSY;
-			if (cape)
-				capebus_cape_get(cape);
-		}
-		if (cape) {
-			capebus_cape_remove(cape);
-			capebus_cape_put(cape);
-		}
-		scoped_guard(mutex, &ctrl->lock) {
-			if (slot->cape)
-				return -EBUSY;
-			slot->state = CAPEBUS_SLOT_DISABLED;
-			info = slot->override_info ?: slot->desc_info;
-			snprintf(slot->reason, sizeof(slot->reason),
-				 "%s disabled", info->text[CAPEBUS_PART_NUMBER]);
-		}
-		return 0;
-	}
+	guard(mutex)(&ctrl->transition);
 
 	scoped_guard(mutex, &ctrl->lock) {
-		if (slot->cape)
-			return slot->cape->detected ? 0 : -EBUSY;
-		if ((!slot->desc_info && !slot->override_info) ||
-		    slot->state != CAPEBUS_SLOT_DISABLED)
+		info = capebus_slot_desc_locked(slot);
+		if (!info)
 			return -ENOENT;
+		if (slot->cape && !slot->cape->detected)
+			return disable && slot->state == CAPEBUS_SLOT_DISABLED ?
+			       0 : -EBUSY;
+		if (!disable && slot->cape)
+			return 0;
+		if (disable && slot->cape)
+			cape = capebus_cape_get(slot->cape);
 	}
 
-	cape = capebus_slot_load(slot);
-	if (IS_ERR(cape))
-		return PTR_ERR(cape);
-	capebus_cape_put(cape);
+	if (!disable)
+		return capebus_slot_enable(slot);
 
+	if (cape) {
+		capebus_cape_remove(cape);
+		capebus_cape_put(cape);
+	}
+
+	guard(mutex)(&ctrl->lock);
+	if (slot->cape)
+		return -EBUSY;
+	info = capebus_slot_desc_locked(slot);
+	slot->state = CAPEBUS_SLOT_DISABLED;
+	snprintf(slot->reason, sizeof(slot->reason), "%s disabled",
+		 info->text[CAPEBUS_PART_NUMBER]);
 	return 0;
 }
 
@@ -526,12 +571,13 @@ int capebus_slot_override(struct capebus_slot *slot, const void *image,
 		}
 	}
 
+	mutex_lock(&ctrl->transition);
 	scoped_guard(mutex, &ctrl->lock) {
 		if (slot->cape && !slot->cape->detected) {
 			snprintf(why, why_len, "slot %u holds %s", slot->nr,
 				 slot->cape->holder);
 			ret = -EBUSY;
-			goto out;
+			goto unlock;
 		}
 		if (slot->cape)
 			cape = capebus_cape_get(slot->cape);
@@ -551,7 +597,7 @@ int capebus_slot_override(struct capebus_slot *slot, const void *image,
 		slot->reason[0] = '\0';
 		if (slot->cape || (!slot->override_info && !slot->desc_info)) {
 			ret = 0;
-			goto out;
+			goto unlock;
 		}
 	}
 
@@ -561,6 +607,8 @@ int capebus_slot_override(struct capebus_slot *slot, const void *image,
 		capebus_slot_reason(slot, why, why_len);
 	else
 		capebus_cape_put(cape);
+unlock:
+	mutex_unlock(&ctrl->transition);
 out:
 	kvfree(ov_copy);
 	kvfree(copy);
@@ -1016,6 +1064,7 @@ static void capebus_controller_release(struct device *dev)
 	if (ctrl->nr >= 0)
 		ida_free(&capebus_ida, ctrl->nr);
 	mutex_destroy(&ctrl->lock);
+	mutex_destroy(&ctrl->transition);
 	kfree(ctrl);
 }
 
@@ -1080,6 +1129,7 @@ __capebus_controller_alloc(struct device *parent,
 	if (!ctrl)
 		return ERR_PTR(-ENOMEM);
 
+	mutex_init(&ctrl->transition);
 	mutex_init(&ctrl->lock);
 	INIT_LIST_HEAD(&ctrl->stuck_capes);
 	ctrl->header = header;

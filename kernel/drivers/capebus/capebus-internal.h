@@ -64,6 +64,9 @@ struct capebus_slot {
  * @header: the header's pins and rails (the controller module's)
  * @ops: what the core may ask of the controller module
  * @owner: the controller module; held while the core calls @ops
+ * @transition: serializes the slots' state transitions, each from its
+ *	check to its commit (outside @lock: a transition adds or removes a
+ *	cape, which takes @lock)
  * @lock: protects the slots, the resource table and the set of capes;
  *	see "Lock order" in capebus-controller.c
  * @res: the header's pin holders and rail budgets
@@ -85,6 +88,7 @@ struct capebus_controller {
 	const struct capebus_header *header;
 	const struct capebus_controller_ops *ops;
 	struct module *owner;
+	struct mutex transition;	/* slot transitions, check to commit */
 	struct mutex lock;	/* slots, resources, capes */
 	struct capebus_resources *res;
 	struct device_node **targets;
