@@ -358,32 +358,70 @@ const struct bus_type capebus_bus_type = {
 
 /* ---- drivers ------------------------------------------------------------ */
 
+/*
+ * A cape the generic driver holds that @data's id table names: unbind it
+ * and probe it again, so that the specific driver takes it (the USB core
+ * does the same for devices its generic driver holds).
+ */
+static int capebus_reprobe_generic(struct device *dev, void *data)
+{
+	const struct capebus_driver *cdrv = data;
+	struct cape_device *cape = to_cape_device(dev);
+	bool generic;
+
+	device_lock(dev);
+	generic = dev->driver == &capebus_generic_driver.driver;
+	device_unlock(dev);
+
+	if (generic && capebus_match_id(cdrv->id_table, cape)) {
+		if (device_reprobe(dev))
+			dev_err(dev, "not handed to %s\n", cdrv->driver.name);
+	}
+
+	return 0;
+}
+
 /**
  * __capebus_driver_register() - register a cape driver
  * @drv: the driver; its probe and id_table must be set
  * @owner: the module of the driver (capebus_driver_register() passes it)
  *
+ * Capes its id table names that the generic driver holds (the driver's
+ * module loaded after they appeared) are handed over to it.
+ *
  * Return: 0 or a negative errno.
  */
 int __capebus_driver_register(struct capebus_driver *drv, struct module *owner)
 {
+	int ret;
+
 	if (!drv->probe)
 		return -EINVAL;
 
 	drv->driver.owner = owner;
 	drv->driver.bus = &capebus_bus_type;
 
-	return driver_register(&drv->driver);
+	ret = driver_register(&drv->driver);
+	if (ret || drv == &capebus_generic_driver)
+		return ret;
+
+	bus_for_each_dev(&capebus_bus_type, NULL, drv, capebus_reprobe_generic);
+
+	return 0;
 }
 EXPORT_SYMBOL_GPL(__capebus_driver_register);
 
 /**
  * capebus_driver_unregister() - unregister a cape driver
- * @drv: the driver; it is unbound from every cape first
+ * @drv: the driver; it is unbound from every cape first, and the capes it
+ *	held go to the generic driver if it takes them
  */
 void capebus_driver_unregister(struct capebus_driver *drv)
 {
 	driver_unregister(&drv->driver);
+	if (drv != &capebus_generic_driver &&
+	    bus_rescan_devices(&capebus_bus_type))
+		pr_warn("capes of %s not rescanned\n", drv->driver.name);
 }
 EXPORT_SYMBOL_GPL(capebus_driver_unregister);
 

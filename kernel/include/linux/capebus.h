@@ -110,22 +110,6 @@ struct capebus_cape_info {
 };
 
 /**
- * struct cape_device_id - what a cape driver binds to
- * @part_number: the part number, matched exactly; required
- * @version: the hardware version ("00A0"); empty matches any version
- * @board_name: the board name; empty matches any board name
- * @driver_data: for the driver
- *
- * A table of these ends with an entry whose @part_number is empty.
- */
-struct cape_device_id {
-	char part_number[CAPEBUS_TEXT_LEN];
-	char version[CAPEBUS_TEXT_LEN];
-	char board_name[CAPEBUS_TEXT_LEN];
-	kernel_ulong_t driver_data;
-};
-
-/**
  * enum capebus_slot_state - what a slot holds, as sysfs shows it
  * @CAPEBUS_SLOT_EMPTY: no cape (no EEPROM, a blank one, or not read yet)
  * @CAPEBUS_SLOT_DETECTED: a cape device exists, no driver bound to it

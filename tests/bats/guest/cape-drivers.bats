@@ -1,0 +1,70 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# Cape drivers of their own: module aliases from id tables (file2alias)
+# that match a cape's MODALIAS, a driver loaded after its cape appeared
+# taking it over from the generic driver, and handing it back when it goes.
+#
+# Slot 0: the weather cape (BB-WTHR-01 00A2); its driver is the
+# capebus-bone-weather module, not loaded at boot (nothing runs udev here).
+
+load ../../qemu/lib
+
+FIX=$BATS_TEST_DIRNAME/fixtures
+CTRL=/sys/class/capebus/capebus0
+WEATHER=/sys/bus/capebus/devices/capebus0-slot0
+DT_HASH='find /proc/device-tree/ -type f | LC_ALL=C sort | xargs md5sum | md5sum | cut -d" " -f1'
+# The driver bound to the weather cape, by name, or "none".
+DRIVER="basename \$(readlink $WEATHER/driver 2>/dev/null || echo none)"
+# The tmp105 the weather cape's overlay brings up, by its hwmon name.
+TMP105='grep -l tmp105 /sys/class/hwmon/hwmon*/name 2>/dev/null | wc -l'
+
+setup_file() {
+	guest_boot --slot 0="$CB_FIRMWARE/BB-WTHR-01-00A2.eeprom"
+	guest_run "for i in \$(seq 100); do [ \"\$(cat $CTRL/slot0/state 2>/dev/null)\" = loaded ] && exit 0; sleep 0.2; done; exit 1"
+	guest_run "$DT_HASH > /tmp/dt.weather"
+	guest_put "$FIX/configfs-lib.sh" cfs.sh
+	guest_teardown
+}
+
+teardown_file() {
+	guest_shutdown
+}
+
+setup() {
+	guest_setup
+}
+
+teardown() {
+	guest_teardown
+}
+
+@test "the weather driver's module alias, from its id table, matches the cape's modalias" {
+	guest_ok "grep -h 'capebus:' /lib/modules/*/modules.alias; cat $WEATHER/modalias"
+	[ "${lines[0]}" = "alias capebus:pBB-WTHR-01:v* capebus_bone_weather" ]
+	[ "${lines[1]}" = "capebus:pBB-WTHR-01:v00A2" ]
+	[ "${#lines[@]}" -eq 2 ]
+}
+
+@test "a driver loaded after its cape appeared takes it over from the generic driver" {
+	guest_ok "$DRIVER; [ -e $WEATHER/revision_known ] || echo no-attribute"
+	[ "${lines[*]}" = "capebus-generic no-attribute" ]
+	# Loaded by the cape's MODALIAS, as udev would.
+	guest_ok "modprobe \$(cat $WEATHER/modalias) && $DRIVER && cat $WEATHER/revision_known $CTRL/slot0/state && $TMP105 &&
+		[ \"\$($DT_HASH)\" = \"\$(cat /tmp/dt.weather)\" ] && echo same-tree"
+	[ "${lines[*]}" = "capebus-bone-weather 1 loaded 1 same-tree" ]
+}
+
+@test "unloaded, the driver hands the cape back to the generic driver" {
+	guest_ok "rmmod capebus_bone_weather && $DRIVER && cat $CTRL/slot0/state && $TMP105 &&
+		[ ! -e $WEATHER/revision_known ] && [ \"\$($DT_HASH)\" = \"\$(cat /tmp/dt.weather)\" ] && echo same-tree"
+	[ "${lines[*]}" = "capebus-generic loaded 1 same-tree" ]
+}
+
+@test "a part number with separators and pattern characters gets an unambiguous modalias" {
+	guest_ok ". /host/cfs.sh && mkdir \$CAPES/odd && echo 'Odd board' > \$CAPES/odd/board_name &&
+		echo 00A0 > \$CAPES/odd/version && printf 'A:B v*1\n' > \$CAPES/odd/part_number &&
+		echo 1 > \$CAPES/odd/enable && cat /sys/bus/capebus/devices/\$(cat \$CAPES/odd/cape)/modalias &&
+		grep MODALIAS /sys/bus/capebus/devices/\$(cat \$CAPES/odd/cape)/uevent && rmdir \$CAPES/odd"
+	[ "${lines[0]}" = "capebus:pA%3AB%20v%2A1:v00A0" ]
+	[ "${lines[1]}" = "MODALIAS=capebus:pA%3AB%20v%2A1:v00A0" ]
+}
