@@ -207,6 +207,7 @@ int cmd_create(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_flash(int argc, char **argv);
+int cmd_read(int argc, char **argv);
 int cmd_override(int argc, char **argv);
 int cmd_remove(int argc, char **argv);
 int cmd_list(int argc, char **argv);

@@ -487,3 +487,92 @@ out:
 	free(bpath);
 	return rc;
 }
+
+static const char read_usage_text[] =
+	"usage: capetool read (--slot N | --device PATH) -o FILE\n"
+	"\n"
+	"Save the whole content of a cape EEPROM to FILE, byte for byte (as\n"
+	"eepflash.sh -r does): a backup that 'capetool flash' or dd writes back.\n"
+	"  -s, --slot N       the EEPROM of slot N (its nvmem device, from sysfs)\n"
+	"  -d, --device PATH  a file or device (e.g. /sys/bus/nvmem/devices/0-00540/nvmem)\n"
+	"  -o, --output FILE  where to write it\n"
+	"  -h, --help         this text\n"
+	"Exit: 4 cannot read the EEPROM or write FILE, 9 EEPROM or slot missing.\n";
+
+int cmd_read(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "slot", required_argument, NULL, 's' },
+		{ "device", required_argument, NULL, 'd' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int slot = -1, c, rc, fd;
+	const char *device = NULL, *out = NULL;
+	char *path, why[160];
+	uint8_t *buf;
+	size_t cap, got;
+	struct cape_image im;
+	struct stat st;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "s:d:o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			slot = parse_slot_option(optarg);
+			if (slot < 0)
+				return EXIT_USAGE;
+			break;
+		case 'd': device = optarg; break;
+		case 'o': out = optarg; break;
+		case 'h': fputs(read_usage_text, stdout); return EXIT_OK;
+		default: fputs(read_usage_text, stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind != argc || (slot >= 0) == !!device || !out) {
+		fputs(read_usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	if (slot >= 0) {
+		path = slot_nvmem_path(slot, &rc);
+		if (!path)
+			return rc;
+	} else {
+		path = xstrdup(device);
+	}
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st)) {
+		int e = errno;
+
+		err("%s: no EEPROM there: %s", path, strerror(e));
+		if (fd >= 0)
+			close(fd);
+		free(path);
+		return e == ENOENT ? EXIT_NODEV : EXIT_IO;
+	}
+	/* an nvmem attribute's size is the EEPROM's; else at most a 24C256 */
+	cap = st.st_size > 0 ? (size_t)st.st_size : CAPE_EEPROM_SIZE_MAX;
+	buf = xcalloc(1, cap);
+	rc = read_at(fd, buf, cap, 0, &got);
+	close(fd);
+	if (rc) {
+		err("%s: cannot read: %s", path, strerror(-rc));
+		rc = EXIT_IO;
+	} else if ((rc = write_file(out, buf, got))) {
+		err("%s: cannot write: %s", out, strerror(-rc));
+		rc = EXIT_IO;
+	} else {
+		rc = eeprom_decode(buf, got, &im, why, sizeof(why));
+		if (rc)
+			printf("read %zu bytes of %s to %s (no valid cape image: %s)\n", got, path,
+			       out, why);
+		else
+			printf("read %zu bytes of %s to %s (%s %s, part %s)\n", got, path, out,
+			       im.board_name, im.version, im.part_number);
+		rc = EXIT_OK;
+	}
+	free(buf);
+	free(path);
+	return rc;
+}

@@ -18,6 +18,7 @@ static const struct cmd cmds[] = {
 	{ "decode", cmd_decode, "print every field of an EEPROM image or a slot's EEPROM" },
 	{ "check", cmd_check, "validate definitions; report pin conflicts and power budget" },
 	{ "flash", cmd_flash, "write an image to a slot's EEPROM or a file/device, verified" },
+	{ "read", cmd_read, "save a slot's whole EEPROM to a file (raw dump)" },
 	{ "override", cmd_override, "declare a cape to the kernel through configfs" },
 	{ "remove", cmd_remove, "remove a cape declared with override" },
 	{ "list", cmd_list, "slots and capes the kernel reports" },

@@ -246,3 +246,52 @@ blank() { head -c "${2:-4096}" /dev/zero | tr '\0' '\377' > "$1"; }
 	[[ "$output" == *"does not fit the 512-byte EEPROM"* ]]
 	[ "$(stat -c %s "$BATS_TEST_TMPDIR/sys/bus/nvmem/devices/0-00550/nvmem")" -eq 512 ]
 }
+
+@test "read --slot saves the slot's whole EEPROM" {
+	fake_sysfs "$BATS_TEST_TMPDIR/sys"
+	CAPETOOL_SYSFS=$BATS_TEST_TMPDIR/sys run ct read --slot 0 -o "$BATS_TEST_TMPDIR/dump"
+	no_sanitizer_report
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"read 2244 bytes of $BATS_TEST_TMPDIR/sys/bus/nvmem/devices/0-00540/nvmem to $BATS_TEST_TMPDIR/dump (Weather Cape 00A2, part BB-WTHR-01)"* ]]
+	cmp "$BATS_TEST_TMPDIR/dump" "$BATS_TEST_TMPDIR/sys/bus/nvmem/devices/0-00540/nvmem"
+	CAPETOOL_SYSFS=$BATS_TEST_TMPDIR/sys run ct read --slot 1 -o "$BATS_TEST_TMPDIR/blank"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"(no valid cape image: bad magic: ff ff ff ff, expected aa 55 33 ee (blank EEPROM?))"* ]]
+	[ "$(stat -c %s "$BATS_TEST_TMPDIR/blank")" -eq 4096 ]
+	CAPETOOL_SYSFS=$BATS_TEST_TMPDIR/sys run ct read --slot 3 -o "$BATS_TEST_TMPDIR/x"
+	[ "$status" -eq 9 ]
+	[[ "$output" == *"slot 3 has no EEPROM device"* ]]
+	[ ! -e "$BATS_TEST_TMPDIR/x" ]
+}
+
+@test "a dump from read flashes back" {
+	cp "$GOLDEN/BB-WTHR-01-00A2.embedded.eeprom" "$BATS_TEST_TMPDIR/ee"
+	run ct read --device "$BATS_TEST_TMPDIR/ee" -o "$BATS_TEST_TMPDIR/dump"
+	[ "$status" -eq 0 ]
+	blank "$BATS_TEST_TMPDIR/ee2"
+	run ct flash "$BATS_TEST_TMPDIR/dump" --device "$BATS_TEST_TMPDIR/ee2" --no-backup
+	[ "$status" -eq 0 ]
+	cmp -n 1010 "$BATS_TEST_TMPDIR/ee2" "$GOLDEN/BB-WTHR-01-00A2.embedded.eeprom"
+}
+
+@test "read usage errors exit 2; a missing device exits 9" {
+	run ct read --slot 0
+	[ "$status" -eq 2 ]
+	run ct read --slot 0 --device x -o y
+	[ "$status" -eq 2 ]
+	run ct read -o y
+	[ "$status" -eq 2 ]
+	run ct read --device "$BATS_TEST_TMPDIR/nothing" -o "$BATS_TEST_TMPDIR/y"
+	[ "$status" -eq 9 ]
+	[[ "$output" == *"nothing: no EEPROM there: No such file or directory"* ]]
+}
+
+@test "read has --help and is listed in capetool --help" {
+	run ct read --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"usage: capetool read"* ]]
+	run ct help read
+	[[ "$output" == *"usage: capetool read"* ]]
+	run ct --help
+	[[ "$output" == *"  read "* ]]
+}
