@@ -44,7 +44,11 @@ char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Whole file into a malloc'ed buffer (8-byte aligned); 0 or -errno. */
 int read_file(const char *path, uint8_t **buf, size_t *len);
+/* Atomic: a temporary file in @path's directory, renamed over @path. */
 int write_file(const char *path, const void *buf, size_t len);
+int stage_file(const char *path, const void *buf, size_t len, char **tmp);
+int commit_file(char *tmp, const char *path);	/* path NULL: discard */
+int make_dirs(const char *dir);			/* mkdir -p; 0 or -errno */
 /* Read a small sysfs/configfs text attribute, trailing newline stripped. */
 char *read_attr(const char *path);
 int write_attr(const char *path, const char *val);

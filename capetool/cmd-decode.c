@@ -200,8 +200,8 @@ int decode_buffer(const char *src, const uint8_t *buf, size_t len, int fmt, cons
 			err("%s: no overlay record to extract", src);
 			return EXIT_FAIL;
 		}
-		if (write_file(xfile, im.overlay, im.overlay_len)) {
-			err("%s: cannot write: %m", xfile);
+		if ((rc = write_file(xfile, im.overlay, im.overlay_len))) {
+			err("%s: cannot write: %s", xfile, strerror(-rc));
 			return EXIT_IO;
 		}
 	}
@@ -252,6 +252,10 @@ int cmd_decode(int argc, char **argv)
 	}
 	if ((slot < 0) == (optind == argc) || optind < argc - 1) {
 		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	if (xfile && !*xfile) {
+		err("-x: an empty file name");
 		return EXIT_USAGE;
 	}
 	if (slot >= 0) {

@@ -319,6 +319,10 @@ int cmd_flash(int argc, char **argv)
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;
 	}
+	if (backup && !*backup) {
+		err("--backup: an empty file name (use --no-backup to skip the backup)");
+		return EXIT_USAGE;
+	}
 	rc = read_file(argv[optind], &img, &imglen);
 	if (rc) {
 		err("%s: %s", argv[optind], strerror(-rc));
@@ -413,8 +417,9 @@ int cmd_flash(int argc, char **argv)
 						      base ? base + 1 : path, stamp);
 			backup = bpath;
 		}
-		if (write_file(backup, old, got)) {
-			err("%s: cannot write the backup: %m (use --no-backup to skip it)", backup);
+		if ((rc = write_file(backup, old, got))) {
+			err("%s: cannot write the backup: %s (use --no-backup to skip it)", backup,
+			    strerror(-rc));
 			rc = EXIT_IO;
 			goto out;
 		}
@@ -532,6 +537,10 @@ int cmd_read(int argc, char **argv)
 	}
 	if (optind != argc || (slot >= 0) == !!device || !out) {
 		fputs(read_usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	if (!*out) {
+		err("-o: an empty file name");
 		return EXIT_USAGE;
 	}
 	if (slot >= 0) {

@@ -92,21 +92,117 @@ int read_file(const char *path, uint8_t **buf, size_t *len)
 	return 0;
 }
 
-int write_file(const char *path, const void *buf, size_t len)
+/*
+ * Write @buf to a new temporary file next to @path (same directory, so the
+ * rename cannot cross file systems), flushed to disk; *tmp is its name.
+ * Nobody ever sees a partial @path: commit_file() renames it into place.
+ */
+int stage_file(const char *path, const void *buf, size_t len, char **tmp)
 {
-	FILE *f = fopen(path, "wb");
+	const char *slash = strrchr(path, '/');
+	char *t;
+	const uint8_t *p = buf;
+	mode_t um;
+	int fd, e;
 
-	if (!f)
-		return -errno;
-	if (fwrite(buf, 1, len, f) != len) {
-		int e = errno ? errno : EIO;
-
-		fclose(f);
+	*tmp = NULL;
+	if (!*path || (slash && !slash[1]))
+		return -EISDIR;
+	t = slash ? xasprintf("%.*s.%s.XXXXXX", (int)(slash - path + 1), path, slash + 1)
+		  : xasprintf(".%s.XXXXXX", path);
+	fd = mkstemp(t);
+	if (fd < 0) {
+		e = errno;
+		free(t);
 		return -e;
 	}
-	if (fclose(f))
-		return -errno;
+	um = umask(0);
+	umask(um);
+	if (fchmod(fd, 0666 & ~um))
+		goto fail;
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (!w)
+				errno = ENOSPC;
+			goto fail;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	if (fsync(fd))
+		goto fail;
+	if (close(fd)) {
+		fd = -1;
+		goto fail;
+	}
+	*tmp = t;
 	return 0;
+fail:
+	e = errno ? errno : EIO;
+	if (fd >= 0)
+		close(fd);
+	unlink(t);
+	free(t);
+	return -e;
+}
+
+/* Rename a staged file into place (or, with @path NULL, drop it); frees @tmp. */
+int commit_file(char *tmp, const char *path)
+{
+	int e = 0;
+
+	if (!tmp)
+		return 0;
+	if (path && rename(tmp, path))
+		e = -errno;
+	if (!path || e)
+		unlink(tmp);
+	free(tmp);
+	return e;
+}
+
+int write_file(const char *path, const void *buf, size_t len)
+{
+	char *tmp;
+	int r = stage_file(path, buf, len, &tmp);
+
+	return r ? r : commit_file(tmp, path);
+}
+
+/* mkdir -p: 0 or -errno. */
+int make_dirs(const char *dir)
+{
+	char *d = xstrdup(dir);
+	int r = 0;
+
+	for (char *p = d + 1; ; p++) {
+		if (*p == '/' || !*p) {
+			char c = *p;
+
+			*p = 0;
+			if (mkdir(d, 0777) && errno != EEXIST) {
+				r = -errno;
+				break;
+			}
+			*p = c;
+			if (!c)
+				break;
+		}
+	}
+	free(d);
+	if (!r) {
+		struct stat st;
+
+		if (stat(dir, &st))
+			r = -errno;
+		else if (!S_ISDIR(st.st_mode))
+			r = -ENOTDIR;
+	}
+	return r;
 }
 
 char *read_attr(const char *path)

@@ -198,9 +198,15 @@ CAPE
 }
 
 @test "an unwritable output directory is an I/O error" {
-	run ct create "$DEFS/weather.cape" -o "$BATS_TEST_TMPDIR/missing/dir"
+	# a missing directory is created (outputs.bats); one under a file cannot be
+	touch "$BATS_TEST_TMPDIR/file"
+	run ct create "$DEFS/weather.cape" -o "$BATS_TEST_TMPDIR/file/dir"
 	[ "$status" -eq 4 ]
-	[[ "$output" == *"cannot write"* ]]
+	[[ "$output" == *"cannot create the output directory: Not a directory"* ]]
+	# /proc takes no new files, not even root's
+	run ct create "$DEFS/weather.cape" -o /proc
+	[ "$status" -eq 4 ]
+	[[ "$output" == *"/proc/BB-WTHR-01-00A2.eeprom: cannot write"* ]]
 }
 
 @test "an unknown board is a usage error listing the known ones" {
