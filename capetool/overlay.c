@@ -49,7 +49,7 @@ struct otree {
 	size_t nfix;
 	unsigned nfrag;
 	uint32_t next_phandle;
-	struct { char *target; struct onode *ov; } frags[32];
+	struct { char *target; struct onode *ov; } *frags;
 	size_t nfrags;
 };
 
@@ -209,10 +209,7 @@ static struct onode *frag_for(struct otree *t, const char *target)
 	for (size_t i = 0; i < t->nfrags; i++)
 		if (!strcmp(t->frags[i].target, target))
 			return t->frags[i].ov;
-	if (t->nfrags == sizeof(t->frags) / sizeof(t->frags[0])) {
-		err("too many overlay targets");
-		exit(EXIT_FAIL);
-	}
+	t->frags = xrealloc(t->frags, (t->nfrags + 1) * sizeof(*t->frags));
 	f = new_fragment(t, NULL);
 	if (target[0] == '/')
 		prop_str(f, "target-path", target);
@@ -416,8 +413,9 @@ static int merge_extra(struct otree *t, const char *path)
 	int r, off, fx;
 	const char *dot = strrchr(path, '.');
 	uint32_t maxph = 0;
-	struct { char *from, *to; } ren[64];
+	struct { char *from, *to; } *ren = NULL;
 	size_t nren = 0;
+	int bad = 0;
 
 	if (dot && !strcmp(dot, ".dtso"))
 		r = compile_dtso(path, &blob, &len);
@@ -455,11 +453,10 @@ static int merge_extra(struct otree *t, const char *path)
 			fdt_for_each_subnode(c, blob, off)
 				import_node(blob, c, f, fdt_get_name(blob, c, NULL), &maxph);
 		}
-		if (nren < 64) {
-			ren[nren].from = xstrdup(name);
-			ren[nren].to = xstrdup(newname);
-			nren++;
-		}
+		ren = xrealloc(ren, (nren + 1) * sizeof(*ren));
+		ren[nren].from = xstrdup(name);
+		ren[nren].to = xstrdup(newname);
+		nren++;
 	}
 	/* __fixups__: "path:prop:off" with the fragment renamed */
 	fx = fdt_subnode_offset(blob, 0, "__fixups__");
@@ -494,8 +491,12 @@ static int merge_extra(struct otree *t, const char *path)
 						add_fixup(t, label, n, c1 + 1,
 							  (uint32_t)strtoul(c2 + 1, NULL, 0));
 				}
-				if (!n)
-					err("%s: __fixups__ entry \"%s\" ignored", path, s + o);
+				if (!n) {
+					/* a reference left unresolved would break the overlay */
+					err("%s: __fixups__ entry \"%s\" names no node of its fragments",
+					    path, s + o);
+					bad++;
+				}
 				free(e);
 			}
 		}
@@ -516,10 +517,11 @@ static int merge_extra(struct otree *t, const char *path)
 		free(ren[i].from);
 		free(ren[i].to);
 	}
+	free(ren);
 	if (maxph >= t->next_phandle)
 		t->next_phandle = maxph + 1;
 	free(blob);
-	return EXIT_OK;
+	return bad ? EXIT_DEF : EXIT_OK;
 }
 
 /* ---- from definition to tree ---- */
@@ -811,6 +813,7 @@ int overlay_build(const struct cape_def *d, const struct board *b, void **blob, 
 	free(t.fix);
 	for (size_t i = 0; i < t.nfrags; i++)
 		free(t.frags[i].target);
+	free(t.frags);
 	node_free(t.root);
 	free(c.slug);
 	return rc;

@@ -231,7 +231,7 @@ CAPE
 )
 	run ct create "$f" -o "$BATS_TEST_TMPDIR"
 	[ "$status" -eq 3 ]
-	[[ "$output" == *"two.cape:4: devices: two devices at tmp105@48 on i2c2"* ]]
+	[[ "$output" == *"two.cape:4: devices[1].address: i2c2 address 0x48 is taken by ti,tmp105 (line 3)"* ]]
 }
 
 @test "a syntax error names file and line" {
