@@ -48,7 +48,7 @@ static int board_parse(const char *src, config_t *cfg, struct board *b)
 
 	memset(b, 0, sizeof(*b));
 	if (schema_validate(embedded_board_schema, src, root))
-		return EXIT_FAIL;
+		return EXIT_DEF;
 	config_setting_lookup_string(root, "name", &v);
 	b->name = xstrdup(v);
 	config_setting_lookup_string(root, "description", &v);
@@ -63,7 +63,7 @@ static int board_parse(const char *src, config_t *cfg, struct board *b)
 	config_setting_lookup_int(s, "sys-5v", (int *)&b->budget[2]);
 	if (mark_pins(src, config_setting_get_member(root, "board-pins"), b->board_pin) ||
 	    mark_pins(src, config_setting_get_member(root, "shared-pins"), b->shared_pin))
-		return EXIT_FAIL;
+		return EXIT_DEF;
 	s = config_setting_get_member(root, "buses");
 	b->nbuses = s ? (size_t)config_setting_length(s) : 0;
 	b->buses = xcalloc(b->nbuses, sizeof(*b->buses));
@@ -94,7 +94,7 @@ static int board_parse(const char *src, config_t *cfg, struct board *b)
 		idx = cape_pin_index(v);
 		if (idx < 0) {
 			err("%s: pin \"%s\" is not a header signal", src, v);
-			return EXIT_FAIL;
+			return EXIT_DEF;
 		}
 		config_setting_lookup_string(g, "gpio", &v);
 		b->pins[idx].idx = idx;
@@ -146,9 +146,14 @@ int board_load(const char *name, struct board *b)
 	config_init(&cfg);
 	if (strchr(name, '/')) {
 		if (!config_read_file(&cfg, name)) {
-			err("%s:%d: %s", name, config_error_line(&cfg), config_error_text(&cfg));
+			/* unreadable: an I/O error; unparsable: an invalid input file */
+			rc = config_error_type(&cfg) == CONFIG_ERR_FILE_IO ? EXIT_IO : EXIT_DEF;
+			if (rc == EXIT_IO)
+				err("%s: cannot read board profile", name);
+			else
+				def_syntax_error(name, &cfg);
 			config_destroy(&cfg);
-			return EXIT_IO;
+			return rc;
 		}
 	} else {
 		const struct board_src *s;

@@ -18,8 +18,8 @@ enum {
 	EXIT_OK = 0,
 	EXIT_FAIL = 1,		/* any other failure */
 	EXIT_USAGE = 2,		/* bad command line */
-	EXIT_DEF = 3,		/* invalid definition (file:line: key: reason) */
-	EXIT_IO = 4,		/* cannot read or write a file */
+	EXIT_DEF = 3,		/* invalid input file: definition, board, escape hatch */
+	EXIT_IO = 4,		/* cannot read or write a file (any file) */
 	EXIT_CONFLICT = 5,	/* check: pin conflict */
 	EXIT_POWER = 6,		/* check: power over budget */
 	EXIT_REFUSED = 7,	/* flash: EEPROM holds another part (--force) */
@@ -123,6 +123,7 @@ struct cape_def {
 };
 
 int def_load(const char *path, struct cape_def *def);	/* EXIT_* */
+void def_syntax_error(const char *path, const struct config_t *cfg);
 void def_free(struct cape_def *def);
 const char *dev_type_name(enum dev_type t);
 

@@ -136,7 +136,15 @@ static void print_cape(const char *src, const struct cape_image *im)
 	static const char *const dir[] = { "in", "in", "out", "bidir" };
 	bool any = false;
 
-	printf("# decoded from %s by capetool %s\n", src, CAPETOOL_VERSION);
+	/* a comment line: the file name's newlines and other controls escaped */
+	fputs("# decoded from ", stdout);
+	for (const unsigned char *p = (const unsigned char *)src; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f || *p == '\\')
+			printf("\\x%02x", *p);
+		else
+			putchar(*p);
+	}
+	printf(" by capetool %s\n", CAPETOOL_VERSION);
 	printf("eeprom = {\n");
 	cape_str("format", im->a0 ? "A0" : "A1");
 	cape_str("board-name", im->board_name);

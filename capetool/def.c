@@ -404,6 +404,15 @@ static void parse_devices(struct dctx *c, config_setting_t *list, struct cape_de
 	}
 }
 
+/* "FILE:LINE: syntax error[: what]": libconfig's text is often just "syntax error". */
+void def_syntax_error(const char *path, const struct config_t *cfg)
+{
+	const char *t = config_error_text(cfg);
+
+	fprintf(stderr, "%s:%d: syntax error%s%s\n", path, config_error_line(cfg),
+		!t || !strcmp(t, "syntax error") ? "" : ": ", !t || !strcmp(t, "syntax error") ? "" : t);
+}
+
 int def_load(const char *path, struct cape_def *d)
 {
 	config_t cfg;
@@ -420,8 +429,7 @@ int def_load(const char *path, struct cape_def *d)
 			config_destroy(&cfg);
 			return EXIT_IO;
 		}
-		fprintf(stderr, "%s:%d: syntax error: %s\n", path, config_error_line(&cfg),
-			config_error_text(&cfg));
+		def_syntax_error(path, &cfg);
 		config_destroy(&cfg);
 		return EXIT_DEF;
 	}

@@ -389,6 +389,11 @@ static int compile_dtso(const char *src, uint8_t **buf, size_t *len)
 	if (fd < 0)
 		return -errno;
 	close(fd);
+	if (access(src, R_OK)) {
+		r = -errno;
+		unlink(tmpl);
+		return r;
+	}
 	r = posix_spawnp(&pid, "dtc", NULL, NULL, argv, environ);
 	if (r) {
 		unlink(tmpl);
@@ -640,7 +645,21 @@ static struct onode *bus_node(struct bctx *c, const struct cape_dev *dv, const c
 	struct onode *ov;
 
 	if (!bus || strcmp(bus->type, want)) {
-		berr(c, dv, "board %s has no %s bus \"%s\"", c->b->name, want, dv->bus);
+		char *have = NULL;
+
+		for (size_t i = 0; i < c->b->nbuses; i++) {
+			char *n;
+
+			if (strcmp(c->b->buses[i].type, want))
+				continue;
+			n = have ? xasprintf("%s, %s", have, c->b->buses[i].name)
+				 : xstrdup(c->b->buses[i].name);
+			free(have);
+			have = n;
+		}
+		berr(c, dv, "board %s has no %s bus \"%s\" (it has: %s)", c->b->name, want, dv->bus,
+		     have ? have : "none");
+		free(have);
 		return NULL;
 	}
 	ov = frag_for(c->t, bus->label);

@@ -137,8 +137,17 @@ static void validate_value(struct vctx *c, config_setting_t *v, const char *path
 			for (int i = 0; i < config_setting_length(en); i++)
 				if (!strcmp(config_setting_get_string_elem(en, i), s))
 					ok = true;
-			if (!ok)
-				verr(c, v, path, "bad value \"%s\"", s);
+			if (!ok) {
+				size_t o = (size_t)snprintf(buf, sizeof(buf), "bad value \"%.40s\" (allowed:", s);
+
+				for (int i = 0; i < config_setting_length(en) && o < sizeof(buf); i++)
+					o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s %s",
+							      i ? "," : "",
+							      config_setting_get_string_elem(en, i));
+				if (o < sizeof(buf))
+					snprintf(buf + o, sizeof(buf) - o, ")");
+				verr(c, v, path, "%s", buf);
+			}
 		}
 	} else if (!strcmp(type, "int")) {
 		long long x;

@@ -264,18 +264,59 @@ char *path_dirname(const char *path)
 	return xasprintf("%.*s", (int)(slash - path), path);
 }
 
-void json_str(const char *s)
+/* Length of the valid UTF-8 sequence at @s (RFC 3629), 0 if none. */
+static size_t utf8_len(const unsigned char *s)
 {
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	size_t n;
+	uint32_t cp;
 
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			printf("\\u%04x", c);
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/*
+ * A JSON string: valid UTF-8 passes through, control characters are
+ * escaped, and a byte that is not UTF-8 (a file name in another encoding)
+ * becomes U+FFFD, so the output is always valid UTF-8 JSON.
+ */
+void json_str(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	putchar('"');
+	while (*s) {
+		size_t n = utf8_len(s);
+
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if (*s == '\n')
+			fputs("\\n", stdout);
+		else if (*s == '\t')
+			fputs("\\t", stdout);
+		else if (*s < 0x20 || *s == 0x7f)
+			printf("\\u%04x", *s);
+		else if (n)
+			fwrite(s, 1, n, stdout);
 		else
-			putchar(c);
+			fputs("\\ufffd", stdout);
+		s += n ? n : 1;
 	}
 	putchar('"');
 }
