@@ -61,6 +61,8 @@ static int board_parse(const char *src, config_t *cfg, struct board *b)
 	config_setting_lookup_int(s, "vdd-3v3b", (int *)&b->budget[0]);
 	config_setting_lookup_int(s, "vdd-5v", (int *)&b->budget[1]);
 	config_setting_lookup_int(s, "sys-5v", (int *)&b->budget[2]);
+	b->slots = 4;
+	config_setting_lookup_int(root, "slots", &b->slots);
 	if (mark_pins(src, config_setting_get_member(root, "board-pins"), b->board_pin) ||
 	    mark_pins(src, config_setting_get_member(root, "shared-pins"), b->shared_pin))
 		return EXIT_DEF;
@@ -68,7 +70,7 @@ static int board_parse(const char *src, config_t *cfg, struct board *b)
 	b->nbuses = s ? (size_t)config_setting_length(s) : 0;
 	b->buses = xcalloc(b->nbuses, sizeof(*b->buses));
 	for (size_t i = 0; i < b->nbuses; i++) {
-		config_setting_t *g = config_setting_get_elem(s, (unsigned)i);
+		config_setting_t *g = config_setting_get_elem(s, (unsigned)i), *m;
 		struct board_bus *bus = &b->buses[i];
 		int en = 0;
 
@@ -81,6 +83,38 @@ static int board_parse(const char *src, config_t *cfg, struct board *b)
 		bus->pins = str_array(config_setting_get_member(g, "pins"), &bus->npins);
 		config_setting_lookup_bool(g, "board-enabled", &en);
 		bus->board_enabled = en;
+		if ((m = config_setting_get_member(g, "mux"))) {
+			bus->nmux = (size_t)config_setting_length(m);
+			bus->mux = xcalloc(bus->nmux, sizeof(*bus->mux));
+			for (size_t k = 0; k < bus->nmux; k++) {
+				config_setting_t *e = config_setting_get_elem(m, (unsigned)k);
+				int req = 0;
+
+				config_setting_lookup_string(e, "pin", &v);
+				bus->mux[k].idx = cape_pin_index(v);
+				if (bus->mux[k].idx < 0) {
+					err("%s: %s mux: pin \"%s\" is not a header signal", src,
+					    bus->name, v);
+					return EXIT_DEF;
+				}
+				config_setting_lookup_int(e, "mode", &bus->mux[k].mode);
+				config_setting_lookup_string(e, "signal", &v);
+				bus->mux[k].signal = xstrdup(v);
+				config_setting_lookup_bool(e, "required", &req);
+				bus->mux[k].required = req;
+			}
+		}
+		if ((m = config_setting_get_member(g, "reserved"))) {
+			bus->nreserved = (size_t)config_setting_length(m);
+			bus->reserved = xcalloc(bus->nreserved, sizeof(*bus->reserved));
+			for (size_t k = 0; k < bus->nreserved; k++) {
+				config_setting_t *e = config_setting_get_elem(m, (unsigned)k);
+
+				config_setting_lookup_int(e, "address", &bus->reserved[k].addr);
+				config_setting_lookup_string(e, "holder", &v);
+				bus->reserved[k].holder = xstrdup(v);
+			}
+		}
 	}
 	for (int i = 0; i < CAPE_NPINS; i++)
 		b->pins[i].conf = -1;
@@ -188,6 +222,22 @@ const struct board_bus *board_find_bus(const struct board *b, const char *name)
 	return NULL;
 }
 
+const struct bus_mux *board_shared_mux(const struct board *b, int idx, const struct board_bus **bus)
+{
+	for (size_t i = 0; i < b->nbuses; i++) {
+		if (!b->buses[i].board_enabled)
+			continue;
+		for (size_t k = 0; k < b->buses[i].nmux; k++) {
+			if (b->buses[i].mux[k].idx == idx) {
+				if (bus)
+					*bus = &b->buses[i];
+				return &b->buses[i].mux[k];
+			}
+		}
+	}
+	return NULL;
+}
+
 static void free_strv(char **v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -207,6 +257,12 @@ void board_free(struct board *b)
 		free(b->buses[i].label);
 		free(b->buses[i].type);
 		free_strv(b->buses[i].pins, b->buses[i].npins);
+		for (size_t k = 0; k < b->buses[i].nmux; k++)
+			free(b->buses[i].mux[k].signal);
+		free(b->buses[i].mux);
+		for (size_t k = 0; k < b->buses[i].nreserved; k++)
+			free(b->buses[i].reserved[k].holder);
+		free(b->buses[i].reserved);
 	}
 	free(b->buses);
 	for (int i = 0; i < CAPE_NPINS; i++)

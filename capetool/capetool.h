@@ -20,7 +20,7 @@ enum {
 	EXIT_USAGE = 2,		/* bad command line */
 	EXIT_DEF = 3,		/* invalid input file: definition, board, escape hatch */
 	EXIT_IO = 4,		/* cannot read or write a file (any file) */
-	EXIT_CONFLICT = 5,	/* check: pin conflict */
+	EXIT_CONFLICT = 5,	/* check: pin, bus address or slot conflict */
 	EXIT_POWER = 6,		/* check: power over budget */
 	EXIT_REFUSED = 7,	/* flash: EEPROM holds another part (--force) */
 	EXIT_VERIFY = 8,	/* flash: read-back differs */
@@ -128,11 +128,26 @@ void def_free(struct cape_def *def);
 const char *dev_type_name(enum dev_type t);
 
 /* ---- board.c: board profiles ---- */
+struct bus_mux {		/* a pin of the bus's function */
+	int idx, mode;
+	char *signal;
+	bool required;
+};
+
+struct bus_reserved {		/* an address the board holds on the bus */
+	int addr;
+	char *holder;
+};
+
 struct board_bus {
 	char *name, *label, *type;
 	char **pins;
 	size_t npins;
 	bool board_enabled;
+	struct bus_mux *mux;
+	size_t nmux;
+	struct bus_reserved *reserved;
+	size_t nreserved;
 };
 
 struct board_pin {
@@ -147,6 +162,7 @@ struct board {
 	char **compatible;
 	size_t ncompatible;
 	unsigned budget[3];
+	int slots;
 	bool board_pin[CAPE_NPINS], shared_pin[CAPE_NPINS];
 	struct board_bus *buses;
 	size_t nbuses;
@@ -160,6 +176,8 @@ int board_load(const char *name, struct board *b);	/* EXIT_* */
 const char *board_detect(void);
 void board_free(struct board *b);
 const struct board_bus *board_find_bus(const struct board *b, const char *name);
+/* The mux entry of the board-enabled bus a shared pin belongs to, or NULL. */
+const struct bus_mux *board_shared_mux(const struct board *b, int idx, const struct board_bus **bus);
 
 /* ---- eeprom.c: encode/decode ---- */
 struct cape_image {

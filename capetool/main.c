@@ -33,7 +33,7 @@ static const char exit_codes[] =
 	"   3  invalid input file: definition, board profile or escape-hatch\n"
 	"      overlay (FILE:LINE: KEY: reason)\n"
 	"   4  cannot read or write a file (missing, unreadable, a write failed)\n"
-	"   5  check: pin conflict\n"
+	"   5  check: pin, bus address or slot conflict\n"
 	"   6  check: power over budget\n"
 	"   7  flash: the EEPROM holds a different part (use --force)\n"
 	"   8  flash: read-back differs from the image\n"

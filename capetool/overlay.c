@@ -662,6 +662,21 @@ static struct onode *bus_node(struct bctx *c, const struct cape_dev *dv, const c
 		free(have);
 		return NULL;
 	}
+	/* enabling a bus whose function pins the cape does not mux gives a dead bus */
+	for (size_t i = 0; !bus->board_enabled && i < bus->nmux; i++) {
+		const struct bus_mux *m = &bus->mux[i];
+		const struct cape_pin *p = def_pin(c->d, m->idx);
+
+		if (!m->required || (p && (p->word & CAPE_PIN_MODE_MASK) == m->mode))
+			continue;
+		if (p)
+			berr(c, dv, "%s needs %s muxed mode %d (%s); pins has it in mode %d (line %d)",
+			     bus->name, cape_pin_names[m->idx], m->mode, m->signal,
+			     p->word & CAPE_PIN_MODE_MASK, p->line);
+		else
+			berr(c, dv, "%s needs %s muxed mode %d (%s); it is not in pins", bus->name,
+			     cape_pin_names[m->idx], m->mode, m->signal);
+	}
 	ov = frag_for(c->t, bus->label);
 	if (!bus->board_enabled && !prop_find(ov, "status")) {
 		int idx[CAPE_NPINS];
