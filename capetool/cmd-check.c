@@ -18,7 +18,7 @@ static const char usage_text[] =
 	"capes of slots 0, 1, ... in the order given, and pin conflicts and power\n"
 	"over budget are reported in the words the kernel uses, e.g.\n"
 	"  pin P8.13 is held by BB-WTHR-01 (slot 0)\n"
-	"  i2c2 address 0x68 is held by BB-RTC-01 (slot 1)\n"
+	"  i2c2 address 0x68 is held by EXL-RTC-01 (slot 1)\n"
 	"  vdd-3v3b over budget: needs 150 mA, 200 of 250 mA in use\n"
 	"The board's shared cape bus pins (I2C2, P9.19/P9.20 on the bone) may be\n"
 	"named by every cape, muxed alike; the board's own devices (the cape\n"

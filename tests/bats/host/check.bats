@@ -8,7 +8,7 @@ load helpers
 	no_sanitizer_report
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"weather.cape: ok: BB-WTHR-01-00A2 in slot 0"* ]]
-	[[ "$output" == *"rtc.cape: ok: BB-RTC-01-00A0 in slot 1"* ]]
+	[[ "$output" == *"rtc.cape: ok: EXL-RTC-01-00A0 in slot 1"* ]]
 }
 
 @test "check reports a pin conflict in the kernel's words" {
@@ -54,7 +54,7 @@ CAPE
 @test "a refused cape holds nothing: the next one may use its pins" {
 	run ct check --board qemu-vexpress "$DEFS/weather.cape" "$DEFS/weather-conflict.cape" "$DEFS/rtc.cape"
 	[ "$status" -eq 5 ]
-	[[ "$output" == *"rtc.cape: ok: BB-RTC-01-00A0 in slot 2"* ]]
+	[[ "$output" == *"rtc.cape: ok: EXL-RTC-01-00A0 in slot 2"* ]]
 }
 
 @test "an invalid definition makes check exit 3" {

@@ -50,11 +50,11 @@ blank() { head -c "${2:-4096}" /dev/zero | tr '\0' '\377' > "$1"; }
 }
 
 @test "flash refuses to replace another part without --force" {
-	cp "$GOLDEN/BB-RTC-01-00A0.eeprom" "$BATS_TEST_TMPDIR/ee"
+	cp "$GOLDEN/EXL-RTC-01-00A0.eeprom" "$BATS_TEST_TMPDIR/ee"
 	run ct flash "$W" --device "$BATS_TEST_TMPDIR/ee" --no-backup
 	[ "$status" -eq 7 ]
-	[[ "$output" == *"holds RTC Cape 00A0 (part BB-RTC-01), the image is part BB-WTHR-01: use --force"* ]]
-	cmp "$BATS_TEST_TMPDIR/ee" "$GOLDEN/BB-RTC-01-00A0.eeprom"
+	[[ "$output" == *"holds RTC Cape 00A0 (part EXL-RTC-01), the image is part BB-WTHR-01: use --force"* ]]
+	cmp "$BATS_TEST_TMPDIR/ee" "$GOLDEN/EXL-RTC-01-00A0.eeprom"
 	run ct flash "$W" --device "$BATS_TEST_TMPDIR/ee" --no-backup --force
 	[ "$status" -eq 0 ]
 	cmp "$BATS_TEST_TMPDIR/ee" "$W"
@@ -162,11 +162,11 @@ blank() { head -c "${2:-4096}" /dev/zero | tr '\0' '\377' > "$1"; }
 @test "a plain image of another part over an embedded one decodes afterwards" {
 	# a different standard area: the old id CRC record would no longer match
 	cp "$GOLDEN/BB-WTHR-01-00A2.embedded.eeprom" "$BATS_TEST_TMPDIR/ee"
-	run ct flash "$GOLDEN/BB-RTC-01-00A0.eeprom" --device "$BATS_TEST_TMPDIR/ee" --no-backup --force
+	run ct flash "$GOLDEN/EXL-RTC-01-00A0.eeprom" --device "$BATS_TEST_TMPDIR/ee" --no-backup --force
 	[ "$status" -eq 0 ]
 	run ct decode "$BATS_TEST_TMPDIR/ee"
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"part number:   BB-RTC-01"* ]]
+	[[ "$output" == *"part number:   EXL-RTC-01"* ]]
 	[[ "$output" == *"extension:     none"* ]]
 }
 
@@ -182,7 +182,7 @@ blank() { head -c "${2:-4096}" /dev/zero | tr '\0' '\377' > "$1"; }
 	cp "$GOLDEN/BB-WTHR-01-00A2.embedded.eeprom" "$BATS_TEST_TMPDIR/ee"
 	cp "$BATS_TEST_TMPDIR/ee" "$BATS_TEST_TMPDIR/orig"
 	cd "$BATS_TEST_TMPDIR"
-	CAPETOOL_FAULT_WRITE_AFTER=100 run ct flash "$GOLDEN/BB-RTC-01-00A0.eeprom" --device ee --force \
+	CAPETOOL_FAULT_WRITE_AFTER=100 run ct flash "$GOLDEN/EXL-RTC-01-00A0.eeprom" --device ee --force \
 		--backup "it's old.eeprom"
 	no_sanitizer_report
 	[ "$status" -eq 4 ]
