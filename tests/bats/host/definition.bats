@@ -135,7 +135,7 @@ CAPE
 	[[ "$output" == *"n.cape:2: power.vdd-5v: must be an integer"* ]]
 	[[ "$output" == *"n.cape:3: pins[0].mode: 8 is above the maximum 7"* ]]
 	[[ "$output" == *"n.cape:3: pins[0].rx: must be true or false"* ]]
-	[[ "$output" == *"n.cape:4: devices[0].address: 128 is above the maximum 119"* ]]
+	[[ "$output" == *"n.cape:4: devices[0].address: 128 is above the maximum 127"* ]]
 }
 
 @test "an unknown device type is rejected" {
