@@ -337,8 +337,9 @@ int parse_slot_option(const char *arg)
 	char *end;
 	long slot = strtol(arg, &end, 10);
 
-	if (*end || slot < 0 || slot > INT_MAX) {
-		err("--slot: not a slot number: %s", arg);
+	if (!*arg || strspn(arg, "0123456789") != strlen(arg) || *end || slot < 0 ||
+	    slot > INT_MAX) {
+		err("--slot: not a slot number: %s (a number, 0 or above)", arg);
 		return -1;
 	}
 	return (int)slot;

@@ -154,3 +154,24 @@ PY
 	cmp out/BB-WTHR-01-00A2.eeprom "$GOLDEN/BB-WTHR-01-00A2.eeprom"
 	[[ "$(head -1 back.cape)" == *'two\x0alines "and" \x5c quote.eeprom'* ]]
 }
+
+@test "a bad --slot says what a slot number is" {
+	run ct decode --slot x
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--slot: not a slot number: x (a number, 0 or above)"* ]]
+	run ct read --slot -1 -o "$BATS_TEST_TMPDIR/x"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"(a number, 0 or above)"* ]]
+}
+
+@test "every command takes --slot the same way: digits only, not empty" {
+	for bad in "" " 1" "+1" 1x; do
+		run ct decode --slot "$bad"
+		[ "$status" -eq 2 ] || { echo "decode '$bad': $output"; false; }
+		run ct flash "$GOLDEN/BB-WTHR-01-00A2.eeprom" --slot "$bad"
+		[ "$status" -eq 2 ] || { echo "flash '$bad': $output"; false; }
+		run ct override "$DEFS/weather.cape" --slot "$bad"
+		[ "$status" -eq 2 ] || { echo "override '$bad': $output"; false; }
+		[[ "$output" == *"(a number, 0 or above)"* ]]
+	done
+}
