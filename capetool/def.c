@@ -28,8 +28,10 @@ struct dctx {
 
 static void derr(struct dctx *c, const config_setting_t *at, const char *key, const char *msg)
 {
-	fprintf(stderr, "%s:%d: %s: %s\n", c->file, config_setting_source_line(at), key, msg);
 	c->errors++;
+	if (!err_quiet)
+		fprintf(stderr, "%s:%d: %s: %s\n", c->file, config_setting_source_line(at), key,
+			msg);
 }
 
 static const char *get_str(const config_setting_t *g, const char *key, const char *dflt)
@@ -409,6 +411,8 @@ void def_syntax_error(const char *path, const struct config_t *cfg)
 {
 	const char *t = config_error_text(cfg);
 
+	if (err_quiet)
+		return;
 	fprintf(stderr, "%s:%d: syntax error%s%s\n", path, config_error_line(cfg),
 		!t || !strcmp(t, "syntax error") ? "" : ": ", !t || !strcmp(t, "syntax error") ? "" : t);
 }

@@ -567,12 +567,14 @@ static void berr(struct bctx *c, const struct cape_dev *dv, const char *fmt, ...
 {
 	va_list ap;
 
+	c->errors++;
+	if (err_quiet)
+		return;
 	fprintf(stderr, "%s:%d: devices: ", c->d->file, dv ? dv->line : 0);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	c->errors++;
 }
 
 /* A pinmux group for the given pins, or NULL if the board has no pinmux. */

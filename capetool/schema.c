@@ -80,10 +80,12 @@ static void verr(struct vctx *c, const config_setting_t *at, const char *path,
 {
 	int line = config_setting_source_line(at);
 
+	c->errors++;
+	if (err_quiet)
+		return;
 	fprintf(stderr, "%s:%d: %s: ", c->file, line, path);
 	fprintf(stderr, fmt, a);
 	fputc('\n', stderr);
-	c->errors++;
 }
 
 static bool is_int(const config_setting_t *v)
