@@ -431,8 +431,9 @@ static int merge_extra(struct otree *t, const char *path)
 			err("%s: %s", path, strerror(-r));
 		return r == -ENOENT || r == -EACCES ? EXIT_IO : EXIT_DEF;
 	}
-	if (fdt_check_header(blob) || fdt_totalsize(blob) > len) {
-		err("%s: not a flattened device tree", path);
+	/* the whole structure, not just the header: we walk all of it */
+	if (fdt_check_header(blob) || fdt_totalsize(blob) > len || fdt_check_full(blob, len)) {
+		err("%s: not a valid flattened device tree", path);
 		free(blob);
 		return EXIT_DEF;
 	}

@@ -213,3 +213,13 @@ D
 	[[ "$output" == *"two.cape:4: devices[1].address: i2c2 address 0x48 is taken by ti,tmp105 (line 3)"* ]]
 	[[ "$output" != *"devices[2]"* ]]
 }
+
+@test "an escape-hatch .dtbo with a valid header but a corrupt structure is refused (def-fuzz finding)" {
+	# found by fuzz/def-fuzz: a property length past the strings block made
+	# the merge allocate (size_t)-4 bytes
+	printf '%s\noverlay = "%s";\n' "$HEAD" "$FIX/defs/corrupt-hatch.dtbo" > "$BATS_TEST_TMPDIR/c.cape"
+	run ct create "$BATS_TEST_TMPDIR/c.cape" --board qemu-vexpress -o "$BATS_TEST_TMPDIR/out"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"corrupt-hatch.dtbo: not a valid flattened device tree"* ]]
+}
