@@ -19,6 +19,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char defpath[64], dtbopath[64], hatchdef[64];
+static struct board boards[2];	/* loaded once: parsing them is not the target */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -36,6 +37,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		abort();
 	err_quiet = true;
 	tmp = tmp && *tmp ? tmp : "/tmp";
+	if (board_load("qemu-vexpress", &boards[0]) || board_load("beaglebone-black", &boards[1]))
+		abort();
 	snprintf(defpath, sizeof(defpath), "%s/def-fuzz-%d.cape", tmp, (int)getpid());
 	snprintf(dtbopath, sizeof(dtbopath), "%s/def-fuzz-%d.dtbo", tmp, (int)getpid());
 	snprintf(hatchdef, sizeof(hatchdef), "%s/def-fuzz-%d-hatch.cape", tmp, (int)getpid());
@@ -52,7 +55,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 static void check_def(const char *path, bool drop_hatch)
 {
-	static const char *const boards[] = { "qemu-vexpress", "beaglebone-black" };
 	struct cape_def def;
 
 	if (def_load(path, &def)) {
@@ -64,21 +66,16 @@ static void check_def(const char *path, bool drop_hatch)
 		def.overlay = NULL;
 	}
 	for (size_t i = 0; i < 2; i++) {
-		struct board b;
 		void *dtbo = NULL;
 		size_t len, imglen;
 		uint8_t *img;
 		struct cape_image im;
 		char why[240];
 
-		if (board_load(boards[i], &b))
-			abort();
-		if (overlay_build(&def, &b, &dtbo, &len)) {
-			board_free(&b);
+		if (overlay_build(&def, &boards[i], &dtbo, &len)) {
 			free(dtbo);
 			continue;
 		}
-		board_free(&b);
 		if (fdt_check_full(dtbo, len))
 			abort();	/* we built something that is not a tree */
 		img = eeprom_encode(&def, len < 30000 ? dtbo : NULL, len, &imglen);
