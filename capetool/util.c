@@ -92,24 +92,46 @@ int read_file(const char *path, uint8_t **buf, size_t *len)
 	return 0;
 }
 
+/* Where a write to @path lands: a symlink's target (malloc'ed). */
+static char *target_of(const char *path)
+{
+	struct stat st;
+	char *r;
+
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode) && (r = realpath(path, NULL)))
+		return r;
+	return xstrdup(path);
+}
+
 /*
  * Write @buf to a new temporary file next to @path (same directory, so the
  * rename cannot cross file systems), flushed to disk; *tmp is its name.
  * Nobody ever sees a partial @path: commit_file() renames it into place.
+ * A symlink's target is replaced, not the link; a device, FIFO or other
+ * non-regular file (/dev/stdout) is written in place (*tmp stays NULL).
  */
-int stage_file(const char *path, const void *buf, size_t len, char **tmp)
+int stage_file(const char *path0, const void *buf, size_t len, char **tmp)
 {
+	char *path = target_of(path0), *t;
 	const char *slash = strrchr(path, '/');
-	char *t;
 	const uint8_t *p = buf;
+	struct stat st;
 	mode_t um;
 	int fd, e;
 
 	*tmp = NULL;
-	if (!*path || (slash && !slash[1]))
+	if (!*path || (slash && !slash[1])) {
+		free(path);
 		return -EISDIR;
+	}
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		e = S_ISDIR(st.st_mode) ? -EISDIR : write_attr_bin(path, buf, len);
+		free(path);
+		return e;
+	}
 	t = slash ? xasprintf("%.*s.%s.XXXXXX", (int)(slash - path + 1), path, slash + 1)
 		  : xasprintf(".%s.XXXXXX", path);
+	free(path);
 	fd = mkstemp(t);
 	if (fd < 0) {
 		e = errno;
@@ -151,14 +173,18 @@ fail:
 }
 
 /* Rename a staged file into place (or, with @path NULL, drop it); frees @tmp. */
-int commit_file(char *tmp, const char *path)
+int commit_file(char *tmp, const char *path0)
 {
+	char *path = path0 ? target_of(path0) : NULL;
 	int e = 0;
 
-	if (!tmp)
+	if (!tmp) {
+		free(path);
 		return 0;
+	}
 	if (path && rename(tmp, path))
 		e = -errno;
+	free(path);
 	if (!path || e)
 		unlink(tmp);
 	free(tmp);

@@ -99,3 +99,33 @@ no_temp_files() {
 	[ "$(cat dump)" = previous ]
 	no_temp_files .
 }
+
+@test "an output that is a device or a symlink is written through, not replaced" {
+	cd "$BATS_TEST_TMPDIR"
+	# a character device stays one (a private null device: a capetool
+	# that renamed over it must not take the system's /dev/null with it)
+	if mknod -m 666 null c 1 3 2>/dev/null; then
+		run ct read --device "$GOLDEN/BB-WTHR-01-00A2.eeprom" -o null
+		no_sanitizer_report
+		[ "$status" -eq 0 ]
+		[ -c null ]
+	fi
+	# a FIFO is written into
+	mkfifo fifo
+	cat fifo > from-fifo &
+	run ct decode "$GOLDEN/BB-WTHR-01-00A2.embedded.eeprom" -x fifo
+	wait
+	[ "$status" -eq 0 ]
+	[ -p fifo ]
+	[ "$(stat -c %s from-fifo)" -eq 734 ]
+	# a symlink keeps pointing at its target, which gets the new content
+	mkdir real
+	echo old > real/dump
+	ln -s real/dump link
+	run ct read --device "$GOLDEN/BB-WTHR-01-00A2.eeprom" -o link
+	[ "$status" -eq 0 ]
+	[ -L link ]
+	cmp real/dump "$GOLDEN/BB-WTHR-01-00A2.eeprom"
+	no_temp_files real
+	no_temp_files .
+}
