@@ -24,7 +24,7 @@ mkdir -p "$img"
 for def in "$top"/cape-defs/weather.cape "$top"/cape-defs/rtc.cape "$top"/bench/capes/*.cape; do
 	"$capetool" create "$def" --board qemu-vexpress -o "$img" >/dev/null
 done
-slots=(--slot 0="$img/BB-WTHR-01-00A2.eeprom" --slot 1="$img/BB-RTC-01-00A0.eeprom"
+slots=(--slot 0="$img/BB-WTHR-01-00A2.eeprom" --slot 1="$img/EXL-RTC-01-00A0.eeprom"
        --slot 2="$img/BENCH-LED-a-00A0.eeprom" --slot 3="$img/BENCH-LED-b-00A0.eeprom")
 
 measure() {	# nslots

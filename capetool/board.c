@@ -130,7 +130,7 @@ static int board_parse(const char *src, config_t *cfg, struct board *b)
 
 	memset(b, 0, sizeof(*b));
 	if (schema_validate(embedded_board_schema, src, root))
-		return EXIT_FAIL;
+		return EXIT_DEF;
 	config_setting_lookup_string(root, "name", &v);
 	b->name = xstrdup(v);
 	config_setting_lookup_string(root, "description", &v);
@@ -143,14 +143,16 @@ static int board_parse(const char *src, config_t *cfg, struct board *b)
 	config_setting_lookup_int(s, "vdd-3v3b", (int *)&b->budget[0]);
 	config_setting_lookup_int(s, "vdd-5v", (int *)&b->budget[1]);
 	config_setting_lookup_int(s, "sys-5v", (int *)&b->budget[2]);
+	b->slots = 4;
+	config_setting_lookup_int(root, "slots", &b->slots);
 	if (mark_pins(src, config_setting_get_member(root, "board-pins"), b->board_pin) ||
 	    mark_pins(src, config_setting_get_member(root, "shared-pins"), b->shared_pin))
-		return EXIT_FAIL;
+		return EXIT_DEF;
 	s = config_setting_get_member(root, "buses");
 	b->nbuses = s ? (size_t)config_setting_length(s) : 0;
 	b->buses = xcalloc(b->nbuses, sizeof(*b->buses));
 	for (size_t i = 0; i < b->nbuses; i++) {
-		config_setting_t *g = config_setting_get_elem(s, (unsigned)i);
+		config_setting_t *g = config_setting_get_elem(s, (unsigned)i), *m;
 		struct board_bus *bus = &b->buses[i];
 		int en = 0;
 
@@ -163,6 +165,38 @@ static int board_parse(const char *src, config_t *cfg, struct board *b)
 		bus->pins = str_array(config_setting_get_member(g, "pins"), &bus->npins);
 		config_setting_lookup_bool(g, "board-enabled", &en);
 		bus->board_enabled = en;
+		if ((m = config_setting_get_member(g, "mux"))) {
+			bus->nmux = (size_t)config_setting_length(m);
+			bus->mux = xcalloc(bus->nmux, sizeof(*bus->mux));
+			for (size_t k = 0; k < bus->nmux; k++) {
+				config_setting_t *e = config_setting_get_elem(m, (unsigned)k);
+				int req = 0;
+
+				config_setting_lookup_string(e, "pin", &v);
+				bus->mux[k].idx = cape_pin_index(v);
+				if (bus->mux[k].idx < 0) {
+					err("%s: %s mux: pin \"%s\" is not a header signal", src,
+					    bus->name, v);
+					return EXIT_DEF;
+				}
+				config_setting_lookup_int(e, "mode", &bus->mux[k].mode);
+				config_setting_lookup_string(e, "signal", &v);
+				bus->mux[k].signal = xstrdup(v);
+				config_setting_lookup_bool(e, "required", &req);
+				bus->mux[k].required = req;
+			}
+		}
+		if ((m = config_setting_get_member(g, "reserved"))) {
+			bus->nreserved = (size_t)config_setting_length(m);
+			bus->reserved = xcalloc(bus->nreserved, sizeof(*bus->reserved));
+			for (size_t k = 0; k < bus->nreserved; k++) {
+				config_setting_t *e = config_setting_get_elem(m, (unsigned)k);
+
+				config_setting_lookup_int(e, "address", &bus->reserved[k].addr);
+				config_setting_lookup_string(e, "holder", &v);
+				bus->reserved[k].holder = xstrdup(v);
+			}
+		}
 	}
 	if (parse_header(src, config_setting_get_member(root, "header"), b))
 		return EXIT_FAIL;
@@ -178,7 +212,7 @@ static int board_parse(const char *src, config_t *cfg, struct board *b)
 		idx = cape_pin_index(v);
 		if (idx < 0) {
 			err("%s: pin \"%s\" is not a header signal", src, v);
-			return EXIT_FAIL;
+			return EXIT_DEF;
 		}
 		config_setting_lookup_string(g, "gpio", &v);
 		b->pins[idx].idx = idx;
@@ -230,9 +264,14 @@ int board_load(const char *name, struct board *b)
 	config_init(&cfg);
 	if (strchr(name, '/')) {
 		if (!config_read_file(&cfg, name)) {
-			err("%s:%d: %s", name, config_error_line(&cfg), config_error_text(&cfg));
+			/* unreadable: an I/O error; unparsable: an invalid input file */
+			rc = config_error_type(&cfg) == CONFIG_ERR_FILE_IO ? EXIT_IO : EXIT_DEF;
+			if (rc == EXIT_IO)
+				err("%s: cannot read board profile", name);
+			else
+				def_syntax_error(name, &cfg);
 			config_destroy(&cfg);
-			return EXIT_IO;
+			return rc;
 		}
 	} else {
 		const struct board_src *s;
@@ -267,6 +306,22 @@ const struct board_bus *board_find_bus(const struct board *b, const char *name)
 	return NULL;
 }
 
+const struct bus_mux *board_shared_mux(const struct board *b, int idx, const struct board_bus **bus)
+{
+	for (size_t i = 0; i < b->nbuses; i++) {
+		if (!b->buses[i].board_enabled)
+			continue;
+		for (size_t k = 0; k < b->buses[i].nmux; k++) {
+			if (b->buses[i].mux[k].idx == idx) {
+				if (bus)
+					*bus = &b->buses[i];
+				return &b->buses[i].mux[k];
+			}
+		}
+	}
+	return NULL;
+}
+
 static void free_strv(char **v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -286,6 +341,12 @@ void board_free(struct board *b)
 		free(b->buses[i].label);
 		free(b->buses[i].type);
 		free_strv(b->buses[i].pins, b->buses[i].npins);
+		for (size_t k = 0; k < b->buses[i].nmux; k++)
+			free(b->buses[i].mux[k].signal);
+		free(b->buses[i].mux);
+		for (size_t k = 0; k < b->buses[i].nreserved; k++)
+			free(b->buses[i].reserved[k].holder);
+		free(b->buses[i].reserved);
 	}
 	free(b->buses);
 	for (int i = 0; i < CAPE_NPINS; i++)

@@ -18,9 +18,9 @@ enum {
 	EXIT_OK = 0,
 	EXIT_FAIL = 1,		/* any other failure */
 	EXIT_USAGE = 2,		/* bad command line */
-	EXIT_DEF = 3,		/* invalid definition (file:line: key: reason) */
-	EXIT_IO = 4,		/* cannot read or write a file */
-	EXIT_CONFLICT = 5,	/* check: pin conflict */
+	EXIT_DEF = 3,		/* invalid input file: definition, board, escape hatch */
+	EXIT_IO = 4,		/* cannot read or write a file (any file) */
+	EXIT_CONFLICT = 5,	/* check: pin, bus address or slot conflict */
 	EXIT_POWER = 6,		/* check: power over budget */
 	EXIT_REFUSED = 7,	/* flash: EEPROM holds another part (--force) */
 	EXIT_VERIFY = 8,	/* flash: read-back differs */
@@ -44,7 +44,11 @@ char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Whole file into a malloc'ed buffer (8-byte aligned); 0 or -errno. */
 int read_file(const char *path, uint8_t **buf, size_t *len);
+/* Atomic: a temporary file in @path's directory, renamed over @path. */
 int write_file(const char *path, const void *buf, size_t len);
+int stage_file(const char *path, const void *buf, size_t len, char **tmp);
+int commit_file(char *tmp, const char *path);	/* path NULL: discard */
+int make_dirs(const char *dir);			/* mkdir -p; 0 or -errno */
 /* Read a small sysfs/configfs text attribute, trailing newline stripped. */
 char *read_attr(const char *path);
 char *read_link_name(const char *path);
@@ -120,15 +124,31 @@ struct cape_def {
 };
 
 int def_load(const char *path, struct cape_def *def);	/* EXIT_* */
+void def_syntax_error(const char *path, const struct config_t *cfg);
 void def_free(struct cape_def *def);
 const char *dev_type_name(enum dev_type t);
 
 /* ---- board.c: board profiles ---- */
+struct bus_mux {		/* a pin of the bus's function */
+	int idx, mode;
+	char *signal;
+	bool required;
+};
+
+struct bus_reserved {		/* an address the board holds on the bus */
+	int addr;
+	char *holder;
+};
+
 struct board_bus {
 	char *name, *label, *type;
 	char **pins;
 	size_t npins;
 	bool board_enabled;
+	struct bus_mux *mux;
+	size_t nmux;
+	struct bus_reserved *reserved;
+	size_t nreserved;
 };
 
 struct board_pin {
@@ -152,6 +172,7 @@ struct board {
 	char **compatible;
 	size_t ncompatible;
 	unsigned budget[3];
+	int slots;
 	bool board_pin[CAPE_NPINS], shared_pin[CAPE_NPINS];
 	struct board_bus *buses;
 	size_t nbuses;
@@ -169,6 +190,8 @@ void board_free(struct board *b);
 const struct board_bus *board_find_bus(const struct board *b, const char *name);
 /* "P8.13" -> header 0 (P8) or 1 (P9) and position 1-46; false if not one. */
 bool header_position(const char *name, int *hdr, int *pos);
+/* The mux entry of the board-enabled bus a shared pin belongs to, or NULL. */
+const struct bus_mux *board_shared_mux(const struct board *b, int idx, const struct board_bus **bus);
 
 /* ---- eeprom.c: encode/decode ---- */
 struct cape_image {
@@ -225,6 +248,7 @@ int cmd_create(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_flash(int argc, char **argv);
+int cmd_read(int argc, char **argv);
 int cmd_override(int argc, char **argv);
 int cmd_remove(int argc, char **argv);
 int cmd_list(int argc, char **argv);

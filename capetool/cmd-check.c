@@ -17,19 +17,46 @@ static const char usage_text[] =
 	"profile) without writing anything.  The definitions are then taken as the\n"
 	"capes of slots 0, 1, ... in the order given, and pin conflicts and power\n"
 	"over budget are reported in the words the kernel uses, e.g.\n"
-	"  pin P9.19 is held by BB-WTHR-01 (slot 0)\n"
+	"  pin P8.13 is held by BB-WTHR-01 (slot 0)\n"
+	"  i2c2 address 0x68 is held by EXL-RTC-01 (slot 1)\n"
 	"  vdd-3v3b over budget: needs 150 mA, 200 of 250 mA in use\n"
+	"The board's shared cape bus pins (I2C2, P9.19/P9.20 on the bone) may be\n"
+	"named by every cape, muxed alike; the board's own devices (the cape\n"
+	"EEPROMs at 0x54-0x57) hold their addresses; capes beyond the board's\n"
+	"slots are refused.\n"
 	"  -b, --board B   board profile (board pins, shared pins, rail budgets)\n"
 	"  -q, --quiet     print only problems\n"
 	"  -h, --help      this text\n"
-	"Exit: 0 all fit, 3 invalid definition, 5 pin conflict, 6 over budget.\n";
+	"Exit: 0 all fit, 3 invalid definition, 5 pin, address or slot conflict,\n"
+	"6 over budget.\n";
 
 static const char *const rails[] = { "vdd-3v3b", "vdd-5v", "sys-5v" };
 
 struct held {
 	const char *part;	/* NULL: free */
 	int slot;
+	uint16_t word;		/* shared pins: the mux the first cape set */
 };
+
+/* An address (I2C) or chip select (SPI) on a bus, and who holds it. */
+struct addr_held {
+	const char *bus;
+	enum dev_type type;
+	int addr;
+	const char *holder;	/* a part number, or the board's words */
+	int slot;		/* -1: the board */
+};
+
+static const struct addr_held *addr_holder(const struct addr_held *h, size_t n,
+					   const struct cape_dev *dv)
+{
+	int a = dv->type == DEV_I2C ? dv->address : dv->cs;
+
+	for (size_t i = 0; i < n; i++)
+		if (h[i].type == dv->type && h[i].addr == a && !strcmp(h[i].bus, dv->bus))
+			return &h[i];
+	return NULL;
+}
 
 static void append(char **msg, const char *s)
 {
@@ -52,8 +79,10 @@ int cmd_check(int argc, char **argv)
 	struct board b;
 	struct held held[CAPE_NPINS] = { { 0 } };
 	unsigned used[3] = { 0 };
-	int c, rc = EXIT_OK, ndefs;
+	int c, rc = EXIT_OK, ndefs, nslots = 0;
 	struct cape_def *defs;
+	struct addr_held *ah = NULL;
+	size_t nah = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "b:qh", opts, NULL)) != -1) {
@@ -71,12 +100,21 @@ int cmd_check(int argc, char **argv)
 	c = board_load(boardname, &b);
 	if (c)
 		return c;
+	/* the board's own devices hold their addresses */
+	for (size_t i = 0; i < b.nbuses; i++) {
+		for (size_t k = 0; k < b.buses[i].nreserved; k++) {
+			ah = xrealloc(ah, (nah + 1) * sizeof(*ah));
+			ah[nah++] = (struct addr_held){
+				b.buses[i].name, !strcmp(b.buses[i].type, "spi") ? DEV_SPI : DEV_I2C,
+				b.buses[i].reserved[k].addr, b.buses[i].reserved[k].holder, -1 };
+		}
+	}
 	ndefs = argc - optind;
 	defs = xcalloc((size_t)ndefs, sizeof(*defs));
 	for (int i = 0; i < ndefs; i++) {
 		const char *file = argv[optind + i];
 		struct cape_def *d = &defs[i];
-		char *msg = NULL, buf[128];
+		char *msg = NULL, buf[320];
 		bool uses[CAPE_NPINS];
 		void *blob = NULL;
 		size_t len;
@@ -94,9 +132,42 @@ int cmd_check(int argc, char **argv)
 			rc = rc ? rc : r;
 			continue;
 		}
+		if (nslots == b.slots) {
+			printf("%s: no free slot: board %s has %d\n", file, b.name, b.slots);
+			if (!rc || rc == EXIT_POWER)
+				rc = EXIT_CONFLICT;
+			continue;
+		}
 		/* in pin-usage order, as the kernel walks its pin bitmap */
 		for (int idx = 0; idx < CAPE_NPINS; idx++) {
-			if (!uses[idx] || b.shared_pin[idx])
+			if (uses[idx] && b.shared_pin[idx]) {
+				/* the shared cape bus: named by any cape, muxed alike */
+				const struct board_bus *bus = NULL;
+				const struct bus_mux *m = board_shared_mux(&b, idx, &bus);
+				uint16_t w = 0;
+				char mine[64], theirs[64];
+
+				for (size_t k = 0; k < d->npins; k++)
+					if (d->pins[k].idx == idx)
+						w = d->pins[k].word;
+				if (m && (w & CAPE_PIN_MODE_MASK) != m->mode) {
+					snprintf(buf, sizeof(buf),
+						 "pin %s is the shared cape bus %s (%s, mode %d), muxed here mode %d",
+						 cape_pin_names[idx], bus->name, m->signal, m->mode,
+						 w & CAPE_PIN_MODE_MASK);
+					append(&msg, buf);
+				} else if (held[idx].part && held[idx].word != w) {
+					pin_words(idx, held[idx].word, theirs, sizeof(theirs));
+					pin_words(idx, w, mine, sizeof(mine));
+					snprintf(buf, sizeof(buf),
+						 "shared pin %s is muxed \"%s\" by %s (slot %d), \"%s\" here",
+						 cape_pin_names[idx], theirs, held[idx].part, held[idx].slot,
+						 mine);
+					append(&msg, buf);
+				}
+				continue;
+			}
+			if (!uses[idx])
 				continue;
 			if (b.board_pin[idx]) {
 				snprintf(buf, sizeof(buf), "pin %s is held by the board",
@@ -107,6 +178,24 @@ int cmd_check(int argc, char **argv)
 					 cape_pin_names[idx], held[idx].part, held[idx].slot);
 				append(&msg, buf);
 			}
+		}
+		/* bus addresses: the board's devices and earlier capes hold theirs */
+		for (size_t k = 0; k < d->ndevs; k++) {
+			const struct cape_dev *dv = &d->devs[k];
+			const struct addr_held *h;
+
+			if ((dv->type != DEV_I2C && dv->type != DEV_SPI) || !dv->bus ||
+			    !(h = addr_holder(ah, nah, dv)))
+				continue;
+			if (h->slot < 0)
+				snprintf(buf, sizeof(buf), "%s %s 0x%02x is held by %s", dv->bus,
+					 dv->type == DEV_I2C ? "address" : "chip select", h->addr,
+					 h->holder);
+			else
+				snprintf(buf, sizeof(buf), "%s %s 0x%02x is held by %s (slot %d)",
+					 dv->bus, dv->type == DEV_I2C ? "address" : "chip select",
+					 h->addr, h->holder, h->slot);
+			append(&msg, buf);
 		}
 		if (msg) {
 			printf("%s: %s\n", file, msg);
@@ -132,9 +221,22 @@ int cmd_check(int argc, char **argv)
 			continue;
 		}
 		for (size_t k = 0; k < d->npins; k++) {
+			if (held[d->pins[k].idx].part)
+				continue;	/* a shared pin keeps its first holder's mux */
 			held[d->pins[k].idx].part = d->part_number;
 			held[d->pins[k].idx].slot = i;
+			held[d->pins[k].idx].word = d->pins[k].word;
 		}
+		for (size_t k = 0; k < d->ndevs; k++) {
+			const struct cape_dev *dv = &d->devs[k];
+
+			if ((dv->type != DEV_I2C && dv->type != DEV_SPI) || !dv->bus)
+				continue;
+			ah = xrealloc(ah, (nah + 1) * sizeof(*ah));
+			ah[nah++] = (struct addr_held){ dv->bus, dv->type,
+				dv->type == DEV_I2C ? dv->address : dv->cs, d->part_number, i };
+		}
+		nslots++;
 		for (int r2 = 0; r2 < 3; r2++)
 			used[r2] += d->power[r2];
 		if (!quiet)
@@ -145,6 +247,7 @@ int cmd_check(int argc, char **argv)
 	for (int i = 0; i < ndefs; i++)
 		def_free(&defs[i]);
 	free(defs);
+	free(ah);
 	board_free(&b);
 	return rc;
 }

@@ -14,7 +14,7 @@ static const char usage_text[] =
 	"  -b, --board B        board profile (qemu-vexpress, beaglebone-black) or a\n"
 	"                       .board file; default: detected from the running device\n"
 	"                       tree, else beaglebone-black\n"
-	"  -o, --output DIR     directory to write to (default: .)\n"
+	"  -o, --output DIR     directory to write to, created if missing (default: .)\n"
 	"  -s, --serial S       serial number (12 chars), overrides the definition\n"
 	"  -e, --embed-overlay  also store the overlay and a CRC record in the image's\n"
 	"                       free area (capebus extension records)\n"
@@ -79,7 +79,7 @@ int cmd_create(int argc, char **argv)
 	uint8_t *img = NULL;
 	void *dtbo = NULL;
 	size_t imglen, dtbolen;
-	char *stem, *p;
+	char *stem, *p, *q, *tp = NULL, *tq = NULL;
 	int c, rc;
 
 	optind = 1;
@@ -97,29 +97,48 @@ int cmd_create(int argc, char **argv)
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;
 	}
+	if (!*dir) {
+		err("-o: an empty directory name (use -o . for the current directory)");
+		return EXIT_USAGE;
+	}
 	rc = build_cape(argv[optind], board, serial, embed, &img, &imglen, &dtbo, &dtbolen, &def);
 	if (rc) {
 		def_free(&def);
 		return rc;
 	}
-	stem = xasprintf("%s/%s-%s", dir, def.part_number, def.version);
+	if ((rc = make_dirs(dir))) {
+		err("%s: cannot create the output directory: %s", dir, strerror(-rc));
+		rc = EXIT_IO;
+		goto out;
+	}
+	/* both files staged first: never one new file beside an old one */
+	stem = xasprintf("%s%s%s-%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/",
+			 def.part_number, def.version);
 	p = xasprintf("%s.eeprom", stem);
-	if (write_file(p, img, imglen)) {
-		err("%s: cannot write: %m", p);
+	q = xasprintf("%s.dtbo", stem);
+	rc = stage_file(p, img, imglen, &tp);
+	if (rc)
+		err("%s: cannot write: %s", p, strerror(-rc));
+	else if ((rc = stage_file(q, dtbo, dtbolen, &tq)))
+		err("%s: cannot write: %s", q, strerror(-rc));
+	if (rc) {
+		commit_file(tp, NULL);
+		commit_file(tq, NULL);
+		rc = EXIT_IO;
+	} else if ((rc = commit_file(tp, p))) {
+		err("%s: cannot write: %s", p, strerror(-rc));
+		commit_file(tq, NULL);
+		rc = EXIT_IO;
+	} else if ((rc = commit_file(tq, q))) {
+		err("%s: cannot write: %s", q, strerror(-rc));
 		rc = EXIT_IO;
 	} else {
-		printf("%s (%zu bytes)\n", p, imglen);
+		printf("%s (%zu bytes)\n%s (%zu bytes)\n", p, imglen, q, dtbolen);
 	}
 	free(p);
-	p = xasprintf("%s.dtbo", stem);
-	if (!rc && write_file(p, dtbo, dtbolen)) {
-		err("%s: cannot write: %m", p);
-		rc = EXIT_IO;
-	} else if (!rc) {
-		printf("%s (%zu bytes)\n", p, dtbolen);
-	}
-	free(p);
+	free(q);
 	free(stem);
+out:
 	free(img);
 	free(dtbo);
 	def_free(&def);

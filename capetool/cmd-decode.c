@@ -136,7 +136,15 @@ static void print_cape(const char *src, const struct cape_image *im)
 	static const char *const dir[] = { "in", "in", "out", "bidir" };
 	bool any = false;
 
-	printf("# decoded from %s by capetool %s\n", src, CAPETOOL_VERSION);
+	/* a comment line: the file name's newlines and other controls escaped */
+	fputs("# decoded from ", stdout);
+	for (const unsigned char *p = (const unsigned char *)src; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f || *p == '\\')
+			printf("\\x%02x", *p);
+		else
+			putchar(*p);
+	}
+	printf(" by capetool %s\n", CAPETOOL_VERSION);
 	printf("eeprom = {\n");
 	cape_str("format", im->a0 ? "A0" : "A1");
 	cape_str("board-name", im->board_name);
@@ -200,8 +208,8 @@ int decode_buffer(const char *src, const uint8_t *buf, size_t len, int fmt, cons
 			err("%s: no overlay record to extract", src);
 			return EXIT_FAIL;
 		}
-		if (write_file(xfile, im.overlay, im.overlay_len)) {
-			err("%s: cannot write: %m", xfile);
+		if ((rc = write_file(xfile, im.overlay, im.overlay_len))) {
+			err("%s: cannot write: %s", xfile, strerror(-rc));
 			return EXIT_IO;
 		}
 	}
@@ -252,6 +260,10 @@ int cmd_decode(int argc, char **argv)
 	}
 	if ((slot < 0) == (optind == argc) || optind < argc - 1) {
 		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	if (xfile && !*xfile) {
+		err("-x: an empty file name");
 		return EXIT_USAGE;
 	}
 	if (slot >= 0) {

@@ -23,7 +23,12 @@ static const char usage_text[] =
 	"Write a cape EEPROM image.  The old content (as many bytes as the image or\n"
 	"the old image, whichever is longer) is saved first, a valid image of\n"
 	"another part number is only replaced with --force, only the image's\n"
-	"bytes are written, then read back and compared.\n"
+	"bytes are written (and, for an image without an extension area, the old\n"
+	"extension area is blanked), then read back as a reader does, compared\n"
+	"byte for byte and decoded: identity, pin words, power, extension records\n"
+	"and the embedded overlay (or its absence) must be the image's.  If a write\n"
+	"or the verify fails, the backup and the command restoring it are printed.\n"
+	"An image larger than a slot's nvmem device (or any sized device) is refused.\n"
 	"  -s, --slot N       the EEPROM of slot N (its nvmem device, from sysfs)\n"
 	"  -d, --device PATH  a file or device (e.g. /sys/bus/nvmem/devices/0-00540/nvmem)\n"
 	"  -f, --force        replace an image with a different part number\n"
@@ -31,8 +36,9 @@ static const char usage_text[] =
 	"  -b, --backup FILE  where to save it (default:\n"
 	"                     ./capetool-backup-<slotN|device>-<YYYYmmddHHMMSS>.eeprom)\n"
 	"  -h, --help         this text\n"
-	"Exit: 7 different part (use --force), 8 read-back differs (the first bad\n"
-	"offset is printed), 9 EEPROM missing or write-protected.\n";
+	"Exit: 4 write failed (the EEPROM may be partial: see the restore command),\n"
+	"7 different part (use --force), 8 read-back differs (the first bad offset\n"
+	"or field is printed), 9 EEPROM missing or write-protected.\n";
 
 static int read_at(int fd, uint8_t *buf, size_t len, off_t off, size_t *got)
 {
@@ -54,13 +60,26 @@ static int read_at(int fd, uint8_t *buf, size_t len, off_t off, size_t *got)
 	return 0;
 }
 
-static int write_at(int fd, const uint8_t *buf, size_t len, off_t off)
+/*
+ * Write @len bytes at @off; *done says how many reached the device.  Test
+ * hook: CAPETOOL_FAULT_WRITE_AFTER=N makes the device fail (EIO) after N
+ * bytes, as an EEPROM that stops acknowledging does.
+ */
+static int write_at(int fd, const uint8_t *buf, size_t len, off_t off, size_t *done)
 {
-	size_t n = 0;
+	const char *fault = getenv("CAPETOOL_FAULT_WRITE_AFTER");
+	size_t n = 0, limit = fault ? strtoul(fault, NULL, 0) : (size_t)-1;
 
+	*done = 0;
 	while (n < len) {
-		ssize_t w = pwrite(fd, buf + n, len - n, off + (off_t)n);
+		size_t chunk = len - n;
+		ssize_t w;
 
+		if ((size_t)off + n >= limit)
+			return -EIO;
+		if ((size_t)off + n + chunk > limit)
+			chunk = limit - (size_t)off - n;
+		w = pwrite(fd, buf + n, chunk, off + (off_t)n);
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
@@ -69,6 +88,7 @@ static int write_at(int fd, const uint8_t *buf, size_t len, off_t off)
 		if (w == 0)
 			return -ENOSPC;
 		n += (size_t)w;
+		*done = n;
 	}
 	return 0;
 }
@@ -112,6 +132,153 @@ static size_t old_image(int fd, struct cape_image *im, uint8_t **bufp)
 	return im->total_len;
 }
 
+/*
+ * End of an extension area a reader would find after the standard area of
+ * the image being written (@std bytes): the device's bytes there are read
+ * raw, so even an area whose records do not decode is found.  0: none.
+ */
+static size_t stale_ext_end(int fd, size_t std)
+{
+	uint8_t h[sizeof(struct capebus_ext_header)];
+	size_t got = 0;
+
+	if (read_at(fd, h, sizeof(h), (off_t)std, &got) || got < sizeof(h))
+		return 0;
+	if (((uint32_t)h[0] << 24 | (uint32_t)h[1] << 16 | (uint32_t)h[2] << 8 | h[3]) !=
+	    CAPEBUS_EXT_MAGIC)
+		return 0;
+	return std + sizeof(h) + ((size_t)h[6] << 8 | h[7]);
+}
+
+/* The first difference a reader would see between @want and @got, or NULL. */
+static const char *image_diff(const struct cape_image *want, const struct cape_image *got,
+			      char *buf, size_t len)
+{
+	static const char *const rails[] = { "vdd-3v3b", "vdd-5v", "sys-5v", "dc-supplied" };
+	const struct { const char *what, *w, *g; } text[] = {
+		{ "board name", want->board_name, got->board_name },
+		{ "version", want->version, got->version },
+		{ "manufacturer", want->manufacturer, got->manufacturer },
+		{ "part number", want->part_number, got->part_number },
+		{ "serial", want->serial, got->serial },
+	};
+
+	if (want->a0 != got->a0) {
+		snprintf(buf, len, "format %s, meant %s", got->a0 ? "A0" : "A1", want->a0 ? "A0" : "A1");
+		return buf;
+	}
+	for (size_t i = 0; i < sizeof(text) / sizeof(text[0]); i++) {
+		if (strcmp(text[i].w, text[i].g)) {
+			snprintf(buf, len, "%s \"%s\", meant \"%s\"", text[i].what, text[i].g, text[i].w);
+			return buf;
+		}
+	}
+	if (want->num_pins != got->num_pins) {
+		snprintf(buf, len, "%u pins declared, meant %u", got->num_pins, want->num_pins);
+		return buf;
+	}
+	for (unsigned i = 0; i < want->npinwords; i++) {
+		if (want->pins[i] != got->pins[i]) {
+			snprintf(buf, len, "pin word of %s 0x%04x, meant 0x%04x", cape_pin_names[i],
+				 got->pins[i], want->pins[i]);
+			return buf;
+		}
+	}
+	for (int i = 0; i < 4; i++) {
+		if (want->power[i] != got->power[i]) {
+			snprintf(buf, len, "%s %u mA, meant %u mA", rails[i], got->power[i],
+				 want->power[i]);
+			return buf;
+		}
+	}
+	if (want->has_ext != got->has_ext) {
+		snprintf(buf, len, got->has_ext ? "an extension area (%u records) the image does not have"
+						: "no extension area, meant %u records",
+			 got->has_ext ? got->ext_count : want->ext_count);
+		return buf;
+	}
+	if (!want->has_ext)
+		return NULL;
+	if (want->ext_version != got->ext_version || want->ext_count != got->ext_count ||
+	    want->ext_length != got->ext_length || want->unknown_records != got->unknown_records) {
+		snprintf(buf, len, "extension version %u, %u records, %u bytes; meant version %u, %u records, %u bytes",
+			 got->ext_version, got->ext_count, got->ext_length, want->ext_version,
+			 want->ext_count, want->ext_length);
+		return buf;
+	}
+	if (want->has_id_crc != got->has_id_crc || want->id_crc != got->id_crc) {
+		snprintf(buf, len, "id-crc record %s, meant %s", got->has_id_crc ? "present" : "absent",
+			 want->has_id_crc ? "present" : "absent");
+		return buf;
+	}
+	if (!want->overlay != !got->overlay || want->overlay_len != got->overlay_len ||
+	    want->overlay_crc != got->overlay_crc ||
+	    (want->overlay && memcmp(want->overlay, got->overlay, want->overlay_len))) {
+		snprintf(buf, len, "overlay record %s (%zu bytes), meant %s (%zu bytes)",
+			 got->overlay ? "present" : "absent", got->overlay_len,
+			 want->overlay ? "present" : "absent", want->overlay_len);
+		return buf;
+	}
+	return NULL;
+}
+
+/* @s quoted for a POSIX shell. */
+static char *sh_quote(const char *s)
+{
+	size_t n = 3;
+	char *q, *o;
+
+	for (const char *p = s; *p; p++)
+		n += *p == '\'' ? 4 : 1;
+	q = o = xmalloc(n);
+	*o++ = '\'';
+	for (const char *p = s; *p; p++) {
+		if (*p == '\'') {
+			memcpy(o, "'\\''", 4);
+			o += 4;
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o++ = '\'';
+	*o = 0;
+	return q;
+}
+
+/* After a failed write or verify: what the device holds now, how to undo it. */
+static void say_partial(const char *path, const char *backup, bool backup_valid)
+{
+	char *qb, *qp;
+
+	err("%s: the EEPROM now holds a partial or wrong image (a reader may refuse the cape or see the wrong one)",
+	    path);
+	if (!backup) {
+		err("%s: no backup was taken (--no-backup); flash a known-good image to repair it",
+		    path);
+		return;
+	}
+	err("%s: its old content is in %s; restore it with:", path, backup);
+	qb = sh_quote(backup);
+	qp = sh_quote(path);
+	if (backup_valid)
+		fprintf(stderr, "  capetool flash %s --device %s --force --no-backup\n", qb, qp);
+	else
+		fprintf(stderr, "  dd if=%s of=%s conv=notrunc\n", qb, qp);
+	free(qb);
+	free(qp);
+}
+
+/* The nvmem attribute of a slot or a path below sysfs: its size is the EEPROM's. */
+static bool sized_device(const char *path, const struct stat *st, bool slot)
+{
+	size_t n = strlen(sysfs_root());
+
+	if (st->st_size <= 0)
+		return false;
+	return slot || !S_ISREG(st->st_mode) || !strncmp(path, "/sys/", 5) ||
+	       (!strncmp(path, sysfs_root(), n) && path[n] == '/');
+}
+
 int cmd_flash(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -125,11 +292,11 @@ int cmd_flash(int argc, char **argv)
 	};
 	int slot = -1, c, rc, fd = -1;
 	bool force = false, nobackup = false;
-	const char *device = NULL, *backup = NULL, *fault;
-	char *path = NULL, *bpath = NULL, why[160];
+	const char *device = NULL, *backup = NULL, *fault, *diff;
+	char *path = NULL, *bpath = NULL, why[240];
 	uint8_t *img = NULL, *old = NULL, *oldbuf = NULL, *rb = NULL;
-	size_t imglen, oldlen, blen, got;
-	struct cape_image im, oldim;
+	size_t imglen, wlen, oldlen, blen, got, done, std, ext_end;
+	struct cape_image im, oldim, rbim;
 	struct stat st;
 
 	optind = 1;
@@ -152,6 +319,10 @@ int cmd_flash(int argc, char **argv)
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;
 	}
+	if (backup && !*backup) {
+		err("--backup: an empty file name (use --no-backup to skip the backup)");
+		return EXIT_USAGE;
+	}
 	rc = read_file(argv[optind], &img, &imglen);
 	if (rc) {
 		err("%s: %s", argv[optind], strerror(-rc));
@@ -167,6 +338,7 @@ int cmd_flash(int argc, char **argv)
 		       argv[optind], im.total_len, imglen - im.total_len);
 		imglen = im.total_len;
 	}
+	std = eeprom_std_size(im.a0);
 	if (slot >= 0) {
 		path = slot_nvmem_path(slot, &rc);
 		if (!path)
@@ -192,7 +364,7 @@ int cmd_flash(int argc, char **argv)
 		rc = wp_errno(e) ? EXIT_NODEV : EXIT_IO;
 		goto out;
 	}
-	if (!S_ISREG(st.st_mode) && st.st_size > 0 && (off_t)imglen > st.st_size) {
+	if (sized_device(path, &st, slot >= 0) && (off_t)imglen > st.st_size) {
 		err("%s: the %zu-byte image does not fit the %lld-byte EEPROM", path, imglen,
 		    (long long)st.st_size);
 		rc = EXIT_FAIL;
@@ -205,7 +377,28 @@ int cmd_flash(int argc, char **argv)
 		rc = EXIT_REFUSED;
 		goto out;
 	}
-	blen = oldlen > imglen ? oldlen : imglen;
+	/*
+	 * An image without an extension area written over one with an area
+	 * would leave the old area behind it: a reader would still find the old
+	 * records (the old overlay in force, or an id CRC that no longer
+	 * matches).  Blank (0xff) that area along with the image.
+	 */
+	wlen = imglen;
+	ext_end = im.has_ext ? 0 : stale_ext_end(fd, std);
+	if (ext_end) {
+		if (ext_end > CAPE_EEPROM_SIZE_MAX)
+			ext_end = CAPE_EEPROM_SIZE_MAX;
+		if (sized_device(path, &st, slot >= 0) && (off_t)ext_end > st.st_size)
+			ext_end = (size_t)st.st_size;
+		if (ext_end > wlen) {
+			img = xrealloc(img, ext_end);
+			memset(img + imglen, 0xff, ext_end - imglen);
+			wlen = ext_end;
+			printf("%s: the image has no extension area: blanking the old one (bytes %zu-%zu)\n",
+			       path, std, ext_end - 1);
+		}
+	}
+	blen = oldlen > wlen ? oldlen : wlen;
 	old = xcalloc(1, blen);
 	if ((rc = read_at(fd, old, blen, 0, &got))) {
 		err("%s: cannot read: %s", path, strerror(-rc));
@@ -224,27 +417,36 @@ int cmd_flash(int argc, char **argv)
 						      base ? base + 1 : path, stamp);
 			backup = bpath;
 		}
-		if (write_file(backup, old, got)) {
-			err("%s: cannot write the backup: %m (use --no-backup to skip it)", backup);
+		if ((rc = write_file(backup, old, got))) {
+			err("%s: cannot write the backup: %s (use --no-backup to skip it)", backup,
+			    strerror(-rc));
 			rc = EXIT_IO;
 			goto out;
 		}
 		printf("backed up %zu bytes of %s to %s\n", got, path, backup);
 	}
-	if ((rc = write_at(fd, img, imglen, 0))) {
-		err("%s: write failed: %s%s", path, wp_errno(-rc) ? "EEPROM is write-protected: " : "",
-		    strerror(-rc));
-		rc = wp_errno(-rc) ? EXIT_NODEV : EXIT_IO;
+	if ((rc = write_at(fd, img, wlen, 0, &done))) {
+		err("%s: write failed after %zu of %zu bytes: %s%s", path, done, wlen,
+		    wp_errno(-rc) ? "EEPROM is write-protected: " : "", strerror(-rc));
+		if (done)
+			say_partial(path, backup, oldlen > 0);
+		else
+			err("%s: nothing was written: the EEPROM is unchanged", path);
+		rc = wp_errno(-rc) && !done ? EXIT_NODEV : EXIT_IO;
 		goto out;
 	}
 	if (fsync(fd) && errno != EINVAL && errno != EROFS) {
 		err("%s: %m", path);
+		say_partial(path, backup, oldlen > 0);
 		rc = EXIT_IO;
 		goto out;
 	}
-	rb = xcalloc(1, imglen);
-	if ((rc = read_at(fd, rb, imglen, 0, &got))) {
+	/* read back as a reader does: the standard area, then the extension area */
+	close(fd);
+	fd = -1;
+	if ((rc = nvmem_read_image(path, &rb, &got))) {
 		err("%s: read-back failed: %s", path, strerror(-rc));
+		say_partial(path, backup, oldlen > 0);
 		rc = EXIT_IO;
 		goto out;
 	}
@@ -252,6 +454,7 @@ int cmd_flash(int argc, char **argv)
 	fault = getenv("CAPETOOL_FAULT_VERIFY_OFFSET");
 	if (fault && strtoul(fault, NULL, 0) < got)
 		rb[strtoul(fault, NULL, 0)] ^= 0xff;
+	rc = EXIT_VERIFY;
 	for (size_t i = 0; i < imglen; i++) {
 		if (i >= got || rb[i] != img[i]) {
 			if (i >= got)
@@ -260,12 +463,23 @@ int cmd_flash(int argc, char **argv)
 			else
 				err("%s: verify failed at offset %zu (0x%zx): wrote 0x%02x, read 0x%02x",
 				    path, i, i, img[i], rb[i]);
-			rc = EXIT_VERIFY;
+			say_partial(path, backup, oldlen > 0);
 			goto out;
 		}
 	}
-	printf("wrote %zu bytes (%s %s, part %s) to %s, verified\n", imglen, im.board_name,
-	       im.version, im.part_number, path);
+	/* the bytes match: does a reader see the cape the image describes? */
+	if (eeprom_decode(rb, got, &rbim, why, sizeof(why))) {
+		err("%s: verify failed: what was read back does not decode: %s", path, why);
+		say_partial(path, backup, oldlen > 0);
+		goto out;
+	}
+	if ((diff = image_diff(&im, &rbim, why, sizeof(why)))) {
+		err("%s: verify failed: a reader sees %s", path, diff);
+		say_partial(path, backup, oldlen > 0);
+		goto out;
+	}
+	printf("wrote %zu bytes (%s %s, part %s) to %s, verified: it decodes as the image\n",
+	       imglen, im.board_name, im.version, im.part_number, path);
 	rc = EXIT_OK;
 out:
 	if (fd >= 0)
@@ -276,5 +490,98 @@ out:
 	free(rb);
 	free(path);
 	free(bpath);
+	return rc;
+}
+
+static const char read_usage_text[] =
+	"usage: capetool read (--slot N | --device PATH) -o FILE\n"
+	"\n"
+	"Save the whole content of a cape EEPROM to FILE, byte for byte (as\n"
+	"eepflash.sh -r does): a backup that 'capetool flash' or dd writes back.\n"
+	"  -s, --slot N       the EEPROM of slot N (its nvmem device, from sysfs)\n"
+	"  -d, --device PATH  a file or device (e.g. /sys/bus/nvmem/devices/0-00540/nvmem)\n"
+	"  -o, --output FILE  where to write it\n"
+	"  -h, --help         this text\n"
+	"Exit: 4 cannot read the EEPROM or write FILE, 9 EEPROM or slot missing.\n";
+
+int cmd_read(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "slot", required_argument, NULL, 's' },
+		{ "device", required_argument, NULL, 'd' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int slot = -1, c, rc, fd;
+	const char *device = NULL, *out = NULL;
+	char *path, why[160];
+	uint8_t *buf;
+	size_t cap, got;
+	struct cape_image im;
+	struct stat st;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "s:d:o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			slot = parse_slot_option(optarg);
+			if (slot < 0)
+				return EXIT_USAGE;
+			break;
+		case 'd': device = optarg; break;
+		case 'o': out = optarg; break;
+		case 'h': fputs(read_usage_text, stdout); return EXIT_OK;
+		default: fputs(read_usage_text, stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind != argc || (slot >= 0) == !!device || !out) {
+		fputs(read_usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	if (!*out) {
+		err("-o: an empty file name");
+		return EXIT_USAGE;
+	}
+	if (slot >= 0) {
+		path = slot_nvmem_path(slot, &rc);
+		if (!path)
+			return rc;
+	} else {
+		path = xstrdup(device);
+	}
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st)) {
+		int e = errno;
+
+		err("%s: no EEPROM there: %s", path, strerror(e));
+		if (fd >= 0)
+			close(fd);
+		free(path);
+		return e == ENOENT ? EXIT_NODEV : EXIT_IO;
+	}
+	/* an nvmem attribute's size is the EEPROM's; else at most a 24C256 */
+	cap = st.st_size > 0 ? (size_t)st.st_size : CAPE_EEPROM_SIZE_MAX;
+	buf = xcalloc(1, cap);
+	rc = read_at(fd, buf, cap, 0, &got);
+	close(fd);
+	if (rc) {
+		err("%s: cannot read: %s", path, strerror(-rc));
+		rc = EXIT_IO;
+	} else if ((rc = write_file(out, buf, got))) {
+		err("%s: cannot write: %s", out, strerror(-rc));
+		rc = EXIT_IO;
+	} else {
+		rc = eeprom_decode(buf, got, &im, why, sizeof(why));
+		if (rc)
+			printf("read %zu bytes of %s to %s (no valid cape image: %s)\n", got, path,
+			       out, why);
+		else
+			printf("read %zu bytes of %s to %s (%s %s, part %s)\n", got, path, out,
+			       im.board_name, im.version, im.part_number);
+		rc = EXIT_OK;
+	}
+	free(buf);
+	free(path);
 	return rc;
 }

@@ -104,10 +104,8 @@ int cmd_override(int argc, char **argv)
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;
 	}
-	if (slot && strspn(slot, "0123456789") != strlen(slot)) {
-		err("--slot: not a slot number: %s", slot);
+	if (slot && parse_slot_option(slot) < 0)
 		return EXIT_USAGE;
-	}
 	r = read_file(argv[optind], &file, &flen);
 	if (r) {
 		err("%s: %s", argv[optind], strerror(-r));
@@ -150,7 +148,8 @@ int cmd_override(int argc, char **argv)
 	if (!name)
 		name = im.part_number;
 	if (!*name || strchr(name, '/')) {
-		err("bad cape name \"%s\" (use --name)", name);
+		err("bad cape name \"%s\": a cape name is not empty and has no '/' (use --name)",
+		    name);
 		rc = EXIT_USAGE;
 		goto out;
 	}

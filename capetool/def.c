@@ -28,8 +28,10 @@ struct dctx {
 
 static void derr(struct dctx *c, const config_setting_t *at, const char *key, const char *msg)
 {
-	fprintf(stderr, "%s:%d: %s: %s\n", c->file, config_setting_source_line(at), key, msg);
 	c->errors++;
+	if (!err_quiet)
+		fprintf(stderr, "%s:%d: %s: %s\n", c->file, config_setting_source_line(at), key,
+			msg);
 }
 
 static const char *get_str(const config_setting_t *g, const char *key, const char *dflt)
@@ -70,6 +72,10 @@ static void parse_eeprom(struct dctx *c, config_setting_t *e, struct cape_def *d
 		snprintf(key, sizeof(key), "eeprom.%s", file_keys[i]);
 		if (s && (!*s || strchr(s, '/')))
 			derr(c, v, key, "names the overlay file: must not be empty or contain '/'");
+		else if (s && s[strlen(s) - 1] == '.')
+			/* readers strip trailing '.': the kernel would look up another file */
+			derr(c, v, key,
+			     "names the overlay file: must not end in '.' (readers strip it, so the kernel would look for another file name)");
 	}
 	d->a0 = !strcmp(get_str(e, "format", "A1"), "A0");
 	snprintf(d->board_name, sizeof(d->board_name), "%s", get_str(e, "board-name", ""));
@@ -155,8 +161,66 @@ static void parse_pins(struct dctx *c, config_setting_t *list, struct cape_def *
 	}
 }
 
+/*
+ * Devicetree specification 2.2.1 and 2.2.4: a node name is 1 to 31
+ * characters of [0-9a-zA-Z,._+-] starting with a letter (the unit address
+ * after '@' is ours); a property name 1 to 31 of [0-9a-zA-Z,._+?#-].
+ */
+#define DT_NAME_MAX 31
+
+static bool dt_node_name_ok(const char *s, const char **why)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > DT_NAME_MAX) {
+		*why = "must be 1 to 31 characters";
+		return false;
+	}
+	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z'))) {
+		*why = "must start with a letter";
+		return false;
+	}
+	if (s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789,._+-")]) {
+		*why = "may hold only letters, digits and , . _ + -";
+		return false;
+	}
+	return true;
+}
+
+static bool dt_prop_name_ok(const char *s, const char **why)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > DT_NAME_MAX) {
+		*why = "must be 1 to 31 characters";
+		return false;
+	}
+	if (s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789,._+?#-")]) {
+		*why = "may hold only letters, digits and , . _ + ? # -";
+		return false;
+	}
+	return true;
+}
+
+/* An integer property cell: -2^31 .. 2^32-1 (two's complement below 0). */
+static bool cell_ok(struct dctx *c, config_setting_t *v, const char *key, long long x)
+{
+	char msg[160];
+
+	if (x >= -2147483648LL && x <= 4294967295LL)
+		return true;
+	snprintf(msg, sizeof(msg),
+		 "%lld does not fit a 32-bit cell (-2147483648 to 4294967295); write a 64-bit value as two cells [high, low]",
+		 x);
+	derr(c, v, key, msg);
+	return false;
+}
+
 static void parse_props(struct dctx *c, config_setting_t *g, struct cape_dev *dv)
 {
+	/* what the generated node already holds, or no node may set */
+	static const char *const reserved[] = { "compatible", "reg", "name", "phandle",
+						"linux,phandle" };
 	int n = config_setting_length(g);
 
 	dv->props = xcalloc((size_t)n, sizeof(*dv->props));
@@ -164,15 +228,43 @@ static void parse_props(struct dctx *c, config_setting_t *g, struct cape_dev *dv
 		config_setting_t *v = config_setting_get_elem(g, i);
 		struct prop *pr = &dv->props[dv->nprops];
 		int t = config_setting_type(v);
+		char key[80];
 
 		pr->name = xstrdup(config_setting_name(v));
+		snprintf(key, sizeof(key), "properties.%s", pr->name);
+		{
+			const char *why;
+			bool bad = !dt_prop_name_ok(pr->name, &why);
+
+			for (size_t r = 0; !bad && r < sizeof(reserved) / sizeof(reserved[0]); r++)
+				if (!strcmp(pr->name, reserved[r])) {
+					why = r < 2 ? "is generated from the device's keys: set it there"
+						    : "is reserved: the overlay's phandles are capetool's";
+					bad = true;
+				}
+			if (!bad && dv->type == DEV_SPI && !strcmp(pr->name, "spi-max-frequency")) {
+				why = "is generated from max-frequency: set it there";
+				bad = true;
+			}
+			if (bad) {
+				derr(c, v, key, why);
+				free(pr->name);
+				continue;
+			}
+		}
 		if (t == CONFIG_TYPE_STRING) {
 			const char *s = config_setting_get_string(v);
 
 			pr->len = strlen(s) + 1;
 			pr->val = (uint8_t *)xstrdup(s);
 		} else if (t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64) {
-			uint32_t x = (uint32_t)config_setting_get_int64(v);
+			uint32_t x;
+
+			if (!cell_ok(c, v, key, config_setting_get_int64(v))) {
+				free(pr->name);
+				continue;
+			}
+			x = (uint32_t)config_setting_get_int64(v);
 
 			pr->len = 4;
 			pr->val = xmalloc(4);
@@ -200,7 +292,11 @@ static void parse_props(struct dctx *c, config_setting_t *g, struct cape_dev *dv
 					memcpy(pr->val + pr->len, s, sl);
 					pr->len += sl;
 				} else {
-					uint32_t x = (uint32_t)config_setting_get_int64(e);
+					uint32_t x;
+
+					if (!cell_ok(c, v, key, config_setting_get_int64(e)))
+						continue;
+					x = (uint32_t)config_setting_get_int64(e);
 
 					pr->val = xrealloc(pr->val, pr->len + 4);
 					pr->val[pr->len] = x >> 24; pr->val[pr->len + 1] = x >> 16;
@@ -209,9 +305,6 @@ static void parse_props(struct dctx *c, config_setting_t *g, struct cape_dev *dv
 				}
 			}
 		} else {
-			char key[80];
-
-			snprintf(key, sizeof(key), "properties.%s", pr->name);
 			derr(c, v, key, "must be a string, integer, array or true");
 			free(pr->name);
 			continue;
@@ -262,6 +355,40 @@ static void parse_devices(struct dctx *c, config_setting_t *list, struct cape_de
 		props = config_setting_get_member(g, "properties");
 		if (props)
 			parse_props(c, props, dv);
+		for (size_t k = 0; (dv->type == DEV_I2C || dv->type == DEV_SPI) && dv->bus &&
+				   k < d->ndevs; k++) {
+			const struct cape_dev *o = &d->devs[k];
+			int a = dv->type == DEV_I2C ? dv->address : dv->cs;
+			char key[32], msg[160];
+
+			if (o->type != dv->type || !o->bus || strcmp(o->bus, dv->bus) ||
+			    (dv->type == DEV_I2C ? o->address : o->cs) != a)
+				continue;
+			snprintf(key, sizeof(key), "devices[%d].%s", i,
+				 dv->type == DEV_I2C ? "address" : "cs");
+			snprintf(msg, sizeof(msg), "%s %s 0x%02x is taken by %s (line %d)", dv->bus,
+				 dv->type == DEV_I2C ? "address" : "chip select", a, o->compatible,
+				 o->line);
+			derr(c, g, key, msg);
+			break;
+		}
+		if (dv->type == DEV_I2C || dv->type == DEV_SPI) {
+			/* the node name: name, or the compatible after its comma */
+			const char *base = dv->name, *why;
+			char key[32], msg[160];
+
+			if (!base && dv->compatible) {
+				base = strchr(dv->compatible, ',');
+				base = base ? base + 1 : dv->compatible;
+			}
+			if (base && !dt_node_name_ok(base, &why)) {
+				snprintf(key, sizeof(key), "devices[%d].%s", i, dv->name ? "name" : "compatible");
+				snprintf(msg, sizeof(msg), "node name \"%s\" %s%s", base, why,
+					 dv->name ? "" : " (set name)");
+				derr(c, config_setting_get_member(g, dv->name ? "name" : "compatible"),
+				     key, msg);
+			}
+		}
 		if (dv->pin) {
 			int idx = cape_pin_index(dv->pin);
 			char key[32], msg[128];
@@ -277,6 +404,17 @@ static void parse_devices(struct dctx *c, config_setting_t *list, struct cape_de
 		}
 		d->ndevs++;
 	}
+}
+
+/* "FILE:LINE: syntax error[: what]": libconfig's text is often just "syntax error". */
+void def_syntax_error(const char *path, const struct config_t *cfg)
+{
+	const char *t = config_error_text(cfg);
+
+	if (err_quiet)
+		return;
+	fprintf(stderr, "%s:%d: syntax error%s%s\n", path, config_error_line(cfg),
+		!t || !strcmp(t, "syntax error") ? "" : ": ", !t || !strcmp(t, "syntax error") ? "" : t);
 }
 
 int def_load(const char *path, struct cape_def *d)
@@ -295,8 +433,7 @@ int def_load(const char *path, struct cape_def *d)
 			config_destroy(&cfg);
 			return EXIT_IO;
 		}
-		fprintf(stderr, "%s:%d: syntax error: %s\n", path, config_error_line(&cfg),
-			config_error_text(&cfg));
+		def_syntax_error(path, &cfg);
 		config_destroy(&cfg);
 		return EXIT_DEF;
 	}

@@ -4,6 +4,7 @@
  * extension records.  Layout and constants: <linux/capebus.h>.
  */
 #include <arpa/inet.h>
+#include <libfdt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,6 +228,24 @@ static int decode_ext(const uint8_t *buf, size_t len, size_t std, struct cape_im
 		snprintf(why, whylen, "bad CRC: overlay record CRC mismatch (record says 0x%08x)",
 			 img->overlay_crc);
 		return EXIT_CRC;
+	}
+	if (img->overlay) {
+		/*
+		 * A matching CRC says the bytes arrived, not that they are a
+		 * tree.  libfdt wants the tree 8-byte aligned; the record is not.
+		 */
+		void *copy = xmalloc(img->overlay_len);
+		int r;
+
+		memcpy(copy, img->overlay, img->overlay_len);
+		r = fdt_check_full(copy, img->overlay_len);
+		free(copy);
+
+		if (r) {
+			snprintf(why, whylen, "extension: the overlay record is not a valid device tree: %s",
+				 fdt_strerror(r));
+			return EXIT_TRUNCATED;
+		}
 	}
 	return 0;
 }

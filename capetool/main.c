@@ -18,6 +18,7 @@ static const struct cmd cmds[] = {
 	{ "decode", cmd_decode, "print every field of an EEPROM image or a slot's EEPROM" },
 	{ "check", cmd_check, "validate definitions; report pin conflicts and power budget" },
 	{ "flash", cmd_flash, "write an image to a slot's EEPROM or a file/device, verified" },
+	{ "read", cmd_read, "save a slot's whole EEPROM to a file (raw dump)" },
 	{ "override", cmd_override, "declare a cape to the kernel through configfs" },
 	{ "remove", cmd_remove, "remove a cape declared with override" },
 	{ "list", cmd_list, "slots and capes the kernel reports" },
@@ -29,19 +30,21 @@ static const char exit_codes[] =
 	"Exit codes:\n"
 	"   0  success\n"
 	"   1  other failure\n"
-	"   2  bad command line\n"
-	"   3  invalid definition (FILE:LINE: KEY: reason)\n"
-	"   4  cannot read or write a file\n"
-	"   5  check, pinout: pin conflict\n"
+	"   2  bad command line (option, argument, board or command name)\n"
+	"   3  invalid input file: definition, board profile or escape-hatch\n"
+	"      overlay (FILE:LINE: KEY: reason)\n"
+	"   4  cannot read or write a file (missing, unreadable, a write failed)\n"
+	"   5  check: pin, bus address or slot conflict; pinout: pin conflict\n"
 	"   6  check: power over budget\n"
 	"   7  flash: the EEPROM holds a different part (use --force)\n"
 	"   8  flash: read-back differs from the image\n"
 	"   9  EEPROM, slot, sysfs or configfs missing, or EEPROM write-protected\n"
-	"  10  decode: bad magic\n"
-	"  11  decode: unknown format revision\n"
-	"  12  decode: bad text field\n"
-	"  13  decode: bad CRC\n"
-	"  14  decode: image truncated or extension area malformed\n"
+	"  10  image (decode, flash, override): bad magic\n"
+	"  11  image: unknown format revision\n"
+	"  12  image: bad text field\n"
+	"  13  image: bad CRC\n"
+	"  14  image: truncated, or extension area malformed (embedded overlay\n"
+	"      not a device tree)\n"
 	"  15  override: the kernel refused the cape\n";
 
 static void usage(FILE *f)

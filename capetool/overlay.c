@@ -49,7 +49,7 @@ struct otree {
 	size_t nfix;
 	unsigned nfrag;
 	uint32_t next_phandle;
-	struct { char *target; struct onode *ov; } frags[32];
+	struct { char *target; struct onode *ov; } *frags;
 	size_t nfrags;
 };
 
@@ -209,10 +209,7 @@ static struct onode *frag_for(struct otree *t, const char *target)
 	for (size_t i = 0; i < t->nfrags; i++)
 		if (!strcmp(t->frags[i].target, target))
 			return t->frags[i].ov;
-	if (t->nfrags == sizeof(t->frags) / sizeof(t->frags[0])) {
-		err("too many overlay targets");
-		exit(EXIT_FAIL);
-	}
+	t->frags = xrealloc(t->frags, (t->nfrags + 1) * sizeof(*t->frags));
 	f = new_fragment(t, NULL);
 	if (target[0] == '/')
 		prop_str(f, "target-path", target);
@@ -392,6 +389,11 @@ static int compile_dtso(const char *src, uint8_t **buf, size_t *len)
 	if (fd < 0)
 		return -errno;
 	close(fd);
+	if (access(src, R_OK)) {
+		r = -errno;
+		unlink(tmpl);
+		return r;
+	}
 	r = posix_spawnp(&pid, "dtc", NULL, NULL, argv, environ);
 	if (r) {
 		unlink(tmpl);
@@ -416,8 +418,9 @@ static int merge_extra(struct otree *t, const char *path)
 	int r, off, fx;
 	const char *dot = strrchr(path, '.');
 	uint32_t maxph = 0;
-	struct { char *from, *to; } ren[64];
+	struct { char *from, *to; } *ren = NULL;
 	size_t nren = 0;
+	int bad = 0;
 
 	if (dot && !strcmp(dot, ".dtso"))
 		r = compile_dtso(path, &blob, &len);
@@ -428,8 +431,9 @@ static int merge_extra(struct otree *t, const char *path)
 			err("%s: %s", path, strerror(-r));
 		return r == -ENOENT || r == -EACCES ? EXIT_IO : EXIT_DEF;
 	}
-	if (fdt_check_header(blob) || fdt_totalsize(blob) > len) {
-		err("%s: not a flattened device tree", path);
+	/* the whole structure, not just the header: we walk all of it */
+	if (fdt_check_header(blob) || fdt_totalsize(blob) > len || fdt_check_full(blob, len)) {
+		err("%s: not a valid flattened device tree", path);
 		free(blob);
 		return EXIT_DEF;
 	}
@@ -455,11 +459,10 @@ static int merge_extra(struct otree *t, const char *path)
 			fdt_for_each_subnode(c, blob, off)
 				import_node(blob, c, f, fdt_get_name(blob, c, NULL), &maxph);
 		}
-		if (nren < 64) {
-			ren[nren].from = xstrdup(name);
-			ren[nren].to = xstrdup(newname);
-			nren++;
-		}
+		ren = xrealloc(ren, (nren + 1) * sizeof(*ren));
+		ren[nren].from = xstrdup(name);
+		ren[nren].to = xstrdup(newname);
+		nren++;
 	}
 	/* __fixups__: "path:prop:off" with the fragment renamed */
 	fx = fdt_subnode_offset(blob, 0, "__fixups__");
@@ -494,8 +497,12 @@ static int merge_extra(struct otree *t, const char *path)
 						add_fixup(t, label, n, c1 + 1,
 							  (uint32_t)strtoul(c2 + 1, NULL, 0));
 				}
-				if (!n)
-					err("%s: __fixups__ entry \"%s\" ignored", path, s + o);
+				if (!n) {
+					/* a reference left unresolved would break the overlay */
+					err("%s: __fixups__ entry \"%s\" names no node of its fragments",
+					    path, s + o);
+					bad++;
+				}
 				free(e);
 			}
 		}
@@ -516,10 +523,11 @@ static int merge_extra(struct otree *t, const char *path)
 		free(ren[i].from);
 		free(ren[i].to);
 	}
+	free(ren);
 	if (maxph >= t->next_phandle)
 		t->next_phandle = maxph + 1;
 	free(blob);
-	return EXIT_OK;
+	return bad ? EXIT_DEF : EXIT_OK;
 }
 
 /* ---- from definition to tree ---- */
@@ -560,12 +568,14 @@ static void berr(struct bctx *c, const struct cape_dev *dv, const char *fmt, ...
 {
 	va_list ap;
 
+	c->errors++;
+	if (err_quiet)
+		return;
 	fprintf(stderr, "%s:%d: devices: ", c->d->file, dv ? dv->line : 0);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	c->errors++;
 }
 
 /* A pinmux group for the given pins, or NULL if the board has no pinmux. */
@@ -638,8 +648,37 @@ static struct onode *bus_node(struct bctx *c, const struct cape_dev *dv, const c
 	struct onode *ov;
 
 	if (!bus || strcmp(bus->type, want)) {
-		berr(c, dv, "board %s has no %s bus \"%s\"", c->b->name, want, dv->bus);
+		char *have = NULL;
+
+		for (size_t i = 0; i < c->b->nbuses; i++) {
+			char *n;
+
+			if (strcmp(c->b->buses[i].type, want))
+				continue;
+			n = have ? xasprintf("%s, %s", have, c->b->buses[i].name)
+				 : xstrdup(c->b->buses[i].name);
+			free(have);
+			have = n;
+		}
+		berr(c, dv, "board %s has no %s bus \"%s\" (it has: %s)", c->b->name, want, dv->bus,
+		     have ? have : "none");
+		free(have);
 		return NULL;
+	}
+	/* enabling a bus whose function pins the cape does not mux gives a dead bus */
+	for (size_t i = 0; !bus->board_enabled && i < bus->nmux; i++) {
+		const struct bus_mux *m = &bus->mux[i];
+		const struct cape_pin *p = def_pin(c->d, m->idx);
+
+		if (!m->required || (p && (p->word & CAPE_PIN_MODE_MASK) == m->mode))
+			continue;
+		if (p)
+			berr(c, dv, "%s needs %s muxed mode %d (%s); pins has it in mode %d (line %d)",
+			     bus->name, cape_pin_names[m->idx], m->mode, m->signal,
+			     p->word & CAPE_PIN_MODE_MASK, p->line);
+		else
+			berr(c, dv, "%s needs %s muxed mode %d (%s); it is not in pins", bus->name,
+			     cape_pin_names[m->idx], m->mode, m->signal);
 	}
 	ov = frag_for(c->t, bus->label);
 	if (!bus->board_enabled && !prop_find(ov, "status")) {
@@ -811,6 +850,7 @@ int overlay_build(const struct cape_def *d, const struct board *b, void **blob, 
 	free(t.fix);
 	for (size_t i = 0; i < t.nfrags; i++)
 		free(t.frags[i].target);
+	free(t.frags);
 	node_free(t.root);
 	free(c.slug);
 	return rc;

@@ -80,10 +80,12 @@ static void verr(struct vctx *c, const config_setting_t *at, const char *path,
 {
 	int line = config_setting_source_line(at);
 
+	c->errors++;
+	if (err_quiet)
+		return;
 	fprintf(stderr, "%s:%d: %s: ", c->file, line, path);
 	fprintf(stderr, fmt, a);
 	fputc('\n', stderr);
-	c->errors++;
 }
 
 static bool is_int(const config_setting_t *v)
@@ -137,8 +139,17 @@ static void validate_value(struct vctx *c, config_setting_t *v, const char *path
 			for (int i = 0; i < config_setting_length(en); i++)
 				if (!strcmp(config_setting_get_string_elem(en, i), s))
 					ok = true;
-			if (!ok)
-				verr(c, v, path, "bad value \"%s\"", s);
+			if (!ok) {
+				size_t o = (size_t)snprintf(buf, sizeof(buf), "bad value \"%.40s\" (allowed:", s);
+
+				for (int i = 0; i < config_setting_length(en) && o < sizeof(buf); i++)
+					o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s %s",
+							      i ? "," : "",
+							      config_setting_get_string_elem(en, i));
+				if (o < sizeof(buf))
+					snprintf(buf + o, sizeof(buf) - o, ")");
+				verr(c, v, path, "%s", buf);
+			}
 		}
 	} else if (!strcmp(type, "int")) {
 		long long x;

@@ -92,21 +92,143 @@ int read_file(const char *path, uint8_t **buf, size_t *len)
 	return 0;
 }
 
-int write_file(const char *path, const void *buf, size_t len)
+/* Where a write to @path lands: a symlink's target (malloc'ed). */
+static char *target_of(const char *path)
 {
-	FILE *f = fopen(path, "wb");
+	struct stat st;
+	char *r;
 
-	if (!f)
-		return -errno;
-	if (fwrite(buf, 1, len, f) != len) {
-		int e = errno ? errno : EIO;
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode) && (r = realpath(path, NULL)))
+		return r;
+	return xstrdup(path);
+}
 
-		fclose(f);
+/*
+ * Write @buf to a new temporary file next to @path (same directory, so the
+ * rename cannot cross file systems), flushed to disk; *tmp is its name.
+ * Nobody ever sees a partial @path: commit_file() renames it into place.
+ * A symlink's target is replaced, not the link; a device, FIFO or other
+ * non-regular file (/dev/stdout) is written in place (*tmp stays NULL).
+ */
+int stage_file(const char *path0, const void *buf, size_t len, char **tmp)
+{
+	char *path = target_of(path0), *t;
+	const char *slash = strrchr(path, '/');
+	const uint8_t *p = buf;
+	struct stat st;
+	mode_t um;
+	int fd, e;
+
+	*tmp = NULL;
+	if (!*path || (slash && !slash[1])) {
+		free(path);
+		return -EISDIR;
+	}
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		e = S_ISDIR(st.st_mode) ? -EISDIR : write_attr_bin(path, buf, len);
+		free(path);
+		return e;
+	}
+	t = slash ? xasprintf("%.*s.%s.XXXXXX", (int)(slash - path + 1), path, slash + 1)
+		  : xasprintf(".%s.XXXXXX", path);
+	free(path);
+	fd = mkstemp(t);
+	if (fd < 0) {
+		e = errno;
+		free(t);
 		return -e;
 	}
-	if (fclose(f))
-		return -errno;
+	um = umask(0);
+	umask(um);
+	if (fchmod(fd, 0666 & ~um))
+		goto fail;
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (!w)
+				errno = ENOSPC;
+			goto fail;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	if (fsync(fd))
+		goto fail;
+	if (close(fd)) {
+		fd = -1;
+		goto fail;
+	}
+	*tmp = t;
 	return 0;
+fail:
+	e = errno ? errno : EIO;
+	if (fd >= 0)
+		close(fd);
+	unlink(t);
+	free(t);
+	return -e;
+}
+
+/* Rename a staged file into place (or, with @path NULL, drop it); frees @tmp. */
+int commit_file(char *tmp, const char *path0)
+{
+	char *path = path0 ? target_of(path0) : NULL;
+	int e = 0;
+
+	if (!tmp) {
+		free(path);
+		return 0;
+	}
+	if (path && rename(tmp, path))
+		e = -errno;
+	free(path);
+	if (!path || e)
+		unlink(tmp);
+	free(tmp);
+	return e;
+}
+
+int write_file(const char *path, const void *buf, size_t len)
+{
+	char *tmp;
+	int r = stage_file(path, buf, len, &tmp);
+
+	return r ? r : commit_file(tmp, path);
+}
+
+/* mkdir -p: 0 or -errno. */
+int make_dirs(const char *dir)
+{
+	char *d = xstrdup(dir);
+	int r = 0;
+
+	for (char *p = d + 1; ; p++) {
+		if (*p == '/' || !*p) {
+			char c = *p;
+
+			*p = 0;
+			if (mkdir(d, 0777) && errno != EEXIST) {
+				r = -errno;
+				break;
+			}
+			*p = c;
+			if (!c)
+				break;
+		}
+	}
+	free(d);
+	if (!r) {
+		struct stat st;
+
+		if (stat(dir, &st))
+			r = -errno;
+		else if (!S_ISDIR(st.st_mode))
+			r = -ENOTDIR;
+	}
+	return r;
 }
 
 /*
@@ -186,18 +308,59 @@ char *path_dirname(const char *path)
 	return xasprintf("%.*s", (int)(slash - path), path);
 }
 
-void json_str(const char *s)
+/* Length of the valid UTF-8 sequence at @s (RFC 3629), 0 if none. */
+static size_t utf8_len(const unsigned char *s)
 {
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	size_t n;
+	uint32_t cp;
 
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			printf("\\u%04x", c);
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/*
+ * A JSON string: valid UTF-8 passes through, control characters are
+ * escaped, and a byte that is not UTF-8 (a file name in another encoding)
+ * becomes U+FFFD, so the output is always valid UTF-8 JSON.
+ */
+void json_str(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	putchar('"');
+	while (*s) {
+		size_t n = utf8_len(s);
+
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if (*s == '\n')
+			fputs("\\n", stdout);
+		else if (*s == '\t')
+			fputs("\\t", stdout);
+		else if (*s < 0x20 || *s == 0x7f)
+			printf("\\u%04x", *s);
+		else if (n)
+			fwrite(s, 1, n, stdout);
 		else
-			putchar(c);
+			fputs("\\ufffd", stdout);
+		s += n ? n : 1;
 	}
 	putchar('"');
 }
@@ -218,8 +381,9 @@ int parse_slot_option(const char *arg)
 	char *end;
 	long slot = strtol(arg, &end, 10);
 
-	if (*end || slot < 0 || slot > INT_MAX) {
-		err("--slot: not a slot number: %s", arg);
+	if (!*arg || strspn(arg, "0123456789") != strlen(arg) || *end || slot < 0 ||
+	    slot > INT_MAX) {
+		err("--slot: not a slot number: %s (a number, 0 or above)", arg);
 		return -1;
 	}
 	return (int)slot;

@@ -20,6 +20,15 @@ for def in "$top"/cape-defs/*.cape; do
 		cp "$tmp"/*.eeprom "$out/"
 	done
 done
+# real capes for the BeagleBone Black only (cape-defs/bone/)
+for def in "$top"/cape-defs/bone/*.cape; do
+	rm -f "$tmp"/*
+	"$ct" create "$def" --board beaglebone-black -o "$tmp" >/dev/null
+	for f in "$tmp"/*.dtbo; do
+		cp "$f" "$out/$(basename "$f" .dtbo).beaglebone-black.dtbo"
+	done
+	cp "$tmp"/*.eeprom "$out/"
+done
 rm -f "$tmp"/*
 "$ct" create "$top/cape-defs/weather.cape" --board qemu-vexpress --embed-overlay -o "$tmp" >/dev/null
 cp "$tmp/BB-WTHR-01-00A2.eeprom" "$out/BB-WTHR-01-00A2.embedded.eeprom"

@@ -26,7 +26,7 @@ PY
 	guest_boot --slot 0="$CB_FIRMWARE/BB-WTHR-01-00A2.eeprom" \
 		   --slot 1="$CB_FIRMWARE/BB-HUMID-01-00A0.eeprom" \
 		   --slot 2="$CORRUPT" \
-		   --slot 3="$CB_FIRMWARE/BB-RTC-01-00A0.eeprom"
+		   --slot 3="$CB_FIRMWARE/EXL-RTC-01-00A0.eeprom"
 	wait_state 3 loaded
 }
 
@@ -85,22 +85,22 @@ teardown() {
 @test "a part in capebus.disable_partno is detected but not loaded" {
 	guest_shutdown
 	# Slot 2: a cape drawing 150 mA from VDD_3V3B, as the weather cape does.
-	"$BATS_TEST_DIRNAME/fixtures/ext-eeprom.py" "$CB_FIRMWARE/BB-RTC-01-00A0.eeprom" \
+	"$BATS_TEST_DIRNAME/fixtures/ext-eeprom.py" "$CB_FIRMWARE/EXL-RTC-01-00A0.eeprom" \
 		"$BATS_FILE_TMPDIR/power.eeprom" --part BB-PWR-01 --vdd-3v3b 150
 	# Slot 3: a cape marking P8.3 (pin index 26), which the board uses.
-	"$BATS_TEST_DIRNAME/fixtures/ext-eeprom.py" "$CB_FIRMWARE/BB-RTC-01-00A0.eeprom" \
+	"$BATS_TEST_DIRNAME/fixtures/ext-eeprom.py" "$CB_FIRMWARE/EXL-RTC-01-00A0.eeprom" \
 		"$BATS_FILE_TMPDIR/board-pin.eeprom" --part BB-EMMC-01 --pin-word 26=0xc007
 	guest_boot --slot 0="$CB_FIRMWARE/BB-WTHR-01-00A2.eeprom" \
-		   --slot 1="$CB_FIRMWARE/BB-RTC-01-00A0.eeprom" \
+		   --slot 1="$CB_FIRMWARE/EXL-RTC-01-00A0.eeprom" \
 		   --slot 2="$BATS_FILE_TMPDIR/power.eeprom" \
 		   --slot 3="$BATS_FILE_TMPDIR/board-pin.eeprom" \
-		   --append capebus.disable_partno=BB-RTC-01:00A0
+		   --append capebus.disable_partno=EXL-RTC-01:00A0
 	wait_state 0 loaded
 	wait_state 1 disabled
 	wait_state 2 failed
 	wait_state 3 failed
 	guest_ok "cat $CTRL/slot1/reason; echo \"[\$(readlink $CTRL/slot1/cape | sed 's,.*/,,')]\"; ls /sys/class/rtc | wc -l"
-	[ "${lines[0]}" = "BB-RTC-01 disabled by disable_partno" ]
+	[ "${lines[0]}" = "EXL-RTC-01 disabled by disable_partno" ]
 	[ "${lines[1]}" = "[]" ]
 	[ "${lines[2]}" = 0 ]
 }
@@ -119,10 +119,10 @@ teardown() {
 
 @test "a part in capebus.enable_partno is loaded in a virtual slot" {
 	guest_shutdown
-	guest_boot --append capebus.enable_partno=BB-RTC-01
+	guest_boot --append capebus.enable_partno=EXL-RTC-01
 	guest_run "for i in \$(seq 50); do [ -e /sys/bus/capebus/devices/capebus0-slot4 ] && break; sleep 0.2; done; cd /sys/bus/capebus/devices/capebus0-slot4 && cat part_number version slot overlay overlay_file"
 	[ "$status" -eq 0 ]
-	[ "$output" = $'BB-RTC-01\n00A0\n4\nfirmware\nBB-RTC-01-00A0.dtbo' ]
+	[ "$output" = $'EXL-RTC-01\n00A0\n4\nfirmware\nEXL-RTC-01-00A0.dtbo' ]
 	guest_ok "for r in /sys/class/rtc/rtc*; do cat \$r/name; done"
 	[[ "$output" == *ds13* ]]
 }

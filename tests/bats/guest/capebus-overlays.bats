@@ -25,11 +25,11 @@ setup_file() {
 	fdtput -t s "$d/wthr.dtbo" / exclusive-use P9.19 P8.13 P9.20
 	"$FX/ext-eeprom.py" "$CB_FIRMWARE/BB-WTHR-01-00A2.eeprom" "$d/wthr.eeprom" \
 		--overlay "$d/wthr.dtbo"
-	"$FX/ext-eeprom.py" "$CB_FIRMWARE/BB-RTC-01-00A0.eeprom" "$d/oos.eeprom" \
+	"$FX/ext-eeprom.py" "$CB_FIRMWARE/EXL-RTC-01-00A0.eeprom" "$d/oos.eeprom" \
 		--part BB-OOS-01 --overlay "$d/oos.dtbo"
-	"$FX/ext-eeprom.py" "$CB_FIRMWARE/BB-RTC-01-00A0.eeprom" "$d/badref.eeprom" \
+	"$FX/ext-eeprom.py" "$CB_FIRMWARE/EXL-RTC-01-00A0.eeprom" "$d/badref.eeprom" \
 		--part BB-BADREF-01 --overlay "$d/badref.dtbo"
-	"$FX/ext-eeprom.py" "$CB_FIRMWARE/BB-RTC-01-00A0.eeprom" "$d/sym.eeprom" \
+	"$FX/ext-eeprom.py" "$CB_FIRMWARE/EXL-RTC-01-00A0.eeprom" "$d/sym.eeprom" \
 		--part BB-SYM-01 --overlay "$d/sym.dtbo"
 	guest_boot --slot 0="$d/wthr.eeprom" --slot 1="$d/oos.eeprom" \
 		   --slot 2="$d/badref.eeprom" --slot 3="$d/sym.eeprom"

@@ -29,7 +29,7 @@ setup_file() {
 	guest_shutdown
 
 	guest_boot --slot 0="$CB_FIRMWARE/BB-WTHR-01-00A2.eeprom" \
-		   --slot 1="$CB_FIRMWARE/BB-RTC-01-00A0.eeprom" --blank 3
+		   --slot 1="$CB_FIRMWARE/EXL-RTC-01-00A0.eeprom" --blank 3
 	wait_state 0 loaded
 	wait_state 1 loaded
 }
@@ -107,7 +107,7 @@ teardown() {
 
 @test "the RTC cape in slot 1 gives a working RTC" {
 	guest_ok "cat $RTC/part_number; for r in /sys/class/rtc/rtc*; do grep -q ds13 \$r/name && cat \$r/since_epoch; done"
-	[ "${lines[0]}" = BB-RTC-01 ]
+	[ "${lines[0]}" = EXL-RTC-01 ]
 	[ "${lines[1]}" -gt 1700000000 ]
 	guest_ok "sleep 1.2; for r in /sys/class/rtc/rtc*; do grep -q ds13 \$r/name && cat \$r/since_epoch; done"
 	[ "$output" -gt "${lines[1]}" ] || [ "$output" -ge "$(( ${lines[1]} ))" ]

@@ -64,12 +64,12 @@ teardown() {
 @test "override declares the RTC cape, remove takes it away" {
 	guest_run 'capetool override /host/rtc.cape --slot 2'
 	[ "$status" -eq 0 ]
-	[[ "$output" == "BB-RTC-01: "* ]]
+	[[ "$output" == "EXL-RTC-01: "* ]]
 	guest_run 'ls /sys/bus/i2c/devices/ | grep -x 0-0068 && ls /sys/class/rtc/'
 	[ "$status" -eq 0 ]
-	guest_run 'capetool remove BB-RTC-01 && ls /sys/kernel/config/capebus/*/capes/'
+	guest_run 'capetool remove EXL-RTC-01 && ls /sys/kernel/config/capebus/*/capes/'
 	[ "$status" -eq 0 ]
-	[[ "$output" != *BB-RTC-01/* ]]
+	[[ "$output" != *EXL-RTC-01/* ]]
 	guest_run 'ls /sys/bus/i2c/devices/ | grep -x 0-0068'
 	[ "$status" -ne 0 ]
 }

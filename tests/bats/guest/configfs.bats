@@ -21,7 +21,7 @@ setup_file() {
 		capebus BB-WTHR-01 0123BBBK0002 --truncate 100
 	# The RTC cape's EEPROM, for the slot of the detected-cape tests.
 	"$FIX/configfs-eeprom.py" "$BATS_FILE_TMPDIR/rtc.eeprom" "RTC Cape" 00A0 \
-		capebus BB-RTC-01 0123BBBK0001 --pin P9.17=0xE072 --pin P9.18=0xE072 \
+		capebus EXL-RTC-01 0123BBBK0001 --pin P9.17=0xE072 --pin P9.18=0xE072 \
 		--overlay "$BATS_FILE_TMPDIR/rtc.dtbo"
 	head -c 3000 /dev/urandom > "$BATS_FILE_TMPDIR/garbage.dtbo"
 	head -c 100 "$BATS_FILE_TMPDIR/weather.dtbo" > "$BATS_FILE_TMPDIR/truncated.dtbo"

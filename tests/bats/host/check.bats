@@ -8,7 +8,7 @@ load helpers
 	no_sanitizer_report
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"weather.cape: ok: BB-WTHR-01-00A2 in slot 0"* ]]
-	[[ "$output" == *"rtc.cape: ok: BB-RTC-01-00A0 in slot 1"* ]]
+	[[ "$output" == *"rtc.cape: ok: EXL-RTC-01-00A0 in slot 1"* ]]
 }
 
 @test "check reports a pin conflict in the kernel's words" {
@@ -18,9 +18,15 @@ load helpers
 }
 
 @test "several conflicting pins are joined with '; '" {
-	run ct check --board qemu-vexpress "$DEFS/circuitco-weather.cape" "$DEFS/scs-dfe.cape"
+	for p in A B; do
+		cat > "$BATS_TEST_TMPDIR/$p.cape" <<CAPE
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "BB-$p"; };
+pins = ( { pin = "P8.11"; mode = 7; direction = "in"; }, { pin = "P8.12"; mode = 7; direction = "in"; } );
+CAPE
+	done
+	run ct check --board qemu-vexpress "$BATS_TEST_TMPDIR/A.cape" "$BATS_TEST_TMPDIR/B.cape"
 	[ "$status" -eq 5 ]
-	[[ "$output" == *"scs-dfe.cape: pin P9.19 is held by BB-BONE-WTHR-01 (slot 0); pin P9.20 is held by BB-BONE-WTHR-01 (slot 0)"* ]]
+	[[ "$output" == *"B.cape: pin P8.12 is held by BB-A (slot 0); pin P8.11 is held by BB-A (slot 0)"* ]]
 }
 
 @test "a pin the board uses is held by the board" {
@@ -48,7 +54,7 @@ CAPE
 @test "a refused cape holds nothing: the next one may use its pins" {
 	run ct check --board qemu-vexpress "$DEFS/weather.cape" "$DEFS/weather-conflict.cape" "$DEFS/rtc.cape"
 	[ "$status" -eq 5 ]
-	[[ "$output" == *"rtc.cape: ok: BB-RTC-01-00A0 in slot 2"* ]]
+	[[ "$output" == *"rtc.cape: ok: EXL-RTC-01-00A0 in slot 2"* ]]
 }
 
 @test "an invalid definition makes check exit 3" {
@@ -81,14 +87,15 @@ CAPE
 }
 
 @test "conflicting pins are listed in pin-usage order, as the kernel lists them" {
-	# weather holds P9.19 and P8.13; index order puts P9.19 (9) before P8.13 (15)
+	# weather holds P8.13 and P9.39; index order puts P8.13 before the AIN
+	# pins (P9.19 is the shared cape bus: never held)
 	f=$(mkdef order.cape <<'CAPE'
 eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "BB-ORDER"; };
-pins = ( { pin = "P8.13"; mode = 7; direction = "out"; },
-         { pin = "P9.19"; mode = 3; direction = "bidir"; } );
+pins = ( { pin = "P9.39"; },
+         { pin = "P8.13"; mode = 7; direction = "out"; } );
 CAPE
 )
 	run ct check --board qemu-vexpress "$DEFS/weather.cape" "$f"
 	[ "$status" -eq 5 ]
-	[[ "$output" == *"order.cape: pin P9.19 is held by BB-WTHR-01 (slot 0); pin P8.13 is held by BB-WTHR-01 (slot 0)"* ]]
+	[[ "$output" == *"order.cape: pin P8.13 is held by BB-WTHR-01 (slot 0); pin P9.39 is held by BB-WTHR-01 (slot 0)"* ]]
 }

@@ -135,7 +135,7 @@ CAPE
 	[[ "$output" == *"n.cape:2: power.vdd-5v: must be an integer"* ]]
 	[[ "$output" == *"n.cape:3: pins[0].mode: 8 is above the maximum 7"* ]]
 	[[ "$output" == *"n.cape:3: pins[0].rx: must be true or false"* ]]
-	[[ "$output" == *"n.cape:4: devices[0].address: 128 is above the maximum 119"* ]]
+	[[ "$output" == *"n.cape:4: devices[0].address: 128 is above the maximum 127"* ]]
 }
 
 @test "an unknown device type is rejected" {
@@ -231,7 +231,7 @@ CAPE
 )
 	run ct create "$f" -o "$BATS_TEST_TMPDIR"
 	[ "$status" -eq 3 ]
-	[[ "$output" == *"two.cape:4: devices: two devices at tmp105@48 on i2c2"* ]]
+	[[ "$output" == *"two.cape:4: devices[1].address: i2c2 address 0x48 is taken by ti,tmp105 (line 3)"* ]]
 }
 
 @test "a syntax error names file and line" {
