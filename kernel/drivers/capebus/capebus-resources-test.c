@@ -34,6 +34,7 @@ static const char *const test_pins[] = {
 	"P9.27", "P9.31", "P9.25", "P9.39", "P9.40", "P9.37", "P9.38", "P9.33",
 	"P9.36", "P9.35",
 };
+
 static const char *const test_rails[TEST_NUM_RAILS] = {
 	"vdd-3v3b", "vdd-5v", "sys-5v",
 };
