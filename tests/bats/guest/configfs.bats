@@ -444,7 +444,7 @@ SH
 		cat /sys/bus/capebus/devices/$(cat $CB/slots/1/cape)/part_number &&
 		[ "$(dt_hash)" = "$(cat /tmp/dt.rtc)" ] && echo same-tree'
 	[ "$status" -eq 0 ]
-	[ "${lines[*]}" = "none loaded 0-0068 BB-RTC-01 same-tree" ]
+	[ "${lines[*]}" = "none loaded 0-0068 EXL-RTC-01 same-tree" ]
 	# A slot with no EEPROM at all takes an override too, and is empty again after.
 	cfs_run 'cat /host/weather.eeprom > $CB/slots/2/override && cat $CB/slots/2/state && cape_i2c &&
 		echo 1 > $CB/slots/2/clear_override && cat $CB/slots/2/state && cape_i2c'
