@@ -475,8 +475,15 @@ static int merge_extra(struct otree *t, const char *path)
 
 			s = fdt_getprop_by_offset(blob, p, &label, &l);
 			for (int o = 0; o < l; o += (int)strnlen(s + o, (size_t)(l - o)) + 1) {
-				char *e = xstrdup(s + o), *c1 = strchr(e + 1, ':'), *c2;
+				/* one entry, bounded by the property (it may lack its NUL) */
+				size_t el = strnlen(s + o, (size_t)(l - o));
+				char *e, *c1, *c2;
 				struct onode *n = NULL;
+
+				e = xmalloc(el + 1);
+				memcpy(e, s + o, el);
+				e[el] = 0;
+				c1 = el ? strchr(e + 1, ':') : NULL;
 
 				if (c1 && (c2 = strchr(c1 + 1, ':'))) {
 					char *frag = e + 1, *rest = strchr(frag, '/');
@@ -500,7 +507,7 @@ static int merge_extra(struct otree *t, const char *path)
 				if (!n) {
 					/* a reference left unresolved would break the overlay */
 					err("%s: __fixups__ entry \"%s\" names no node of its fragments",
-					    path, s + o);
+					    path, e);
 					bad++;
 				}
 				free(e);
