@@ -506,8 +506,8 @@ static int merge_extra(struct otree *t, const char *path)
 				}
 				if (!n) {
 					/* a reference left unresolved would break the overlay */
-					err("%s: __fixups__ entry \"%s\" names no node of its fragments",
-					    path, e);
+					err("%s: __fixups__ entry \"%.*s\" names no node of its fragments",
+					    path, (int)el, s + o);
 					bad++;
 				}
 				free(e);
