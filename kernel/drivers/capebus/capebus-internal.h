@@ -115,7 +115,9 @@ int capebus_currents_index(const struct capebus_header *header,
 int capebus_modalias(const struct capebus_cape_info *info, char *buf,
 		     size_t len);
 
-/* capebus-controller.c */
+/* capebus-slot.c */
+extern const struct device_type capebus_slot_type;
+void capebus_slot_fail_locked(struct capebus_slot *slot, const char *why);
 void capebus_slot_reason(struct capebus_slot *slot, char *buf, size_t len);
 int capebus_slot_disable(struct capebus_slot *slot, bool disable);
 ssize_t capebus_slot_read_eeprom(struct capebus_slot *slot, char *buf,
@@ -124,6 +126,8 @@ int capebus_slot_override(struct capebus_slot *slot, const void *image,
 			  size_t len, char *why, size_t why_len);
 ssize_t capebus_slot_read_override(struct capebus_slot *slot, void *buf,
 				   size_t count);
+
+/* capebus-controller.c */
 int capebus_controller_decode(struct capebus_controller *ctrl,
 			      const void *image, size_t len,
 			      struct capebus_cape_info *info,
