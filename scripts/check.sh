@@ -22,13 +22,13 @@ set -uo pipefail
 # module lowers a stage's count: that is a failure, not a smaller N.  Raise a
 # floor when tests are added; lower it only in the commit that removes tests.
 STAGE_FLOORS='
-tooling    33
+tooling    55
 host       126
 build      1
 checkpatch 7
 dtbinding  1
 bisect     12
-kunit      64
+kunit      65
 guest      71
 '
 

@@ -15,8 +15,13 @@ a short green one:
   - a kernel panic anywhere in the log;
   - no KTAP document at all.
 
-usage: ktap2tap.py CONSOLE_LOG > kunit.tap
+usage: ktap2tap.py CONSOLE_LOG [--judged ERRORS] [--boot-failed WHY] > kunit.tap
+  --judged ERRORS    the kernel-log judge's verdict on the run (the error
+                     lines it found, one a line; an empty file if none):
+                     one more test, "the kernel log has no error"
+  --boot-failed WHY  the guest did not come up: one more failed test
 """
+import argparse
 import re
 import sys
 
@@ -101,9 +106,21 @@ def convert(lines):
 
 
 def main():
-    lines = [TS.sub("", l.rstrip("\n")) for l in open(sys.argv[1], errors="replace")]
+    ap = argparse.ArgumentParser()
+    ap.add_argument("log")
+    ap.add_argument("--judged")
+    ap.add_argument("--boot-failed")
+    args = ap.parse_args()
+    lines = [TS.sub("", l.rstrip("\n")) for l in open(args.log, errors="replace")]
     out = convert(lines)
-    print("1..%d" % len(out))
+    if args.boot_failed is not None:
+        out.append("not ok %d kunit the guest booted and answered: %s" % (len(out) + 1, args.boot_failed))
+    if args.judged is not None:
+        errors = [l.rstrip("\n") for l in open(args.judged, errors="replace") if l.strip()]
+        out.append("%s %d kunit the kernel log has no error line"
+                   % ("not ok" if errors else "ok", len(out) + 1))
+        out.extend("# " + l for l in errors[:10])
+    print("1..%d" % sum(1 for l in out if not l.startswith("#")))
     print("\n".join(out))
     return 0
 

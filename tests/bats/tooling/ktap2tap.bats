@@ -11,7 +11,7 @@ setup() {
 }
 
 ktap() {
-	run "$top/scripts/ktap2tap.py" "$1"
+	run "$top/scripts/ktap2tap.py" "$@"
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
@@ -67,4 +67,25 @@ ktap() {
 	ktap "$log"
 	[ "${lines[0]}" = "1..1" ]
 	[[ "${lines[1]}" == "not ok 1 kunit no KUnit suite ran"* ]]
+}
+
+@test "the kernel-log judge's verdict is one more test: ok if it found nothing" {
+	: > "$BATS_TEST_TMPDIR/judged"
+	ktap "$green" --judged "$BATS_TEST_TMPDIR/judged"
+	[ "${lines[0]}" = "1..5" ]
+	[ "${lines[5]}" = "ok 5 kunit the kernel log has no error line" ]
+}
+
+@test "a lockdep splat during a green KUnit run fails it (kunit.sh judges the log)" {
+	{ cat "$green"; echo "[    1.5] WARNING: possible circular locking dependency detected"; } > "$log"
+	(. "$top/tests/qemu/lib.bash"; cb_kernel_errors < "$log") > "$BATS_TEST_TMPDIR/judged"
+	ktap "$log" --judged "$BATS_TEST_TMPDIR/judged"
+	[ "${lines[0]}" = "1..5" ]
+	[ "${lines[5]}" = "not ok 5 kunit the kernel log has no error line" ]
+	[ "${lines[6]}" = "# [    1.5] WARNING: possible circular locking dependency detected" ]
+}
+
+@test "a guest that did not come up is a failure" {
+	ktap "$green" --boot-failed "guest_boot: no answer from the guest in 120s"
+	[ "${lines[5]}" = "not ok 5 kunit the guest booted and answered: guest_boot: no answer from the guest in 120s" ]
 }
