@@ -22,7 +22,7 @@ set -uo pipefail
 # module lowers a stage's count: that is a failure, not a smaller N.  Raise a
 # floor when tests are added; lower it only in the commit that removes tests.
 STAGE_FLOORS='
-tooling    55
+tooling    59
 host       126
 build      1
 checkpatch 7
