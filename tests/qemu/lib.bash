@@ -91,6 +91,7 @@ guest_boot() {
 }
 
 _guest_start() {
+	rm -f "$CB_RUN/answered"
 	"$CB_TOP/tests/qemu/boot.sh" "$CB_RUN" "$@" || return 1
 	local t0=$SECONDS
 	export CB_SEQ=0
@@ -110,6 +111,7 @@ _guest_start() {
 		fi
 	done
 	echo 0 > "$CB_RUN/console.mark"
+	touch "$CB_RUN/answered"
 	guest_teardown || return 1
 }
 
@@ -225,7 +227,11 @@ guest_shutdown() {
 	local pid i rc=0
 	pid=$(cat "$CB_RUN/qemu.pid")
 	if kill -0 "$pid" 2>/dev/null; then
-		[ "${CB_KMEMLEAK:-1}" = 0 ] || _guest_kmemleak || rc=1
+		# (A guest whose agent never answered has no kmemleak to ask:
+		# its boot failed already.)
+		if [ "${CB_KMEMLEAK:-1}" != 0 ] && [ -f "$CB_RUN/answered" ]; then
+			_guest_kmemleak || rc=1
+		fi
 		CB_RUN_TIMEOUT=5 CB_DIAGNOSE=0 guest_run sync >/dev/null 2>&1 || true
 		guest_qmp quit >/dev/null 2>&1 || true
 		for i in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
@@ -233,7 +239,7 @@ guest_shutdown() {
 	fi
 	_guest_judge "at shutdown" || rc=1
 	_guest_keep_log
-	rm -f "$CB_RUN/qemu.pid"
+	rm -f "$CB_RUN/qemu.pid" "$CB_RUN/answered"
 	return $rc
 }
 
