@@ -117,7 +117,7 @@ judged() {
 	run guest_shutdown
 	echo "$output"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"at shutdown"*"capebus-core.c:400"* ]]
+	[[ "$output" == *"after the last test"*"capebus-core.c:400"* ]]
 	# And the log is kept.
 	grep -q 'capebus-core.c:400' "$CB_CONSOLE_KEEP"
 }
