@@ -25,9 +25,9 @@ STAGE_FLOORS='
 tooling    59
 host       133
 build      1
-checkpatch 7
+checkpatch 6
 dtbinding  1
-bisect     12
+bisect     10
 kunit      65
 guest      74
 '
