@@ -122,7 +122,19 @@ static int parse_header(const char *src, config_setting_t *list, struct board *b
 	return 0;
 }
 
+static int board_parse_fields(const char *src, config_t *cfg, struct board *b);
+
+/* On failure, nothing of the half-parsed profile is left allocated. */
 static int board_parse(const char *src, config_t *cfg, struct board *b)
+{
+	int rc = board_parse_fields(src, cfg, b);
+
+	if (rc)
+		board_free(b);
+	return rc;
+}
+
+static int board_parse_fields(const char *src, config_t *cfg, struct board *b)
 {
 	config_setting_t *root = config_root_setting(cfg), *s;
 	const char *v;

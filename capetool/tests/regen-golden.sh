@@ -1,6 +1,9 @@
 #!/bin/sh
 # Regenerate the golden images from cape-defs/ (review the diff before
 # committing: the host bats suite compares create's output with these).
+# Regenerated images are not thereby right: tests/bats/host/reference.bats
+# checks every golden .eeprom against tests/reference/cape_eeprom.py, an
+# encoder written from the SRM tables, not from capetool.
 # usage: tests/regen-golden.sh [CAPETOOL]
 set -e
 here=$(cd "$(dirname "$0")" && pwd)

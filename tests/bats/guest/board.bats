@@ -74,9 +74,18 @@ nvmem_of() {
 	[ "$output" = none ]
 }
 
-@test "configfs can declare a gpio-sim chip" {
-	guest_run 'ls /sys/kernel/config/ | grep -x gpio-sim'
-	[ "$status" -eq 0 ]
+@test "configfs can declare a gpio-sim chip, and its lines follow their pulls" {
+	guest_ok 'd=/sys/kernel/config/gpio-sim/board-bats
+		mkdir $d $d/bank0 && echo 4 > $d/bank0/num_lines && echo 1 > $d/live
+		chip=$(cat $d/bank0/chip_name); line=/sys/devices/platform/$(cat $d/dev_name)/$chip/sim_gpio2
+		ls -d /sys/devices/platform/$(cat $d/dev_name)/$chip/sim_gpio* | wc -l
+		echo pull-up > $line/pull; cat $line/value
+		echo pull-down > $line/pull; cat $line/value
+		echo 0 > $d/live; rmdir $d/bank0 $d; [ ! -e $line ] && echo gone'
+	[ "${lines[0]}" = 4 ]
+	[ "${lines[1]}" = 1 ]
+	[ "${lines[2]}" = 0 ]
+	[ "${lines[3]}" = gone ]
 }
 
 @test "a write from the guest lands in the host file and survives a reboot" {

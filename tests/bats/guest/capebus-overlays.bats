@@ -15,8 +15,16 @@ wait_state() {
 	[ "$status" -eq 0 ] || { echo "slot $1: '$output', expected $2" >&2; return 1; }
 }
 
+# The whole device tree as one hash.
+DT_HASH='find /proc/device-tree/ -type f | LC_ALL=C sort | xargs md5sum | md5sum | cut -d" " -f1'
+
 setup_file() {
 	local d=$BATS_FILE_TMPDIR
+	# The device tree of the board with no cape, to compare with later.
+	guest_boot
+	guest_ok "$DT_HASH"
+	echo "$output" > "$d/bare.hash"
+	guest_shutdown
 	dtc -q -I dts -O dtb -o "$d/oos.dtbo" "$FX/out-of-scope.dts"
 	dtc -q -I dts -O dtb -o "$d/badref.dtbo" "$FX/bad-reference.dts"
 	dtc -@ -q -I dts -O dtb -o "$d/sym.dtbo" "$FX/with-symbols.dts"
@@ -68,6 +76,13 @@ teardown() {
 	[ "${lines[1]}" = "fragment fragment@1 targets /, which is not a cape target of capebus0" ]
 	guest_run "ls -d /proc/device-tree/evil /proc/device-tree/cape-devices/ok-node"
 	[ "$status" -ne 0 ]
+	# Nothing of the three refused overlays is in the tree: without the one
+	# applied cape, it is the bare board's, property for property.
+	guest_ok "echo capebus0-slot0 > /sys/bus/capebus/drivers/capebus-generic/unbind && $DT_HASH"
+	local h=$output
+	guest_ok "echo capebus0-slot0 > /sys/bus/capebus/drivers/capebus-generic/bind; cat $CTRL/slot0/state"
+	[ "$output" = loaded ]
+	[ "$h" = "$(cat "$BATS_FILE_TMPDIR/bare.hash")" ]
 }
 
 @test "an overlay referring to a node that is no cape target or reference is refused" {

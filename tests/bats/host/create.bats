@@ -50,23 +50,56 @@ setup_file() {
 	[[ "$output" == *'compatible = "ti,tmp105";'* ]]
 }
 
+# in_scope DTBO: every fragment of DTBO targets, through a __fixups__ entry
+# for its own "target", one of the nodes qemu-vexpress's cape-targets allow;
+# none has a target-path or a target phandle of its own.
+in_scope() {
+	local f frags label e fixed
+	frags=$(fdtget -l "$1" /) || return 1
+	for f in $frags; do
+		case $f in __fixups__|__local_fixups__|__symbols__) continue ;; esac
+		if fdtget "$1" "/$f" target-path >/dev/null 2>&1; then
+			echo "$1: $f has a target-path: $(fdtget "$1" "/$f" target-path)"
+			return 1
+		fi
+		fixed=""
+		for label in $(fdtget -p "$1" /__fixups__ 2>/dev/null); do
+			for e in $(fdtget "$1" /__fixups__ "$label"); do
+				[ "$e" = "/$f:target:0" ] && fixed=$label
+			done
+		done
+		case $fixed in
+		v2m_i2c_dvi|cape_devices) ;;
+		"") echo "$1: $f's target is not a reference to a cape target"; return 1 ;;
+		*) echo "$1: $f targets &$fixed, not a cape target"; return 1 ;;
+		esac
+	done
+}
+
 @test "qemu-vexpress overlays only target the nodes cape-targets allows" {
 	for def in "$DEFS"/*.cape; do
 		rm -f "$BATS_TEST_TMPDIR"/*
 		ct create "$def" --board qemu-vexpress -o "$BATS_TEST_TMPDIR" >/dev/null
-		run fdtget -p "$BATS_TEST_TMPDIR"/*.dtbo /__fixups__
-		for label in $(fdtget -p "$BATS_TEST_TMPDIR"/*.dtbo /__fixups__); do
-			for e in $(fdtget "$BATS_TEST_TMPDIR"/*.dtbo /__fixups__ "$label"); do
-				if [[ "$e" == *":target:0" ]]; then
-					[[ "$label" == v2m_i2c_dvi || "$label" == cape_devices ]]
-				fi
-			done
-		done
+		in_scope "$BATS_TEST_TMPDIR"/*.dtbo
 	done
+	# The check itself: the guest suite's out-of-scope overlay (a second
+	# fragment with target-path = "/") and a fragment aimed at another
+	# label fail it.
+	dtc -q -I dts -O dtb -o "$BATS_TEST_TMPDIR/oos.dtbo" "$TOP/tests/bats/guest/fixtures/out-of-scope.dts"
+	run in_scope "$BATS_TEST_TMPDIR/oos.dtbo"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"fragment@1 has a target-path: /"* ]]
+	sed 's/target = <&cape_devices>;/target = <\&v2m_sysreg>;/' \
+		"$TOP/tests/bats/guest/fixtures/out-of-scope.dts" | sed '/fragment@1/,$d' > "$BATS_TEST_TMPDIR/o.dts"
+	echo '};' >> "$BATS_TEST_TMPDIR/o.dts"
+	dtc -q -I dts -O dtb -o "$BATS_TEST_TMPDIR/other.dtbo" "$BATS_TEST_TMPDIR/o.dts"
+	run in_scope "$BATS_TEST_TMPDIR/other.dtbo"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"fragment@0 targets &v2m_sysreg, not a cape target"* ]]
 }
 
 @test "beaglebone-black overlays apply with fdtoverlay onto am335x-boneblack.dtb (-@)" {
-	[ -f "$BASE_DTBS/bbb.dtb" ] || skip "no 6.12 tree at $KSRC"
+	need_base_dtb bbb.dtb
 	for def in "$DEFS"/*.cape; do
 		rm -f "$BATS_TEST_TMPDIR"/*
 		ct create "$def" --board beaglebone-black -o "$BATS_TEST_TMPDIR" >/dev/null
@@ -76,7 +109,7 @@ setup_file() {
 }
 
 @test "the weather overlay on beaglebone-black muxes P8.13 as gpio0_23 and wires its LED" {
-	[ -f "$BASE_DTBS/bbb.dtb" ] || skip "no 6.12 tree at $KSRC"
+	need_base_dtb bbb.dtb
 	ct create "$DEFS/weather.cape" --board beaglebone-black -o "$BATS_TEST_TMPDIR" >/dev/null
 	fdtoverlay -i "$BASE_DTBS/bbb.dtb" -o "$BATS_TEST_TMPDIR/out.dtb" "$BATS_TEST_TMPDIR/BB-WTHR-01-00A2.dtbo"
 	gpio0=$(fdtget "$BASE_DTBS/bbb.dtb" /__symbols__ gpio0)
@@ -91,7 +124,7 @@ setup_file() {
 }
 
 @test "qemu-vexpress overlays apply with fdtoverlay onto the test board DTB" {
-	[ -f "$BASE_DTBS/vexpress.dtb" ] || skip "no 6.12 tree at $KSRC"
+	need_base_dtb vexpress.dtb
 	for def in "$DEFS"/*.cape; do
 		rm -f "$BATS_TEST_TMPDIR"/*
 		ct create "$def" --board qemu-vexpress -o "$BATS_TEST_TMPDIR" >/dev/null
@@ -140,7 +173,7 @@ setup_file() {
 	[[ "$output" == *'spi0 = "/fragment@'* ]]
 	[[ "$output" == *'spi-cpha;'* ]]
 	[[ "$output" == *'gains = <0x01 0x02>;'* ]]
-	[ -f "$BASE_DTBS/bbb.dtb" ] || skip "no 6.12 tree at $KSRC"
+	need_base_dtb bbb.dtb
 	run fdtoverlay -i "$BASE_DTBS/bbb.dtb" -o "$BATS_TEST_TMPDIR/out.dtb" "$BATS_TEST_TMPDIR/BB-SINK-01-00A0.dtbo"
 	[ "$status" -eq 0 ]
 	[ "$(fdtget "$BATS_TEST_TMPDIR/out.dtb" "$(fdtget "$BASE_DTBS/bbb.dtb" /__symbols__ spi0)" status)" = okay ]
@@ -162,7 +195,7 @@ setup_file() {
 	run dtc -I dtb -O dts "$BATS_TEST_TMPDIR/BB-HATCH-01-00A0.dtbo"
 	[[ "$output" == *'compatible = "pwm-beeper";'* ]]
 	[[ "$output" == *'compatible = "ti,tmp105";'* ]]
-	[ -f "$BASE_DTBS/vexpress.dtb" ] || skip "no 6.12 tree at $KSRC"
+	need_base_dtb vexpress.dtb
 	run fdtoverlay -i "$BASE_DTBS/vexpress.dtb" -o "$BATS_TEST_TMPDIR/out.dtb" "$BATS_TEST_TMPDIR/BB-HATCH-01-00A0.dtbo"
 	[ "$status" -eq 0 ]
 	# the hand-written node references its own label: local fixup kept

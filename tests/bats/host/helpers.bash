@@ -5,17 +5,48 @@ CAPETOOL=${CAPETOOL:-$TOP/build/capetool/host/capetool}
 DEFS=$TOP/cape-defs
 GOLDEN=$TOP/capetool/tests/golden
 FIX=$BATS_TEST_DIRNAME/fixtures
-KSRC=${KSRC:-/root/.cache/capebus/linux-6.12}
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
-export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+# The 6.12 tree `make kernel` unpacks, in the same cache as the Makefile's.
+KSRC=${KSRC:-${CAPEBUS_CACHE:-$HOME/.cache/capebus}/linux-6.12}
+# The sanitizers stop at their first report and exit 86, a status no
+# capetool command gives: a test expecting capetool's exit 1 cannot mistake
+# a sanitizer's for it.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:halt_on_error=1:exitcode=86}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:exitcode=86}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-exitcode=86}
 unset CAPETOOL_SYSFS CAPETOOL_FAULT_VERIFY_OFFSET
 
-ct() { "$CAPETOOL" "$@"; }
+# What a sanitizer prints when it finds something.
+SANITIZER_REPORT='ERROR: (Address|Leak|Memory|Thread)Sanitizer|runtime error:|SUMMARY: [A-Za-z]+Sanitizer'
 
-# A sanitizer report anywhere in the output fails the test.
+# ct ARGS...: capetool.  Its stderr still reaches the caller (and `run`'s
+# $output), and is also kept in the test's sanitizer log: a report there
+# fails the test in teardown, whatever the exit status and whatever the
+# test did with it (`run ct`, `! ct`, `ct ... || true`).
+ct() {
+	local rc
+	{ "$CAPETOOL" "$@" 2>&1 1>&3 3>&- | tee -a "$BATS_TEST_TMPDIR.capetool-stderr" >&2; rc=${PIPESTATUS[0]}; } 3>&1
+	return "$rc"
+}
+
+# Every test of the host suites ends here (a file that needs its own
+# teardown must call it).
+teardown() {
+	sanitizer_teardown
+}
+
+sanitizer_teardown() {
+	local log=$BATS_TEST_TMPDIR.capetool-stderr
+	if [ -f "$log" ] && grep -qE "$SANITIZER_REPORT" "$log"; then
+		echo "a sanitizer reported an error in capetool during this test:" >&2
+		grep -E -A 12 "$SANITIZER_REPORT" "$log" | head -n 40 >&2
+		return 1
+	fi
+}
+
+# A sanitizer report anywhere in the output fails the test (at once; the
+# teardown would fail it anyway).
 no_sanitizer_report() {
-	if [[ "$output" == *"ERROR: AddressSanitizer"* || "$output" == *"runtime error:"* ||
-	      "$output" == *"ERROR: LeakSanitizer"* ]]; then
+	if grep -qE "$SANITIZER_REPORT" <<< "$output"; then
 		echo "$output" >&2
 		return 1
 	fi
@@ -48,6 +79,18 @@ build_base_dtbs() {
 		-I "$KSRC/scripts/dtc/include-prefixes" \
 		"$TOP/tests/qemu/capebus-vexpress-a9.dts" |
 		dtc -q -@ -I dts -O dtb -o "$out/vexpress.dtb" - || return 1
+}
+
+# need_base_dtb NAME: the base DTB built by build_base_dtbs (setup_file),
+# or: a skip when the suite runs alone without the tree; a failure under
+# make check (CB_REQUIRE_KSRC=1), which builds the tree first.
+need_base_dtb() {
+	[ -f "$BASE_DTBS/$1" ] && return 0
+	if [ "${CB_REQUIRE_KSRC:-0}" = 1 ]; then
+		echo "no $1: the base DTBs need the 6.12 tree at $KSRC, and dtc to build them" >&2
+		return 1
+	fi
+	skip "no 6.12 tree at $KSRC"
 }
 
 # A fake /sys for list, decode --slot and flash --slot.
