@@ -256,7 +256,8 @@ static void toy_test_unregistered(struct kunit *test)
 	b = toy_add(test, "TOY1 TOY-B 0001 0x2 0", 1, why);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(b), -ENODEV);
 
-	/* toy_test_exit() unregisters again: that must be harmless too. */
+	/* toy_test_exit() unregisters and puts: give it a fresh controller. */
+	capebus_controller_put(t->ctrl);
 	t->ctrl = capebus_controller_alloc(NULL, &toy_header, NULL, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t->ctrl);
 	KUNIT_ASSERT_EQ(test, capebus_controller_register(t->ctrl), 0);
