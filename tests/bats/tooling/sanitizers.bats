@@ -60,6 +60,8 @@ int main(int c, char **v) { volatile int x = INT_MAX; x += c; return 0; }'
 	cp -r "$top/capetool" "$d/tree/capetool"
 	ln -s "$top/kernel" "$d/tree/kernel"
 	ln -s "$top/tests" "$d/tree/tests"
+	ln -s "$top/schemas" "$d/tree/schemas"
+	ln -s "$top/cape-defs" "$d/tree/cape-defs"
 	sed -i 's|^\tmemset(img, 0, sizeof(\*img));$|&\n\t{ volatile int planted = buf[0] << 24; (void)planted; }|' \
 		"$d/tree/capetool/eeprom.c"
 	grep -q planted "$d/tree/capetool/eeprom.c"
