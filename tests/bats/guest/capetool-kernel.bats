@@ -31,7 +31,7 @@ setup_file() {
 	sed 's/format *= "A1"/format = "A0"/' "$CB_TOP/cape-defs/weather.cape" > "$d/a0.cape"
 	"$ct" create "$d/a0.cape" --board qemu-vexpress --serial 4926EXLB00A0 -o "$d/a0" >/dev/null
 	cp "$d/plain/BB-WTHR-01-00A2.eeprom" "$d/slot0.eeprom"
-	cp "$d/embedded/BB-RTC-01-00A0.eeprom" "$d/slot1.eeprom"
+	cp "$d/embedded/EXL-RTC-01-00A0.eeprom" "$d/slot1.eeprom"
 	cp "$d/a0/BB-WTHR-01-00A2.eeprom" "$d/slot2.eeprom"
 	for s in 0 1 2; do
 		"$ct" decode --json "$d/slot$s.eeprom" > "$d/slot$s.json"
