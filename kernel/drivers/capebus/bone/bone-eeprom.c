@@ -80,24 +80,6 @@ const char *cape_bone_pin_signal(unsigned int index)
 EXPORT_SYMBOL_IF_KUNIT(cape_bone_pin_signal);
 
 /**
- * cape_bone_pin_index() - pin-usage index of a header pin
- * @name: header pin name as written in the SRM, e.g. "P9.19" (exact match)
- *
- * Return: the index 0-73, or -ENOENT if @name is not one of the 74 signal
- * pins (power, ground, reset and ADC reference pins have no index).
- */
-int cape_bone_pin_index(const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(cape_bone_pin_names); i++)
-		if (!strcmp(name, cape_bone_pin_names[i]))
-			return i;
-	return -ENOENT;
-}
-EXPORT_SYMBOL_IF_KUNIT(cape_bone_pin_index);
-
-/**
  * bone_rail_name() - name of a power rail
  * @rail: the rail
  *

@@ -105,7 +105,6 @@ extern const char *const bone_rail_names[BONE_NUM_RAILS];
 
 const char *cape_bone_pin_name(unsigned int index);
 const char *cape_bone_pin_signal(unsigned int index);
-int cape_bone_pin_index(const char *name);
 /* Longest pin setting, with its NUL: "mode7 bidir pull-down rx fast". */
 #define CAPE_PIN_SETTING_LEN	32
 
