@@ -6,23 +6,12 @@
 # never half-replace, text writes that refuse every byte outside the set.
 
 load ../../qemu/lib
+load fixtures/rtc-slot
 
 FIX=$BATS_TEST_DIRNAME/fixtures
 
 setup_file() {
-	local f
-	for f in weather rtc; do
-		dtc -q -@ -I dts -O dtb -o "$BATS_FILE_TMPDIR/$f.dtbo" "$FIX/configfs-$f.dtso"
-	done
-	# The RTC cape's EEPROM in slot 1: a detected cape holding P9.17/P9.18.
-	"$FIX/configfs-eeprom.py" "$BATS_FILE_TMPDIR/rtc.eeprom" "RTC Cape" 00A0 \
-		capebus BB-RTC-01 0123BBBK0001 --pin P9.17=0xE072 --pin P9.18=0xE072 \
-		--overlay "$BATS_FILE_TMPDIR/rtc.dtbo"
-	guest_boot --slot 1="$BATS_FILE_TMPDIR/rtc.eeprom"
-	guest_put "$BATS_FILE_TMPDIR/weather.dtbo"
-	guest_put "$BATS_FILE_TMPDIR/rtc.eeprom"
-	guest_put "$FIX/configfs-lib.sh" cfs.sh
-	guest_run '. /host/cfs.sh; for i in $(seq 100); do [ "$(cat $CB/slots/1/state 2>/dev/null)" = loaded ] && exit 0; sleep 0.1; done; exit 1'
+	boot_rtc_slot1 weather
 	guest_teardown
 }
 

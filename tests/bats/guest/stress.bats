@@ -10,6 +10,7 @@
 # complained.
 
 load ../../qemu/lib
+load fixtures/rtc-slot
 
 FIX=$BATS_TEST_DIRNAME/fixtures
 
@@ -19,20 +20,8 @@ P8.26 P8.27 P8.28 P8.29 P8.30 P8.31 P8.32 P8.33 P8.34 P8.35 P8.36 P8.37 P8.38 P8
 P8.40 P8.41 P8.42 P8.43 P8.44 P8.45 P8.46 P9.11 P9.12 P9.13 P9.14 P9.15 P9.16"
 
 setup_file() {
-	local f
-	for f in weather leds rtc; do
-		dtc -q -@ -I dts -O dtb -o "$BATS_FILE_TMPDIR/$f.dtbo" "$FIX/configfs-$f.dtso"
-	done
-	"$FIX/configfs-eeprom.py" "$BATS_FILE_TMPDIR/rtc.eeprom" "RTC Cape" 00A0 \
-		capebus BB-RTC-01 0123BBBK0001 --pin P9.17=0xE072 --pin P9.18=0xE072 \
-		--overlay "$BATS_FILE_TMPDIR/rtc.dtbo"
-	guest_boot --slot 1="$BATS_FILE_TMPDIR/rtc.eeprom"
-	for f in weather leds; do
-		guest_put "$BATS_FILE_TMPDIR/$f.dtbo"
-	done
-	guest_put "$FIX/configfs-lib.sh" cfs.sh
-	guest_run '. /host/cfs.sh; for i in $(seq 100); do [ "$(cat $CB/slots/1/state 2>/dev/null)" = loaded ] && break; sleep 0.1; done;
-		dt_hash > /tmp/dt.rtc'
+	boot_rtc_slot1 weather leds
+	guest_run '. /host/cfs.sh; dt_hash > /tmp/dt.rtc'
 	guest_run "echo '$FREE_PINS' | tr ' ' '\n' | grep . > /tmp/free-pins"
 	guest_run 'echo scan > /sys/kernel/debug/kmemleak; echo clear > /sys/kernel/debug/kmemleak'
 	guest_teardown
