@@ -49,7 +49,7 @@ plant() {
 		grep -q '0 && rlen > end - pos' "$d/kernel/drivers/capebus/bone/bone-eeprom.c"
 		;;
 	scope-rule)
-		sed -i 's|\t\tif (!capebus_node_in(target, ctrl->targets, ctrl->num_targets)) {|\t\tif (0 \&\& !capebus_node_in(target, ctrl->targets, ctrl->num_targets)) {|' \
+		sed -i 's|^\tif (!capebus_node_in(target, ctrl->targets, ctrl->num_targets))$|\tif (0 \&\& !capebus_node_in(target, ctrl->targets, ctrl->num_targets))|' \
 			"$d/kernel/drivers/capebus/capebus-overlay.c"
 		grep -q '0 && !capebus_node_in(target' "$d/kernel/drivers/capebus/capebus-overlay.c"
 		;;

@@ -337,6 +337,7 @@ static void capebus_cape_release(struct device *dev)
 
 	put_device(&cape->ctrl->dev);
 	kfree(cape->claim);
+	capebus_overlay_forget(cape);
 	kvfree(cape->overlay);
 	kfree(cape->info);
 	kfree(cape);
@@ -429,8 +430,10 @@ EXPORT_SYMBOL_GPL(capebus_driver_unregister);
  * capebus_cape_apply_overlay() - apply a cape's device-tree overlay
  * @cape: the cape; the caller holds its device lock (a driver's probe)
  *
- * The overlay was checked when the cape was added (targets in scope, no
- * __symbols__, pins claimed).  A cape without an overlay succeeds at once.
+ * The overlay was resolved when the cape was added (structure, references
+ * through the connector's exports, pins claimed); what it does to the live
+ * tree is verified as it is applied.  A cape without an overlay succeeds at
+ * once.
  *
  * Return: 0 or a negative errno; @cape->apply_why then says what went wrong.
  */
@@ -500,9 +503,13 @@ static int __init capebus_init(void)
 	if (ret)
 		goto err_bus;
 
-	ret = capebus_driver_register(&capebus_generic_driver);
+	ret = capebus_overlay_init();
 	if (ret)
 		goto err_class;
+
+	ret = capebus_driver_register(&capebus_generic_driver);
+	if (ret)
+		goto err_overlay;
 
 	ret = capebus_configfs_init();
 	if (ret)
@@ -512,6 +519,8 @@ static int __init capebus_init(void)
 
 err_generic:
 	capebus_driver_unregister(&capebus_generic_driver);
+err_overlay:
+	capebus_overlay_exit();
 err_class:
 	class_unregister(&capebus_class);
 err_bus:
@@ -524,6 +533,7 @@ static void __exit capebus_exit(void)
 {
 	capebus_configfs_exit();
 	capebus_driver_unregister(&capebus_generic_driver);
+	capebus_overlay_exit();
 	class_unregister(&capebus_class);
 	bus_unregister(&capebus_bus_type);
 }

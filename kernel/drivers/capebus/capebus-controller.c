@@ -310,7 +310,9 @@ static int capebus_cape_register(struct cape_device *cape, char *why,
 
 	/* device_add() probed the cape: an overlay that failed fails the cape. */
 	if (cape->apply_err) {
-		snprintf(why, why_len, "overlay not applied: %s", cape->apply_why);
+		snprintf(why, why_len, "overlay %s: %s",
+			 cape->apply_refused ? "refused" : "not applied",
+			 cape->apply_why);
 		capebus_cape_unregister(cape);
 		return cape->apply_err;
 	}
@@ -464,10 +466,12 @@ static void capebus_controller_release(struct device *dev)
 			put_device(&ctrl->slots[i]->dev);
 	for (i = 0; i < ctrl->num_targets; i++)
 		of_node_put(ctrl->targets[i]);
-	for (i = 0; i < ctrl->num_refs; i++)
-		of_node_put(ctrl->refs[i]);
+	for (i = 0; i < ctrl->num_exports; i++) {
+		of_node_put(ctrl->exports[i].np);
+		kfree(ctrl->exports[i].name);
+	}
 	kfree(ctrl->targets);
-	kfree(ctrl->refs);
+	kfree(ctrl->exports);
 	kfree(ctrl->slots);
 	kfree(ctrl->res);
 	if (ctrl->nr >= 0)
@@ -692,18 +696,54 @@ int capebus_controller_add_target(struct capebus_controller *ctrl,
 EXPORT_SYMBOL_GPL(capebus_controller_add_target);
 
 /**
- * capebus_controller_add_reference() - let cape overlays refer to a node
+ * capebus_controller_add_export() - export a node to cape overlays by name
  * @ctrl: the controller, not yet registered
- * @np: the node (a reference is taken), e.g. the header's GPIO controller
+ * @name: the name overlays refer to it by (copied), e.g. "bone_i2c_2"
+ * @np: the node (a reference is taken); it must have a phandle
  *
- * Return: 0, -EBUSY if @ctrl is registered, or -ENOMEM.
+ * A cape overlay's references to nodes outside itself resolve through the
+ * names its connector exports, and through nothing else: not the board's
+ * __symbols__.  Exporting a node lets overlays refer to it (a GPIO nexus,
+ * an interrupt parent); only capebus_controller_add_target() lets them
+ * add nodes to it.
+ *
+ * Return: 0, -EBUSY if @ctrl is registered, -EEXIST if @name is exported
+ * already, -EINVAL if @np has no phandle, or -ENOMEM.
  */
-int capebus_controller_add_reference(struct capebus_controller *ctrl,
-				     struct device_node *np)
+int capebus_controller_add_export(struct capebus_controller *ctrl,
+				  const char *name, struct device_node *np)
 {
-	return capebus_node_append(ctrl, &ctrl->refs, &ctrl->num_refs, np);
+	struct capebus_export *more;
+	unsigned int i;
+	char *copy;
+
+	if (!np->phandle)
+		return -EINVAL;
+
+	guard(mutex)(&ctrl->lock);
+	if (ctrl->registered)
+		return -EBUSY;
+	for (i = 0; i < ctrl->num_exports; i++)
+		if (!strcmp(ctrl->exports[i].name, name))
+			return -EEXIST;
+
+	copy = kstrdup(name, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+	more = krealloc_array(ctrl->exports, ctrl->num_exports + 1,
+			      sizeof(*more), GFP_KERNEL);
+	if (!more) {
+		kfree(copy);
+		return -ENOMEM;
+	}
+	more[ctrl->num_exports].name = copy;
+	more[ctrl->num_exports].np = of_node_get(np);
+	ctrl->exports = more;
+	ctrl->num_exports++;
+
+	return 0;
 }
-EXPORT_SYMBOL_GPL(capebus_controller_add_reference);
+EXPORT_SYMBOL_GPL(capebus_controller_add_export);
 
 /**
  * capebus_controller_register() - make a controller and its slots visible

@@ -58,6 +58,16 @@ struct capebus_slot {
 };
 
 /**
+ * struct capebus_export - a node a connector exports to cape overlays
+ * @name: the name overlays refer to it by
+ * @np: the node
+ */
+struct capebus_export {
+	char *name;
+	struct device_node *np;
+};
+
+/**
  * struct capebus_controller - a board's cape header
  * @dev: the controller's device, class "capebus", named capebus<N>
  * @nr: the N of capebus<N>
@@ -72,9 +82,9 @@ struct capebus_slot {
  * @res: the header's pin holders and rail budgets
  * @targets: the only nodes a cape overlay may target (references held)
  * @num_targets: entries in @targets
- * @refs: nodes a cape overlay may refer to besides @targets (references
- *	held), e.g. the header's GPIO controller
- * @num_refs: entries in @refs
+ * @exports: the names cape overlays resolve references through, and the
+ *	nodes they stand for (references held)
+ * @num_exports: entries in @exports
  * @num_slots: hardware slots
  * @slots: the hardware slots
  * @stuck_capes: capes removed whose overlay could not be (@lock), newest
@@ -93,8 +103,8 @@ struct capebus_controller {
 	struct capebus_resources *res;
 	struct device_node **targets;
 	unsigned int num_targets;
-	struct device_node **refs;
-	unsigned int num_refs;
+	struct capebus_export *exports;
+	unsigned int num_exports;
 	unsigned int num_slots;
 	struct capebus_slot **slots;
 	struct list_head stuck_capes;
@@ -143,6 +153,9 @@ int capebus_overlay_check(struct cape_device *cape, unsigned long *pins,
 			  bool *declared, char *why, size_t why_len);
 int capebus_overlay_apply(struct cape_device *cape);
 int capebus_overlay_revert(struct cape_device *cape, bool quiet);
+void capebus_overlay_forget(struct cape_device *cape);
+int capebus_overlay_init(void);
+void capebus_overlay_exit(void);
 
 /* capebus-configfs.c */
 #if IS_ENABLED(CONFIG_CAPEBUS_CONFIGFS)

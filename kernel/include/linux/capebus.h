@@ -182,6 +182,10 @@ struct capebus_controller_ops {
  * @info: identity, pins and currents, fixed for the cape's life
  * @overlay: the cape's device-tree overlay, or NULL
  * @overlay_len: bytes at @overlay
+ * @resolved: @overlay resolved through the connector's exports: the blob
+ *	that is applied (capebus-fdt.c)
+ * @resolved_len: bytes at @resolved
+ * @cookie: marks @resolved as this cape's to capebus's overlay notifier
  * @overlay_source: "eeprom", "firmware", "configfs" or "none"
  * @overlay_file: the firmware file name looked up, "" if none was
  * @holder: the name the pin table shows for this cape, "<part> (slot <N>)"
@@ -192,6 +196,8 @@ struct capebus_controller_ops {
  * @stuck_node: on the controller's list of stuck capes once unregistered
  *	while @overlay_stuck
  * @apply_err: error of the last overlay apply, 0 if it succeeded
+ * @apply_refused: the last overlay apply broke the connector's rules
+ *	(@apply_why names the rule); nothing was applied
  * @apply_why: what went wrong with the last overlay apply, "" if nothing
  * @apply_ns: how long the last overlay apply took
  * @registered: between device_add() and device_del() (controller's lock)
@@ -207,6 +213,9 @@ struct cape_device {
 	struct capebus_cape_info *info;
 	void *overlay;
 	size_t overlay_len;
+	void *resolved;
+	size_t resolved_len;
+	u32 cookie;
 	const char *overlay_source;
 	char overlay_file[CAPEBUS_TEXT_LEN * 2 + 8];
 	char holder[CAPEBUS_TEXT_LEN + 24];
@@ -215,6 +224,7 @@ struct cape_device {
 	bool overlay_stuck;
 	struct list_head stuck_node;
 	int apply_err;
+	bool apply_refused;
 	char apply_why[CAPEBUS_REASON_LEN];
 	u64 apply_ns;
 	bool registered;
@@ -293,8 +303,8 @@ int capebus_controller_set_resources(struct capebus_controller *ctrl,
 				     const unsigned long *shared_pins);
 int capebus_controller_add_target(struct capebus_controller *ctrl,
 				  struct device_node *np);
-int capebus_controller_add_reference(struct capebus_controller *ctrl,
-				     struct device_node *np);
+int capebus_controller_add_export(struct capebus_controller *ctrl,
+				  const char *name, struct device_node *np);
 int capebus_controller_register(struct capebus_controller *ctrl);
 int devm_capebus_controller_register(struct device *dev,
 				     struct capebus_controller *ctrl);

@@ -1,9 +1,10 @@
 #!/usr/bin/env bats
 # capebus overlay rules, with overlays carried in the EEPROMs' extension
 # records: one that follows them is applied, one that targets a node
-# outside the board's cape targets, one that refers to a node the board
-# does not offer capes and one built with symbols are refused before the
-# live tree changes.
+# outside the board's cape targets, one that refers to a label the
+# connector does not export and one built with symbols are refused before
+# the live tree changes.  tests/bats/guest/overlay-rules.bats has the rest
+# of the rules.
 
 load ../../qemu/lib
 
@@ -73,7 +74,7 @@ teardown() {
 @test "a fragment targeting a node outside the cape targets refuses the whole overlay" {
 	guest_ok "cat $CTRL/slot1/state $CTRL/slot1/reason"
 	[ "${lines[0]}" = failed ]
-	[ "${lines[1]}" = "fragment fragment@1 targets /, which is not a cape target of capebus0" ]
+	[ "${lines[1]}" = "overlay refused: fragment fragment@1 targets /, which is not a cape target of capebus0" ]
 	guest_run "ls -d /proc/device-tree/evil /proc/device-tree/cape-devices/ok-node"
 	[ "$status" -ne 0 ]
 	# Nothing of the three refused overlays is in the tree: without the one
@@ -85,10 +86,10 @@ teardown() {
 	[ "$h" = "$(cat "$BATS_FILE_TMPDIR/bare.hash")" ]
 }
 
-@test "an overlay referring to a node that is no cape target or reference is refused" {
+@test "an overlay referring to a board label the connector does not export is refused" {
 	guest_ok "cat $CTRL/slot2/state $CTRL/slot2/reason"
 	[ "${lines[0]}" = failed ]
-	[ "${lines[1]}" = "overlay refers to &cape_ee0, which is not a cape target or reference of capebus0" ]
+	[ "${lines[1]}" = "overlay refers to &cape_ee0, which the connector does not export" ]
 	guest_run "ls -d /proc/device-tree/cape-devices/thief"
 	[ "$status" -ne 0 ]
 }

@@ -327,6 +327,42 @@ static int bone_read_nodes(struct bone_capebus *bc, const char *prop_name,
 	return n;
 }
 
+/*
+ * The connector's export-symbols node: each property a name cape overlays
+ * may use, its value the node the name stands for.
+ */
+static int bone_read_exports(struct bone_capebus *bc)
+{
+	struct device *dev = bc->dev;
+	struct property *prop;
+	struct device_node *np;
+	int ret;
+
+	struct device_node *exports __free(device_node) =
+		of_get_child_by_name(dev->of_node, "export-symbols");
+	if (!exports)
+		return 0;
+
+	for_each_property_of_node(exports, prop) {
+		if (!strcmp(prop->name, "name") || !strcmp(prop->name, "phandle"))
+			continue;
+		np = of_parse_phandle(exports, prop->name, 0);
+		if (!np || prop->length != sizeof(__be32)) {
+			of_node_put(np);
+			return dev_err_probe(dev, -EINVAL,
+					     "export-symbols: %s is not one phandle\n",
+					     prop->name);
+		}
+		ret = capebus_controller_add_export(bc->ctrl, prop->name, np);
+		of_node_put(np);
+		if (ret)
+			return dev_err_probe(dev, ret, "cannot export %s\n",
+					     prop->name);
+	}
+
+	return 0;
+}
+
 static int bone_read_resources(struct bone_capebus *bc)
 {
 	struct device *dev = bc->dev;
@@ -359,10 +395,7 @@ static int bone_read_resources(struct bone_capebus *bc)
 	if (!ret)
 		return dev_err_probe(dev, -EINVAL, "no cape-targets\n");
 
-	ret = bone_read_nodes(bc, "cape-references",
-			      capebus_controller_add_reference);
-
-	return ret < 0 ? ret : 0;
+	return bone_read_exports(bc);
 }
 
 static int bone_read_slots(struct bone_capebus *bc, unsigned int *num_slots)

@@ -1,0 +1,689 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for capebus-fdt.c: hostile cape overlays, built token by
+ * token (dtc refuses to write most of them), and a mutation run over a
+ * good one.  Each refusal must name the rule it broke.
+ */
+
+#include <kunit/test.h>
+#include <linux/module.h>
+#include <linux/prandom.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "capebus-fdt.h"
+
+#define TB_STRUCT	2048
+#define TB_STRINGS	512
+#define TEST_WHY_LEN	256
+
+/* Phandles the test connector exports. */
+#define PH_I2C		0x11
+#define PH_GPIO		0x12
+
+/* A flattened tree under construction. */
+struct tb {
+	u8 s[TB_STRUCT];
+	u32 slen;
+	char str[TB_STRINGS];
+	u32 strlen;
+};
+
+static void tb_u32(struct tb *b, u32 v)
+{
+	__be32 be = cpu_to_be32(v);
+
+	memcpy(b->s + b->slen, &be, 4);
+	b->slen += 4;
+}
+
+static void tb_bytes(struct tb *b, const void *p, u32 len)
+{
+	memcpy(b->s + b->slen, p, len);
+	memset(b->s + b->slen + len, 0, ALIGN(len, 4) - len);
+	b->slen += ALIGN(len, 4);
+}
+
+static void tb_begin(struct tb *b, const char *name)
+{
+	tb_u32(b, 1);
+	tb_bytes(b, name, strlen(name) + 1);
+}
+
+static void tb_end(struct tb *b)
+{
+	tb_u32(b, 2);
+}
+
+static u32 tb_string(struct tb *b, const char *name)
+{
+	u32 off = b->strlen;
+
+	strscpy(b->str + off, name, TB_STRINGS - off);
+	b->strlen += strlen(name) + 1;
+
+	return off;
+}
+
+static void tb_prop(struct tb *b, const char *name, const void *val, u32 len)
+{
+	tb_u32(b, 3);
+	tb_u32(b, len);
+	tb_u32(b, tb_string(b, name));
+	tb_bytes(b, val, len);
+}
+
+static void tb_prop_str(struct tb *b, const char *name, const char *val)
+{
+	tb_prop(b, name, val, strlen(val) + 1);
+}
+
+static void tb_prop_cells(struct tb *b, const char *name, const u32 *cells,
+			  unsigned int n)
+{
+	__be32 be[8];
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		be[i] = cpu_to_be32(cells[i]);
+	tb_prop(b, name, be, n * 4);
+}
+
+/* Strings for a fixup property: "a\0b\0". */
+static void tb_prop_strs(struct tb *b, const char *name, const char *a,
+			 const char *c)
+{
+	char v[160];
+	size_t la = strlen(a) + 1, lc = c ? strlen(c) + 1 : 0;
+
+	memcpy(v, a, la);
+	if (c)
+		memcpy(v + la, c, lc);
+	tb_prop(b, name, v, la + lc);
+}
+
+static void *tb_finish(struct kunit *test, struct tb *b, size_t *len)
+{
+	u32 off_struct = 40 + 16, size_struct = b->slen + 4;
+	u32 off_strings = off_struct + size_struct;
+	u32 total = off_strings + b->strlen;
+	__be32 *h;
+	u8 *blob;
+
+	blob = kunit_kzalloc(test, total, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, blob);
+	h = (__be32 *)blob;
+	h[0] = cpu_to_be32(0xd00dfeed);
+	h[1] = cpu_to_be32(total);
+	h[2] = cpu_to_be32(off_struct);
+	h[3] = cpu_to_be32(off_strings);
+	h[4] = cpu_to_be32(40);
+	h[5] = cpu_to_be32(17);
+	h[6] = cpu_to_be32(16);
+	h[8] = cpu_to_be32(b->strlen);
+	h[9] = cpu_to_be32(size_struct);
+	memcpy(blob + off_struct, b->s, b->slen);
+	*(__be32 *)(blob + off_struct + b->slen) = cpu_to_be32(9);
+	memcpy(blob + off_strings, b->str, b->strlen);
+	*len = total;
+
+	return blob;
+}
+
+static int test_lookup(void *ctx, const char *name, u32 *phandle)
+{
+	if (!strcmp(name, "bone_i2c_2"))
+		*phandle = PH_I2C;
+	else if (!strcmp(name, "bone_gpio"))
+		*phandle = PH_GPIO;
+	else
+		return -ENOENT;
+
+	return 0;
+}
+
+/* The start of a good overlay: root, fragment@0 targeting &bone_i2c_2. */
+static void tb_good_fragment(struct tb *b)
+{
+	static const u32 unresolved = 0xffffffff;
+	const u32 gpios[] = { 0xffffffff, 813, 0 };
+
+	tb_begin(b, "");
+	tb_prop_str(b, "exclusive-use", "P8.13");
+	tb_begin(b, "fragment@0");
+	tb_prop_cells(b, "target", &unresolved, 1);
+	tb_begin(b, "__overlay__");
+	tb_begin(b, "sensor@48");
+	tb_prop_str(b, "compatible", "ti,tmp105");
+	tb_prop_cells(b, "gpios", gpios, 3);
+	tb_end(b);
+	tb_end(b);
+	tb_end(b);
+}
+
+static void tb_good_fixups(struct tb *b)
+{
+	tb_begin(b, "__fixups__");
+	tb_prop_strs(b, "bone_i2c_2", "/fragment@0:target:0", NULL);
+	tb_prop_strs(b, "bone_gpio", "/fragment@0/__overlay__/sensor@48:gpios:0",
+		     NULL);
+	tb_end(b);
+}
+
+static void *tb_good(struct kunit *test, size_t *len)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	tb_good_fragment(b);
+	tb_good_fixups(b);
+	tb_end(b);
+
+	return tb_finish(test, b, len);
+}
+
+static int resolve(struct kunit *test, const void *blob, size_t len,
+		   char *why)
+{
+	void *out = NULL;
+	size_t out_len;
+	int ret;
+
+	ret = capebus_fdt_resolve(blob, len, test_lookup, NULL, 7, &out,
+				  &out_len, why, TEST_WHY_LEN);
+	if (ret)
+		KUNIT_EXPECT_NULL(test, out);
+	kvfree(out);
+
+	return ret;
+}
+
+#define EXPECT_REFUSED(test, blob, len, rule) do {			\
+	char why_[TEST_WHY_LEN];					\
+									\
+	KUNIT_EXPECT_EQ(test, resolve(test, blob, len, why_), -EINVAL); \
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(why_, rule),		\
+				  "reason \"%s\" lacks \"%s\"", why_, rule); \
+} while (0)
+
+static bool mem_has(const void *hay, size_t n, const void *needle, size_t m)
+{
+	size_t i;
+
+	for (i = 0; i + m <= n; i++)
+		if (!memcmp((const u8 *)hay + i, needle, m))
+			return true;
+
+	return false;
+}
+
+static void fdt_test_good(struct kunit *test)
+{
+	const __be32 gpios[] = { cpu_to_be32(PH_GPIO), cpu_to_be32(813), 0 };
+	const __be32 target = cpu_to_be32(PH_I2C);
+	char why[TEST_WHY_LEN];
+	const void *val;
+	size_t len, out_len;
+	void *blob, *out;
+	u32 plen;
+
+	blob = tb_good(test, &len);
+	KUNIT_ASSERT_EQ(test, capebus_fdt_resolve(blob, len, test_lookup, NULL,
+						  0x1234, &out, &out_len, why,
+						  sizeof(why)), 0);
+	KUNIT_EXPECT_STREQ(test, why, "");
+
+	/* References resolved in place, __fixups__ gone, the cookie there. */
+	KUNIT_EXPECT_TRUE(test, mem_has(out, out_len, gpios, sizeof(gpios)));
+	KUNIT_EXPECT_TRUE(test, mem_has(out, out_len, &target, 4));
+	KUNIT_EXPECT_FALSE(test, mem_has(out, out_len, "__fixups__", 10));
+	val = capebus_fdt_root_prop(out, CAPEBUS_FDT_COOKIE_PROP, &plen);
+	KUNIT_ASSERT_NOT_NULL(test, val);
+	KUNIT_EXPECT_EQ(test, plen, 4);
+	KUNIT_EXPECT_EQ(test, be32_to_cpup(val), 0x1234);
+	val = capebus_fdt_root_prop(out, "exclusive-use", &plen);
+	KUNIT_ASSERT_NOT_NULL(test, val);
+	KUNIT_EXPECT_STREQ(test, (const char *)val, "P8.13");
+
+	kvfree(out);
+}
+
+static void fdt_test_unexported(struct kunit *test)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	size_t len;
+	void *blob;
+
+	tb_good_fragment(b);
+	tb_begin(b, "__fixups__");
+	tb_prop_strs(b, "am33xx_pinmux", "/fragment@0:target:0", NULL);
+	tb_end(b);
+	tb_end(b);
+	blob = tb_finish(test, b, &len);
+	EXPECT_REFUSED(test, blob, len,
+		       "refers to &am33xx_pinmux, which the connector does not export");
+}
+
+/* Nodes the kernel matches up to the unit address must be exact. */
+static void fdt_test_lookalike_fixups(struct kunit *test)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	size_t len;
+	void *blob;
+
+	tb_good_fragment(b);
+	tb_good_fixups(b);
+	tb_begin(b, "__fixups__@1");
+	tb_prop_strs(b, "gpio0", "/fragment@0:target:0", NULL);
+	tb_end(b);
+	tb_end(b);
+	blob = tb_finish(test, b, &len);
+	EXPECT_REFUSED(test, blob, len, "the kernel would take it for it");
+}
+
+static void fdt_test_lookalike_overlay(struct kunit *test)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	size_t len;
+	void *blob;
+
+	tb_good_fragment(b);
+	tb_begin(b, "fragment@1");
+	tb_prop_str(b, "target-path", "/");
+	tb_begin(b, "__overlay__@0");
+	tb_end(b);
+	tb_end(b);
+	tb_end(b);
+	blob = tb_finish(test, b, &len);
+	EXPECT_REFUSED(test, blob, len, "which the overlay format does not define");
+}
+
+static void fdt_test_duplicate_fragment(struct kunit *test)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	static const u32 one = 1;
+	size_t len;
+	void *blob;
+
+	tb_good_fragment(b);
+	tb_begin(b, "fragment@0");
+	tb_prop_cells(b, "target", &one, 1);
+	tb_begin(b, "__overlay__");
+	tb_end(b);
+	tb_end(b);
+	tb_good_fixups(b);
+	tb_end(b);
+	blob = tb_finish(test, b, &len);
+	EXPECT_REFUSED(test, blob, len, "has two children named fragment@0");
+}
+
+static void fdt_test_duplicate_property(struct kunit *test)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	static const u32 target = 0xffffffff;
+	size_t len;
+	void *blob;
+
+	tb_begin(b, "");
+	tb_begin(b, "fragment@0");
+	tb_prop_cells(b, "target", &target, 1);
+	tb_begin(b, "__overlay__");
+	tb_begin(b, "rtc@68");
+	tb_prop_str(b, "compatible", "dallas,ds1338");
+	tb_prop_str(b, "compatible", "evil,other");
+	tb_end(b);
+	tb_end(b);
+	tb_end(b);
+	tb_end(b);
+	blob = tb_finish(test, b, &len);
+	EXPECT_REFUSED(test, blob, len, "has two properties named compatible");
+}
+
+static void fdt_test_two_labels_one_cell(struct kunit *test)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	size_t len;
+	void *blob;
+
+	tb_good_fragment(b);
+	tb_begin(b, "__fixups__");
+	tb_prop_strs(b, "bone_i2c_2", "/fragment@0:target:0", NULL);
+	tb_prop_strs(b, "bone_gpio", "/fragment@0:target:0", NULL);
+	tb_end(b);
+	tb_end(b);
+	blob = tb_finish(test, b, &len);
+	EXPECT_REFUSED(test, blob, len, "two fixups patch cell 0 of property target");
+}
+
+/* A cell both __fixups__ and __local_fixups__ patch. */
+static void fdt_test_fixup_meets_local_fixup(struct kunit *test)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	static const u32 zero;
+	size_t len;
+	void *blob;
+
+	tb_good_fragment(b);
+	tb_good_fixups(b);
+	tb_begin(b, "__local_fixups__");
+	tb_begin(b, "fragment@0");
+	tb_begin(b, "__overlay__");
+	tb_begin(b, "sensor@48");
+	tb_prop_cells(b, "gpios", &zero, 1);
+	tb_end(b);
+	tb_end(b);
+	tb_end(b);
+	tb_end(b);
+	tb_end(b);
+	blob = tb_finish(test, b, &len);
+	EXPECT_REFUSED(test, blob, len, "two fixups patch cell 0 of property gpios");
+}
+
+/* fragment@1 targets a node fragment@0 adds. */
+static void fdt_test_self_target(struct kunit *test)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	static const u32 one = 1, zero;
+	size_t len;
+	void *blob;
+
+	tb_good_fragment(b);
+	tb_begin(b, "fragment@1");
+	tb_prop_cells(b, "target", &one, 1);
+	tb_begin(b, "__overlay__");
+	tb_end(b);
+	tb_end(b);
+	tb_good_fixups(b);
+	tb_begin(b, "__local_fixups__");
+	tb_begin(b, "fragment@1");
+	tb_prop_cells(b, "target", &zero, 1);
+	tb_end(b);
+	tb_end(b);
+	tb_end(b);
+	blob = tb_finish(test, b, &len);
+	EXPECT_REFUSED(test, blob, len,
+		       "fragment fragment@1 targets a node of the overlay itself");
+}
+
+static void fdt_test_symbols(struct kunit *test)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	size_t len;
+	void *blob;
+
+	tb_good_fragment(b);
+	tb_good_fixups(b);
+	tb_begin(b, "__symbols__");
+	tb_prop_str(b, "mine", "/fragment@0/__overlay__/sensor@48");
+	tb_end(b);
+	tb_end(b);
+	blob = tb_finish(test, b, &len);
+	EXPECT_REFUSED(test, blob, len, "__symbols__");
+}
+
+/* libfdt, and so the kernel, does not see such a property. */
+static void fdt_test_property_after_subnode(struct kunit *test)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	size_t len;
+	void *blob;
+
+	tb_good_fragment(b);
+	tb_good_fixups(b);
+	tb_prop_str(b, "hidden", "from the kernel");
+	tb_end(b);
+	blob = tb_finish(test, b, &len);
+	EXPECT_REFUSED(test, blob, len, "follows a subnode");
+}
+
+static void fdt_test_not_a_fragment(struct kunit *test)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	size_t len;
+	void *blob;
+
+	tb_good_fragment(b);
+	tb_good_fixups(b);
+	tb_begin(b, "stray");
+	tb_prop_str(b, "compatible", "evil");
+	tb_end(b);
+	tb_end(b);
+	blob = tb_finish(test, b, &len);
+	EXPECT_REFUSED(test, blob, len, "node stray at the root is not a fragment");
+}
+
+static void fdt_test_two_targets(struct kunit *test)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	static const u32 target = 0xffffffff;
+	size_t len;
+	void *blob;
+
+	tb_begin(b, "");
+	tb_begin(b, "fragment@0");
+	tb_prop_cells(b, "target", &target, 1);
+	tb_prop_str(b, "target-path", "/");
+	tb_begin(b, "__overlay__");
+	tb_end(b);
+	tb_end(b);
+	tb_end(b);
+	blob = tb_finish(test, b, &len);
+	EXPECT_REFUSED(test, blob, len, "needs one target or target-path");
+}
+
+static void fdt_test_fixup_bounds(struct kunit *test)
+{
+	static const char * const bad[] = {
+		"/fragment@0:target:4",		/* past the end */
+		"/fragment@0:target:2",		/* not a cell */
+		"/fragment@0:target:-4",
+		"/fragment@0:target:",
+		"/fragment@0:target",
+		"/fragment@0/nothere:target:0",
+		"/fragment@0:nothere:0",
+		"/fragment@0/__overlay__/sensor:gpios:0",	/* no unit address */
+		"fragment@0:target:0",		/* relative */
+		"/__fixups__:bone_gpio:0",	/* the fixup tables */
+		"/:exclusive-use:0",		/* the root */
+	};
+	static const char * const rule[] = {
+		"is outside property", "is outside property",
+		"has a bad offset", "is not path:property:offset",
+		"is not path:property:offset", "which the overlay does not have",
+		"which it does not have", "which the overlay does not have",
+		"which the overlay does not have", "points into the overlay's fixup tables",
+		"which the overlay does not have",
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+		size_t len;
+		void *blob;
+
+		tb_good_fragment(b);
+		tb_begin(b, "__fixups__");
+		tb_prop_strs(b, "bone_i2c_2", "/fragment@0:target:0", NULL);
+		tb_prop_strs(b, "bone_gpio", bad[i], NULL);
+		tb_end(b);
+		tb_end(b);
+		blob = tb_finish(test, b, &len);
+		kunit_info(test, "fixup %s", bad[i]);
+		EXPECT_REFUSED(test, blob, len, rule[i]);
+	}
+}
+
+static void fdt_test_bad_names(struct kunit *test)
+{
+	static const char * const names[] = { "a/b", "@1", "a@1@2", "sp ace" };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+		size_t len;
+		void *blob;
+
+		tb_good_fragment(b);
+		tb_begin(b, names[i]);
+		tb_end(b);
+		tb_end(b);
+		blob = tb_finish(test, b, &len);
+		EXPECT_REFUSED(test, blob, len, "is not allowed by the DT spec");
+	}
+}
+
+static void fdt_test_too_deep(struct kunit *test)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	static const u32 target = 0xffffffff;
+	unsigned int i;
+	size_t len;
+	void *blob;
+
+	tb_begin(b, "");
+	tb_begin(b, "fragment@0");
+	tb_prop_cells(b, "target", &target, 1);
+	tb_begin(b, "__overlay__");
+	for (i = 0; i < CAPEBUS_FDT_MAX_DEPTH; i++)
+		tb_begin(b, "n");
+	for (i = 0; i < CAPEBUS_FDT_MAX_DEPTH + 3; i++)
+		tb_end(b);
+	blob = tb_finish(test, b, &len);
+	EXPECT_REFUSED(test, blob, len, "deeper than");
+}
+
+static void fdt_test_reserved_cookie(struct kunit *test)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	static const u32 cookie = 7;
+	static const u32 target = 0xffffffff;
+	size_t len;
+	void *blob;
+
+	tb_begin(b, "");
+	tb_prop_cells(b, CAPEBUS_FDT_COOKIE_PROP, &cookie, 1);
+	tb_begin(b, "fragment@0");
+	tb_prop_cells(b, "target", &target, 1);
+	tb_begin(b, "__overlay__");
+	tb_end(b);
+	tb_end(b);
+	tb_end(b);
+	blob = tb_finish(test, b, &len);
+	EXPECT_REFUSED(test, blob, len, "which capebus reserves");
+}
+
+/* Header and token damage: every offset is checked. */
+static void fdt_test_damaged(struct kunit *test)
+{
+	size_t len, i;
+	u8 *good, *blob;
+	__be32 *h;
+
+	good = tb_good(test, &len);
+	blob = kunit_kzalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, blob);
+	h = (__be32 *)blob;
+
+	memcpy(blob, good, len);
+	EXPECT_REFUSED(test, blob, len - 1, "overlay truncated");
+	EXPECT_REFUSED(test, blob, 8, "not a flattened device tree");
+
+	memcpy(blob, good, len);
+	h[2] = cpu_to_be32(len);		/* struct at the very end */
+	EXPECT_REFUSED(test, blob, len, "points outside it");
+
+	memcpy(blob, good, len);
+	h[8] = cpu_to_be32(0xfffffff0);		/* strings size overflows */
+	EXPECT_REFUSED(test, blob, len, "points outside it");
+
+	memcpy(blob, good, len);
+	h[5] = cpu_to_be32(16);
+	EXPECT_REFUSED(test, blob, len, "version 16");
+
+	memcpy(blob, good, len);
+	*(__be32 *)(blob + 40) = cpu_to_be32(0x80000000);
+	EXPECT_REFUSED(test, blob, len, "reserves memory");
+
+	memcpy(blob, good, len);
+	*(__be32 *)(blob + be32_to_cpu(h[2]) + 8) = cpu_to_be32(0x77);
+	EXPECT_REFUSED(test, blob, len, "unknown token");
+
+	/* The strings block loses its final NUL. */
+	memcpy(blob, good, len);
+	blob[len - 1] = 'x';
+	EXPECT_REFUSED(test, blob, len, "unterminated property name");
+
+	/* No end token: the last one becomes a NOP. */
+	memcpy(blob, good, len);
+	i = be32_to_cpu(h[2]) + be32_to_cpu(h[9]) - 4;
+	*(__be32 *)(blob + i) = cpu_to_be32(4);
+	EXPECT_REFUSED(test, blob, len, "no end token");
+}
+
+/*
+ * Mutation: the good overlay with random bytes changed.  Whatever comes
+ * out, the resolver must not crash, and what it accepts must be a blob it
+ * wrote (its cookie at the root).
+ */
+static void fdt_test_mutations(struct kunit *test)
+{
+	struct rnd_state rnd;
+	size_t len, out_len;
+	unsigned int i, k, accepted = 0;
+	u8 *good, *blob;
+	char why[TEST_WHY_LEN];
+	const void *val;
+	void *out;
+	u32 plen;
+
+	prandom_seed_state(&rnd, 0xcafe);
+	good = tb_good(test, &len);
+	blob = kunit_kzalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, blob);
+
+	for (i = 0; i < 5000; i++) {
+		memcpy(blob, good, len);
+		for (k = 0; k <= prandom_u32_state(&rnd) % 4; k++)
+			blob[prandom_u32_state(&rnd) % len] =
+				prandom_u32_state(&rnd);
+		if (capebus_fdt_resolve(blob, len, test_lookup, NULL, 9, &out,
+					&out_len, why, sizeof(why)))
+			continue;
+		accepted++;
+		val = capebus_fdt_root_prop(out, CAPEBUS_FDT_COOKIE_PROP, &plen);
+		KUNIT_EXPECT_TRUE(test, val && plen == 4 &&
+				  be32_to_cpup(val) == 9);
+		kvfree(out);
+	}
+	kunit_info(test, "%u of %u mutants accepted", accepted, i);
+}
+
+static struct kunit_case capebus_fdt_test_cases[] = {
+	KUNIT_CASE(fdt_test_good),
+	KUNIT_CASE(fdt_test_unexported),
+	KUNIT_CASE(fdt_test_lookalike_fixups),
+	KUNIT_CASE(fdt_test_lookalike_overlay),
+	KUNIT_CASE(fdt_test_duplicate_fragment),
+	KUNIT_CASE(fdt_test_duplicate_property),
+	KUNIT_CASE(fdt_test_two_labels_one_cell),
+	KUNIT_CASE(fdt_test_fixup_meets_local_fixup),
+	KUNIT_CASE(fdt_test_self_target),
+	KUNIT_CASE(fdt_test_symbols),
+	KUNIT_CASE(fdt_test_property_after_subnode),
+	KUNIT_CASE(fdt_test_not_a_fragment),
+	KUNIT_CASE(fdt_test_two_targets),
+	KUNIT_CASE(fdt_test_fixup_bounds),
+	KUNIT_CASE(fdt_test_bad_names),
+	KUNIT_CASE(fdt_test_too_deep),
+	KUNIT_CASE(fdt_test_reserved_cookie),
+	KUNIT_CASE(fdt_test_damaged),
+	KUNIT_CASE_SLOW(fdt_test_mutations),
+	{}
+};
+
+static struct kunit_suite capebus_fdt_test_suite = {
+	.name = "capebus-fdt",
+	.test_cases = capebus_fdt_test_cases,
+};
+
+kunit_test_suite(capebus_fdt_test_suite);

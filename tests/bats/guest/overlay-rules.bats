@@ -1,0 +1,142 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# The connector's overlay rules (Documentation/capebus/overlays-and-pins.rst,
+# "Rules"), against hostile overlays declared through configfs and carried
+# in an EEPROM image: each is refused with a reason that names the rule it
+# broke, the live tree is unchanged (hash of every property), no cape
+# device stays, and the kernel logs no warning (the harness judges every
+# test's log).  The expected reasons are the rules' words as the
+# documentation states them, written here by hand.
+
+load ../../qemu/lib
+
+FIX=$BATS_TEST_DIRNAME/fixtures
+HOSTILE=(edit-property edit-node eeprom-address two-at-one-address rtc-at-68
+	raw-phandle unexported self-target lookalike-fixups wrong-cells
+	out-of-targets)
+
+setup_file() {
+	local f raw
+	# The raw phandle of the board's gpio-sim bank, as a hostile cape
+	# author would read it off /proc/device-tree.
+	raw=$(fdtget -t x "$CB_DTB" /gpio-sim/bank0 phandle)
+	for f in "${HOSTILE[@]}"; do
+		sed "s/RAW_PHANDLE/0x$raw/" "$FIX/hostile/$f.dtso" |
+			dtc -q -I dts -O dtb -o "$BATS_FILE_TMPDIR/$f.dtbo" -
+	done
+	dtc -q -@ -I dts -O dtb -o "$BATS_FILE_TMPDIR/rtc.dtbo" "$FIX/configfs-rtc.dtso"
+	# The same out-of-bounds device, from an EEPROM image's extension record.
+	"$FIX/configfs-eeprom.py" "$BATS_FILE_TMPDIR/thief.eeprom" "Thief Cape" 00A0 \
+		capebus-tests CFS-THIEF 0000TEST0002 --pin P9.19=0xE072 --pin P9.20=0xE072 \
+		--overlay "$BATS_FILE_TMPDIR/eeprom-address.dtbo"
+
+	guest_boot
+	for f in "${HOSTILE[@]}" rtc; do
+		guest_put "$BATS_FILE_TMPDIR/$f.dtbo"
+	done
+	guest_put "$BATS_FILE_TMPDIR/thief.eeprom"
+	guest_put "$FIX/configfs-lib.sh" cfs.sh
+	guest_run '. /host/cfs.sh; dt_hash > /tmp/dt.base; cat /tmp/dt.base'
+}
+
+teardown_file() {
+	guest_shutdown
+}
+
+setup() {
+	guest_setup
+}
+
+teardown() {
+	guest_teardown
+}
+
+cfs_run() {
+	guest_run ". /host/cfs.sh; $*"
+	printf '# guest (status %s):\n%s\n' "$status" "$output"
+}
+
+# refused NAME RULE: the cape declared with NAME.dtbo is refused with EINVAL
+# and a status naming RULE; no device, no I2C client, the tree unchanged.
+refused() {
+	cfs_run "declare_cape h CFS-HOSTILE && cat /host/$1.dtbo > \$CAPES/h/dtbo && echo 1 > \$CAPES/h/enable"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"Invalid argument"* ]]
+	cfs_run "cat \$CAPES/h/status; cape_devices; [ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.base)\" ] && echo same-tree; rmdir \$CAPES/h"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "failed: "*"$2"* ]] || { echo "want: $2" >&2; return 1; }
+	[ "${lines[1]}" = none ]
+	[ "${lines[2]}" = same-tree ]
+}
+
+@test "add-only: an overlay setting a property of the board's bus is refused" {
+	refused edit-property "overlay refused: fragment fragment@0 sets property clock-frequency of /"
+	[[ "${lines[0]}" == *": overlays may only add nodes" ]]
+}
+
+@test "add-only: an overlay rewriting a node the board has below a target is refused" {
+	refused edit-node "overlay refused: fragment fragment@0 changes /"
+	[[ "${lines[0]}" == *"/eeprom@54, which the board has: overlays may only add nodes" ]]
+}
+
+@test "bus addresses: a device at a cape EEPROM's address is refused, naming the board's node" {
+	refused eeprom-address "is held by the board (eeprom@54)"
+	[[ "${lines[0]}" == *"address 0x54 on /"* ]]
+}
+
+@test "bus addresses: two devices of one overlay at one address are refused" {
+	refused two-at-one-address "two nodes of the overlay use address 0x48 on /"
+}
+
+@test "bus addresses: a second cape at an address another cape holds is refused, naming that cape" {
+	cfs_run 'declare_cape rtc CFS-RTC && cat /host/rtc.dtbo > $CAPES/rtc/dtbo && echo 1 > $CAPES/rtc/enable && cat $CAPES/rtc/status && dt_hash > /tmp/dt.rtc'
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = loaded ]
+	cfs_run "declare_cape h CFS-HOSTILE && cat /host/rtc-at-68.dtbo > \$CAPES/h/dtbo; echo 1 > \$CAPES/h/enable; cat \$CAPES/h/status;
+		[ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.rtc)\" ] && echo same-tree; rmdir \$CAPES/h; rmdir \$CAPES/rtc;
+		[ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.base)\" ] && echo same-tree"
+	[[ "${lines[0]}" == "failed: overlay refused: address 0x68 on /"*" is held by CFS-RTC (slot "*") (rtc@68)" ]]
+	[ "${lines[1]}" = same-tree ]
+	[ "${lines[2]}" = same-tree ]
+}
+
+@test "phandles: a raw phandle of a board node the connector does not export is refused" {
+	refused raw-phandle "property gpios of node led-0 refers to phandle 0x"
+	[[ "${lines[0]}" == *"which is neither in the overlay nor exported by the connector" ]]
+}
+
+@test "exports: a reference to a board label the connector does not export is refused" {
+	refused unexported "overlay refers to &header_gpio, which the connector does not export"
+}
+
+@test "targets: a fragment targeting a node of the overlay itself is refused" {
+	refused self-target "fragment fragment@1 targets a node of the overlay itself"
+}
+
+@test "targets: a fragment adding a node at the board's root is refused" {
+	refused out-of-targets "overlay refused: fragment fragment@0 targets /, which is not a cape target of capebus0"
+}
+
+@test "structure: a root node the kernel would take for __fixups__ is refused" {
+	refused lookalike-fixups "node __fixups__@0 at the root is not __fixups__, but the kernel would take it for it"
+}
+
+@test "phandles: a header GPIO specifier that does not match the nexus's #gpio-cells is refused" {
+	refused wrong-cells "property gpios of node led-0 does not match #gpio-cells of capebus"
+}
+
+@test "an EEPROM image carrying a hostile overlay is refused the same way" {
+	cfs_run 'mkdir $CAPES/img && cat /host/thief.eeprom > $CAPES/img/eeprom && echo 1 > $CAPES/img/enable'
+	[ "$status" -ne 0 ]
+	cfs_run 'cat $CAPES/img/status; cape_devices; [ "$(dt_hash)" = "$(cat /tmp/dt.base)" ] && echo same-tree; rmdir $CAPES/img'
+	[[ "${lines[0]}" == "failed: overlay refused: address 0x54 on /"*" is held by the board (eeprom@54)" ]]
+	[ "${lines[1]}" = none ]
+	[ "${lines[2]}" = same-tree ]
+}
+
+@test "after every refusal the tree is the board's and a good cape still loads" {
+	cfs_run 'declare_cape rtc CFS-RTC && cat /host/rtc.dtbo > $CAPES/rtc/dtbo && echo 1 > $CAPES/rtc/enable && cat $CAPES/rtc/status &&
+		ls /sys/bus/i2c/devices/ | grep -c -- "-0068$"; rmdir $CAPES/rtc; [ "$(dt_hash)" = "$(cat /tmp/dt.base)" ] && echo same-tree'
+	[ "$status" -eq 0 ]
+	[ "${lines[*]}" = "loaded 1 same-tree" ]
+}
