@@ -4,7 +4,7 @@
 # (capebus's own work plus waiting on the I2C bus).  Figures come from the
 # kernel's own log lines:
 #   bone-capebus ...: slot N: PART loaded, B EEPROM bytes read in R us, done T us after probe
-#   capebus-generic ...: ... (applied in A us)
+#   capebus-generic ...: ... (resolved in R us, applied in A us, verifying V us of it)
 # Prints figures only; asserts nothing.
 #
 # usage: bench/cape-probe.sh [RUNS]   (needs `make guest`)
@@ -50,7 +50,9 @@ measure() {	# nslots
 				}
 				slots++
 			}
-			/\(applied in [0-9]+ us\)/ {
+			/, applied in [0-9]+ us/ {
+				match($0, /resolved in [0-9]+ us/); s = substr($0, RSTART + 12)
+				ap += s + 0
 				match($0, /applied in [0-9]+ us/); s = substr($0, RSTART + 11)
 				ap += s + 0
 			}
@@ -66,7 +68,7 @@ report() {	# nslots
 		{ t += $1; r += $2; a += $3; k++ }
 		END {
 			t /= k; r /= k; a /= k
-			printf "%d slot%s: probe to devices bound %7.1f ms = EEPROM read %6.1f ms + overlay apply %6.1f ms + rest %6.1f ms (mean of %d boots)\n",
+			printf "%d slot%s: probe to devices bound %7.1f ms = EEPROM read %6.1f ms + overlay resolve+apply %6.1f ms + rest %6.1f ms (mean of %d boots)\n",
 				n, (n > 1 ? "s" : " "), t / 1000, r / 1000, a / 1000, (t - r - a) / 1000, k
 		}'
 }

@@ -409,12 +409,14 @@ struct cape_device *capebus_cape_add(struct capebus_controller *ctrl,
 	if (ret)
 		goto err_put;
 
-	dev_info(&cape->dev, "%s %s (%s), overlay %s%s%s (applied in %llu us)%s\n",
+	dev_info(&cape->dev, "%s %s (%s), overlay %s%s%s (resolved in %llu us, applied in %llu us, verifying %llu us of it)%s\n",
 		 cape_text(cape, CAPEBUS_PART_NUMBER),
 		 cape_text(cape, CAPEBUS_VERSION),
 		 cape_text(cape, CAPEBUS_BOARD_NAME), cape->overlay_source,
 		 cape->overlay_file[0] ? " " : "", cape->overlay_file,
+		 div_u64(cape->resolve_ns, NSEC_PER_USEC),
 		 div_u64(cape->apply_ns, NSEC_PER_USEC),
+		 div_u64(cape->verify_ns, NSEC_PER_USEC),
 		 cape->dev.driver ? "" : ", no driver");
 
 	return cape;

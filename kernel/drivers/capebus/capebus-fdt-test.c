@@ -198,13 +198,16 @@ static int resolve(struct kunit *test, const void *blob, size_t len,
 	return ret;
 }
 
-#define EXPECT_REFUSED(test, blob, len, rule) do {			\
-	char why_[TEST_WHY_LEN];					\
-									\
-	KUNIT_EXPECT_EQ(test, resolve(test, blob, len, why_), -EINVAL); \
-	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(why_, rule),		\
-				  "reason \"%s\" lacks \"%s\"", why_, rule); \
-} while (0)
+/* The resolver refuses @blob with a reason containing @rule. */
+static void expect_refused(struct kunit *test, const void *blob, size_t len,
+			   const char *rule)
+{
+	char why[TEST_WHY_LEN];
+
+	KUNIT_EXPECT_EQ(test, resolve(test, blob, len, why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(why, rule),
+				  "reason \"%s\" lacks \"%s\"", why, rule);
+}
 
 static bool mem_has(const void *hay, size_t n, const void *needle, size_t m)
 {
@@ -260,7 +263,7 @@ static void fdt_test_unexported(struct kunit *test)
 	tb_end(b);
 	tb_end(b);
 	blob = tb_finish(test, b, &len);
-	EXPECT_REFUSED(test, blob, len,
+	expect_refused(test, blob, len,
 		       "refers to &am33xx_pinmux, which the connector does not export");
 }
 
@@ -278,7 +281,7 @@ static void fdt_test_lookalike_fixups(struct kunit *test)
 	tb_end(b);
 	tb_end(b);
 	blob = tb_finish(test, b, &len);
-	EXPECT_REFUSED(test, blob, len, "the kernel would take it for it");
+	expect_refused(test, blob, len, "the kernel would take it for it");
 }
 
 static void fdt_test_lookalike_overlay(struct kunit *test)
@@ -295,7 +298,7 @@ static void fdt_test_lookalike_overlay(struct kunit *test)
 	tb_end(b);
 	tb_end(b);
 	blob = tb_finish(test, b, &len);
-	EXPECT_REFUSED(test, blob, len, "which the overlay format does not define");
+	expect_refused(test, blob, len, "which the overlay format does not define");
 }
 
 static void fdt_test_duplicate_fragment(struct kunit *test)
@@ -314,7 +317,7 @@ static void fdt_test_duplicate_fragment(struct kunit *test)
 	tb_good_fixups(b);
 	tb_end(b);
 	blob = tb_finish(test, b, &len);
-	EXPECT_REFUSED(test, blob, len, "has two children named fragment@0");
+	expect_refused(test, blob, len, "has two children named fragment@0");
 }
 
 static void fdt_test_duplicate_property(struct kunit *test)
@@ -336,7 +339,7 @@ static void fdt_test_duplicate_property(struct kunit *test)
 	tb_end(b);
 	tb_end(b);
 	blob = tb_finish(test, b, &len);
-	EXPECT_REFUSED(test, blob, len, "has two properties named compatible");
+	expect_refused(test, blob, len, "has two properties named compatible");
 }
 
 static void fdt_test_two_labels_one_cell(struct kunit *test)
@@ -352,7 +355,7 @@ static void fdt_test_two_labels_one_cell(struct kunit *test)
 	tb_end(b);
 	tb_end(b);
 	blob = tb_finish(test, b, &len);
-	EXPECT_REFUSED(test, blob, len, "two fixups patch cell 0 of property target");
+	expect_refused(test, blob, len, "two fixups patch cell 0 of property target");
 }
 
 /* A cell both __fixups__ and __local_fixups__ patch. */
@@ -376,7 +379,7 @@ static void fdt_test_fixup_meets_local_fixup(struct kunit *test)
 	tb_end(b);
 	tb_end(b);
 	blob = tb_finish(test, b, &len);
-	EXPECT_REFUSED(test, blob, len, "two fixups patch cell 0 of property gpios");
+	expect_refused(test, blob, len, "two fixups patch cell 0 of property gpios");
 }
 
 /* fragment@1 targets a node fragment@0 adds. */
@@ -401,7 +404,7 @@ static void fdt_test_self_target(struct kunit *test)
 	tb_end(b);
 	tb_end(b);
 	blob = tb_finish(test, b, &len);
-	EXPECT_REFUSED(test, blob, len,
+	expect_refused(test, blob, len,
 		       "fragment fragment@1 targets a node of the overlay itself");
 }
 
@@ -418,7 +421,7 @@ static void fdt_test_symbols(struct kunit *test)
 	tb_end(b);
 	tb_end(b);
 	blob = tb_finish(test, b, &len);
-	EXPECT_REFUSED(test, blob, len, "__symbols__");
+	expect_refused(test, blob, len, "__symbols__");
 }
 
 /* libfdt, and so the kernel, does not see such a property. */
@@ -433,7 +436,7 @@ static void fdt_test_property_after_subnode(struct kunit *test)
 	tb_prop_str(b, "hidden", "from the kernel");
 	tb_end(b);
 	blob = tb_finish(test, b, &len);
-	EXPECT_REFUSED(test, blob, len, "follows a subnode");
+	expect_refused(test, blob, len, "follows a subnode");
 }
 
 static void fdt_test_not_a_fragment(struct kunit *test)
@@ -449,7 +452,7 @@ static void fdt_test_not_a_fragment(struct kunit *test)
 	tb_end(b);
 	tb_end(b);
 	blob = tb_finish(test, b, &len);
-	EXPECT_REFUSED(test, blob, len, "node stray at the root is not a fragment");
+	expect_refused(test, blob, len, "node stray at the root is not a fragment");
 }
 
 static void fdt_test_two_targets(struct kunit *test)
@@ -468,7 +471,7 @@ static void fdt_test_two_targets(struct kunit *test)
 	tb_end(b);
 	tb_end(b);
 	blob = tb_finish(test, b, &len);
-	EXPECT_REFUSED(test, blob, len, "needs one target or target-path");
+	expect_refused(test, blob, len, "needs one target or target-path");
 }
 
 static void fdt_test_fixup_bounds(struct kunit *test)
@@ -509,7 +512,7 @@ static void fdt_test_fixup_bounds(struct kunit *test)
 		tb_end(b);
 		blob = tb_finish(test, b, &len);
 		kunit_info(test, "fixup %s", bad[i]);
-		EXPECT_REFUSED(test, blob, len, rule[i]);
+		expect_refused(test, blob, len, rule[i]);
 	}
 }
 
@@ -528,7 +531,7 @@ static void fdt_test_bad_names(struct kunit *test)
 		tb_end(b);
 		tb_end(b);
 		blob = tb_finish(test, b, &len);
-		EXPECT_REFUSED(test, blob, len, "is not allowed by the DT spec");
+		expect_refused(test, blob, len, "is not allowed by the DT spec");
 	}
 }
 
@@ -549,7 +552,7 @@ static void fdt_test_too_deep(struct kunit *test)
 	for (i = 0; i < CAPEBUS_FDT_MAX_DEPTH + 3; i++)
 		tb_end(b);
 	blob = tb_finish(test, b, &len);
-	EXPECT_REFUSED(test, blob, len, "deeper than");
+	expect_refused(test, blob, len, "deeper than");
 }
 
 static void fdt_test_reserved_cookie(struct kunit *test)
@@ -569,7 +572,7 @@ static void fdt_test_reserved_cookie(struct kunit *test)
 	tb_end(b);
 	tb_end(b);
 	blob = tb_finish(test, b, &len);
-	EXPECT_REFUSED(test, blob, len, "which capebus reserves");
+	expect_refused(test, blob, len, "which capebus reserves");
 }
 
 /* Header and token damage: every offset is checked. */
@@ -585,39 +588,39 @@ static void fdt_test_damaged(struct kunit *test)
 	h = (__be32 *)blob;
 
 	memcpy(blob, good, len);
-	EXPECT_REFUSED(test, blob, len - 1, "overlay truncated");
-	EXPECT_REFUSED(test, blob, 8, "not a flattened device tree");
+	expect_refused(test, blob, len - 1, "overlay truncated");
+	expect_refused(test, blob, 8, "not a flattened device tree");
 
 	memcpy(blob, good, len);
 	h[2] = cpu_to_be32(len);		/* struct at the very end */
-	EXPECT_REFUSED(test, blob, len, "points outside it");
+	expect_refused(test, blob, len, "points outside it");
 
 	memcpy(blob, good, len);
 	h[8] = cpu_to_be32(0xfffffff0);		/* strings size overflows */
-	EXPECT_REFUSED(test, blob, len, "points outside it");
+	expect_refused(test, blob, len, "points outside it");
 
 	memcpy(blob, good, len);
 	h[5] = cpu_to_be32(16);
-	EXPECT_REFUSED(test, blob, len, "version 16");
+	expect_refused(test, blob, len, "version 16");
 
 	memcpy(blob, good, len);
 	*(__be32 *)(blob + 40) = cpu_to_be32(0x80000000);
-	EXPECT_REFUSED(test, blob, len, "reserves memory");
+	expect_refused(test, blob, len, "reserves memory");
 
 	memcpy(blob, good, len);
 	*(__be32 *)(blob + be32_to_cpu(h[2]) + 8) = cpu_to_be32(0x77);
-	EXPECT_REFUSED(test, blob, len, "unknown token");
+	expect_refused(test, blob, len, "unknown token");
 
 	/* The strings block loses its final NUL. */
 	memcpy(blob, good, len);
 	blob[len - 1] = 'x';
-	EXPECT_REFUSED(test, blob, len, "unterminated property name");
+	expect_refused(test, blob, len, "unterminated property name");
 
 	/* No end token: the last one becomes a NOP. */
 	memcpy(blob, good, len);
 	i = be32_to_cpu(h[2]) + be32_to_cpu(h[9]) - 4;
 	*(__be32 *)(blob + i) = cpu_to_be32(4);
-	EXPECT_REFUSED(test, blob, len, "no end token");
+	expect_refused(test, blob, len, "no end token");
 }
 
 /*

@@ -221,7 +221,8 @@ static int cb_walk_prop(struct cb_fdt *f, int node, bool after_child, u32 *off)
 	if (nlen == f->size_strings - nameoff)
 		return cb_bad(f, "overlay has an unterminated property name");
 	if (!cb_prop_name_ok(name, nlen))
-		return cb_bad(f, "node %s has a property named \"%.*s\", which the DT spec does not allow",
+		return cb_bad(f,
+			      "node %s has a property named \"%.*s\", which the DT spec does not allow",
 			      f->nodes[node].name, (int)min_t(size_t, nlen, 32), name);
 	/* libfdt, and so the kernel, does not see it: refuse it. */
 	if (after_child)
@@ -390,7 +391,8 @@ static int cb_check_fragment(struct cb_fdt *f, int frag)
 		if (f->nodes[i].parent != frag)
 			continue;
 		if (strcmp(f->nodes[i].name, "__overlay__"))
-			return cb_bad(f, "fragment %s has a node %s, which the overlay format does not define",
+			return cb_bad(f,
+				      "fragment %s has a node %s, which the overlay format does not define",
 				      name, f->nodes[i].name);
 		children++;
 	}
@@ -410,7 +412,8 @@ static int cb_check_fragment(struct cb_fdt *f, int frag)
 			 p->len - 1)
 			path = true;
 		else
-			return cb_bad(f, "fragment %s has a property %s, which the overlay format does not define",
+			return cb_bad(f,
+				      "fragment %s has a property %s, which the overlay format does not define",
 				      name, p->name);
 	}
 	if (target == path)
@@ -442,7 +445,8 @@ static int cb_check_root(struct cb_fdt *f)
 			continue;
 		for (j = 0; j < ARRAY_SIZE(meta); j++)
 			if (cb_base_is(name, meta[j]) && strcmp(name, meta[j]))
-				return cb_bad(f, "node %s at the root is not %s, but the kernel would take it for it",
+				return cb_bad(f,
+					      "node %s at the root is not %s, but the kernel would take it for it",
 					      name, meta[j]);
 		if (!strcmp(name, "__symbols__"))
 			return cb_bad(f, "overlay has a __symbols__ node (built with dtc -@?)");
@@ -619,7 +623,8 @@ static int cb_resolve_fixups(struct cb_fdt *f, capebus_fdt_lookup_t lookup,
 		if (p->node != f->fixups)
 			continue;
 		if (lookup(ctx, p->name, &phandle)) {
-			ret = cb_bad(f, "overlay refers to &%s, which the connector does not export",
+			ret = cb_bad(f,
+				     "overlay refers to &%s, which the connector does not export",
 				     p->name);
 			break;
 		}

@@ -49,6 +49,7 @@ struct capebus_apply {
 	struct cape_device *cape;
 	struct device_node *root;
 	struct list_head claims;	/* verified, not yet in capebus_claims */
+	u64 verify_ns;
 	char why[CAPEBUS_REASON_LEN];
 };
 
@@ -138,6 +139,7 @@ static int capebus_read_exclusive_use(struct cape_device *cape,
 int capebus_overlay_check(struct cape_device *cape, unsigned long *pins,
 			  bool *declared, char *why, size_t why_len)
 {
+	ktime_t start = ktime_get();
 	int ret;
 
 	*declared = false;
@@ -149,6 +151,7 @@ int capebus_overlay_check(struct cape_device *cape, unsigned long *pins,
 				  capebus_export_lookup, cape->ctrl,
 				  cape->cookie, &cape->resolved,
 				  &cape->resolved_len, why, why_len);
+	cape->resolve_ns = ktime_to_ns(ktime_sub(ktime_get(), start));
 	if (ret)
 		return ret;
 
@@ -339,12 +342,14 @@ static int capebus_verify_phandle_prop(struct capebus_apply *ap,
 			continue;	/* an empty entry, e.g. in cs-gpios */
 		to = capebus_phandle_target(ap, ph);
 		if (!to)
-			return capebus_refuse(ap, "property %s of node %pOFn refers to phandle %#x, which is neither in the overlay nor exported by the connector",
+			return capebus_refuse(ap,
+					      "property %s of node %pOFn refers to phandle %#x, which is neither in the overlay nor exported by the connector",
 					      prop->name, np, ph);
 		if (!pp->cells)
 			continue;
 		if (of_property_read_u32(to, pp->cells, &args) || args > n - i)
-			return capebus_refuse(ap, "property %s of node %pOFn does not match %s of %pOFn",
+			return capebus_refuse(ap,
+					      "property %s of node %pOFn does not match %s of %pOFn",
 					      prop->name, np, pp->cells, to);
 		i += args;
 	}
@@ -461,7 +466,8 @@ static int capebus_verify_fragment(struct capebus_apply *ap,
 	int ret;
 
 	if (!capebus_node_in(target, ctrl->targets, ctrl->num_targets))
-		return capebus_refuse(ap, "fragment %s targets %s%pOF, which is not a cape target of %s",
+		return capebus_refuse(ap,
+				      "fragment %s targets %s%pOF, which is not a cape target of %s",
 				      frag, of_node_is_root(target) ? "/" : "",
 				      target, dev_name(&ctrl->dev));
 
@@ -478,7 +484,8 @@ static int capebus_verify_fragment(struct capebus_apply *ap,
 		     !of_prop_cmp(prop->name, "#size-cells")) &&
 		    capebus_prop_same(target, prop))
 			continue;
-		return capebus_refuse(ap, "fragment %s sets property %s of %pOF: overlays may only add nodes",
+		return capebus_refuse(ap,
+				      "fragment %s sets property %s of %pOF: overlays may only add nodes",
 				      frag, prop->name, target);
 	}
 
@@ -487,7 +494,8 @@ static int capebus_verify_fragment(struct capebus_apply *ap,
 			if (of_node_cmp(kbasename(child->full_name),
 					kbasename(tchild->full_name)))
 				continue;
-			return capebus_refuse(ap, "fragment %s changes %pOF, which the board has: overlays may only add nodes",
+			return capebus_refuse(ap,
+					      "fragment %s changes %pOF, which the board has: overlays may only add nodes",
 					      frag, tchild);
 		}
 		ret = capebus_verify_address(ap, target, child);
@@ -503,6 +511,7 @@ static int capebus_overlay_notify(struct notifier_block *nb,
 {
 	struct of_overlay_notify_data *nd = arg;
 	struct capebus_apply *ap;
+	ktime_t start;
 	int ret = 0;
 
 	if (action != OF_OVERLAY_PRE_APPLY && action != OF_OVERLAY_POST_APPLY)
@@ -519,7 +528,9 @@ static int capebus_overlay_notify(struct notifier_block *nb,
 		return NOTIFY_OK;
 	}
 
+	start = ktime_get();
 	ret = capebus_verify_fragment(ap, nd);
+	ap->verify_ns += ktime_to_ns(ktime_sub(ktime_get(), start));
 	if (ret && !ap->why[0])
 		snprintf(ap->why, sizeof(ap->why), "cannot verify: error %d", ret);
 
@@ -599,6 +610,7 @@ int capebus_overlay_apply(struct cape_device *cape)
 	cape->apply_ns = ktime_to_ns(ktime_sub(ktime_get(), start));
 
 	scoped_guard(mutex, &capebus_ov_lock) {
+		cape->verify_ns = ap.verify_ns;
 		list_del(&ap.node);
 		capebus_claims_free(&ap.claims, NULL);
 	}
@@ -630,15 +642,19 @@ int capebus_overlay_apply(struct cape_device *cape)
 		snprintf(cape->apply_why, sizeof(cape->apply_why),
 			 "error %d; removing the partial overlay failed (%d): tree corrupt",
 			 ret, ret2);
-	} else if (ap.why[0]) {
+		dev_err(&cape->dev, "overlay not applied: %s\n", cape->apply_why);
+		return ret;
+	}
+
+	if (ap.why[0]) {
 		cape->apply_refused = true;
 		strscpy(cape->apply_why, ap.why, sizeof(cape->apply_why));
 		dev_err(&cape->dev, "overlay refused: %s\n", cape->apply_why);
 		return ret;
-	} else {
-		snprintf(cape->apply_why, sizeof(cape->apply_why),
-			 "error %d (partial overlay removed)", ret);
 	}
+
+	snprintf(cape->apply_why, sizeof(cape->apply_why),
+		 "error %d (partial overlay removed)", ret);
 	dev_err(&cape->dev, "overlay not applied: %s\n", cape->apply_why);
 
 	return ret;

@@ -200,6 +200,8 @@ struct capebus_controller_ops {
  *	(@apply_why names the rule); nothing was applied
  * @apply_why: what went wrong with the last overlay apply, "" if nothing
  * @apply_ns: how long the last overlay apply took
+ * @resolve_ns: how long resolving the overlay took (capebus_overlay_check())
+ * @verify_ns: how much of @apply_ns verifying the overlay took
  * @registered: between device_add() and device_del() (controller's lock)
  * @detected: read from a slot's ID EEPROM (not declared)
  *
@@ -227,6 +229,8 @@ struct cape_device {
 	bool apply_refused;
 	char apply_why[CAPEBUS_REASON_LEN];
 	u64 apply_ns;
+	u64 resolve_ns;
+	u64 verify_ns;
 	bool registered;
 	bool detected;
 };

@@ -27,7 +27,7 @@ blank() { head -c "${2:-4096}" /dev/zero | tr '\0' '\377' > "$1"; }
 	run ct flash "$W" --device "$BATS_TEST_TMPDIR/ee" --backup "$BATS_TEST_TMPDIR/old.eeprom"
 	[ "$status" -eq 0 ]
 	# the old image was longer than the new one: all of it is saved
-	[[ "$output" == *"backed up 1010 bytes"* ]]
+	[[ "$output" == *"backed up 1007 bytes"* ]]
 	cmp "$BATS_TEST_TMPDIR/old.eeprom" "$GOLDEN/BB-WTHR-01-00A2.embedded.eeprom"
 }
 
@@ -148,7 +148,7 @@ blank() { head -c "${2:-4096}" /dev/zero | tr '\0' '\377' > "$1"; }
 	run ct flash "$W" --device "$BATS_TEST_TMPDIR/ee" --backup "$BATS_TEST_TMPDIR/old.eeprom"
 	no_sanitizer_report
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"the image has no extension area: blanking the old one (bytes 244-1009)"* ]]
+	[[ "$output" == *"the image has no extension area: blanking the old one (bytes 244-1006)"* ]]
 	[[ "$output" == *"verified: it decodes as the image"* ]]
 	run ct decode "$BATS_TEST_TMPDIR/ee"
 	[ "$status" -eq 0 ]
@@ -174,8 +174,8 @@ blank() { head -c "${2:-4096}" /dev/zero | tr '\0' '\377' > "$1"; }
 	blank "$BATS_TEST_TMPDIR/ee"
 	run ct flash "$GOLDEN/BB-WTHR-01-00A2.embedded.eeprom" --device "$BATS_TEST_TMPDIR/ee" --no-backup
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"wrote 1010 bytes"*"verified: it decodes as the image"* ]]
-	cmp -n 1010 "$BATS_TEST_TMPDIR/ee" "$GOLDEN/BB-WTHR-01-00A2.embedded.eeprom"
+	[[ "$output" == *"wrote 1007 bytes"*"verified: it decodes as the image"* ]]
+	cmp -n 1007 "$BATS_TEST_TMPDIR/ee" "$GOLDEN/BB-WTHR-01-00A2.embedded.eeprom"
 }
 
 @test "a write that stops part way says the EEPROM is partial and how to restore it" {
@@ -186,7 +186,7 @@ blank() { head -c "${2:-4096}" /dev/zero | tr '\0' '\377' > "$1"; }
 		--backup "it's old.eeprom"
 	no_sanitizer_report
 	[ "$status" -eq 4 ]
-	[[ "$output" == *"ee: write failed after 100 of 1010 bytes: Input/output error"* ]]
+	[[ "$output" == *"ee: write failed after 100 of 1007 bytes: Input/output error"* ]]
 	[[ "$output" == *"ee: the EEPROM now holds a partial or wrong image"* ]]
 	[[ "$output" == *"ee: its old content is in it's old.eeprom; restore it with:"* ]]
 	[[ "$output" == *"  capetool flash 'it'\\''s old.eeprom' --device 'ee' --force --no-backup"* ]]
@@ -236,7 +236,7 @@ blank() { head -c "${2:-4096}" /dev/zero | tr '\0' '\377' > "$1"; }
 	fake_sysfs "$BATS_TEST_TMPDIR/sys"
 	head -c 512 /dev/zero | tr '\0' '\377' > "$BATS_TEST_TMPDIR/sys/bus/nvmem/devices/0-00550/nvmem"
 	CAPETOOL_SYSFS=$BATS_TEST_TMPDIR/sys run ct flash "$GOLDEN/BB-WTHR-01-00A2.embedded.eeprom" --slot 1 --no-backup
-	[[ "$output" == *"the 1010-byte image does not fit the 512-byte EEPROM"* ]]
+	[[ "$output" == *"the 1007-byte image does not fit the 512-byte EEPROM"* ]]
 	[ "$status" -ne 0 ]
 	[ "$(stat -c %s "$BATS_TEST_TMPDIR/sys/bus/nvmem/devices/0-00550/nvmem")" -eq 512 ]
 	[ "$(tr -d '\377' < "$BATS_TEST_TMPDIR/sys/bus/nvmem/devices/0-00550/nvmem" | wc -c)" -eq 0 ]
@@ -271,7 +271,7 @@ blank() { head -c "${2:-4096}" /dev/zero | tr '\0' '\377' > "$1"; }
 	blank "$BATS_TEST_TMPDIR/ee2"
 	run ct flash "$BATS_TEST_TMPDIR/dump" --device "$BATS_TEST_TMPDIR/ee2" --no-backup
 	[ "$status" -eq 0 ]
-	cmp -n 1010 "$BATS_TEST_TMPDIR/ee2" "$GOLDEN/BB-WTHR-01-00A2.embedded.eeprom"
+	cmp -n 1007 "$BATS_TEST_TMPDIR/ee2" "$GOLDEN/BB-WTHR-01-00A2.embedded.eeprom"
 }
 
 @test "read usage errors exit 2; a missing device exits 9" {
