@@ -167,6 +167,12 @@ struct board_hdr {
 	char *modes[8];		/* function by mux mode; NULL where unknown */
 };
 
+/* A name the board's cape connector exports (its export-symbols node). */
+struct board_export {
+	char *name;
+	char *target;		/* a label, or a path starting with /; NULL: the GPIO nexus */
+};
+
 struct board {
 	char *name, *description, *pinmux, *devices_target;
 	char **compatible;
@@ -179,6 +185,8 @@ struct board {
 	struct board_pin pins[CAPE_NPINS];	/* by index; gpio NULL if absent */
 	struct board_hdr hdr[2][BOARD_HDR_ROWS * 2];	/* "header": [P8, P9][pin - 1] */
 	bool has_hdr;
+	struct board_export *exports;	/* what its cape connector exports */
+	size_t nexports;
 };
 
 struct board_src { const char *name; const char *text; };
@@ -192,6 +200,15 @@ const struct board_bus *board_find_bus(const struct board *b, const char *name);
 bool header_position(const char *name, int *hdr, int *pos);
 /* The mux entry of the board-enabled bus a shared pin belongs to, or NULL. */
 const struct bus_mux *board_shared_mux(const struct board *b, int idx, const struct board_bus **bus);
+/* The export of that name; the export whose target is @target; the GPIO nexus. */
+const struct board_export *board_find_export(const struct board *b, const char *name);
+const struct board_export *board_export_of(const struct board *b, const char *target);
+const struct board_export *board_gpio_export(const struct board *b);
+/* "NAME, NAME, ..." of the exports (malloc'ed; "none" if there are none). */
+char *board_export_list(const struct board *b);
+/* bone_gpio pin codes: 800+n for P8.n, 900+n for P9.n; -1 if not a header signal. */
+int pin_code(int idx);
+int pin_code_index(uint32_t code);
 
 /* ---- eeprom.c: encode/decode ---- */
 struct cape_image {
