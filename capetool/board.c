@@ -122,6 +122,52 @@ static int parse_header(const char *src, config_setting_t *list, struct board *b
 	return 0;
 }
 
+/* "exports": unique names; each a target or the (one) GPIO nexus. */
+static int parse_exports(const char *src, config_setting_t *list, struct board *b)
+{
+	int n = list ? config_setting_length(list) : 0;
+	bool nexus = false;
+
+	b->exports = xcalloc((size_t)n + 1, sizeof(*b->exports));
+	for (int i = 0; i < n; i++) {
+		config_setting_t *g = config_setting_get_elem(list, (unsigned)i);
+		struct board_export *e = &b->exports[b->nexports];
+		const char *name = NULL, *target = NULL;
+		int gm = 0;
+
+		config_setting_lookup_string(g, "name", &name);
+		config_setting_lookup_string(g, "target", &target);
+		config_setting_lookup_bool(g, "gpio-map", &gm);
+		if (!name[0] || strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+		    strlen(name) || (name[0] >= '0' && name[0] <= '9')) {
+			err("%s: exports: \"%s\" is not a label (letters, digits and _, not starting with a digit)",
+			    src, name);
+			return -1;
+		}
+		if (board_find_export(b, name)) {
+			err("%s: exports: %s listed twice", src, name);
+			return -1;
+		}
+		if (!target == !gm) {
+			err("%s: exports: %s needs either a target or gpio-map = true", src, name);
+			return -1;
+		}
+		if (gm && nexus) {
+			err("%s: exports: %s: only one export is the GPIO nexus", src, name);
+			return -1;
+		}
+		if (target && !target[0]) {
+			err("%s: exports: %s: an empty target", src, name);
+			return -1;
+		}
+		nexus |= gm;
+		e->name = xstrdup(name);
+		e->target = target ? xstrdup(target) : NULL;
+		b->nexports++;
+	}
+	return 0;
+}
+
 static int board_parse_fields(const char *src, config_t *cfg, struct board *b);
 
 /* On failure, nothing of the half-parsed profile is left allocated. */
@@ -212,6 +258,8 @@ static int board_parse_fields(const char *src, config_t *cfg, struct board *b)
 	}
 	if (parse_header(src, config_setting_get_member(root, "header"), b))
 		return EXIT_FAIL;
+	if (parse_exports(src, config_setting_get_member(root, "exports"), b))
+		return EXIT_DEF;
 	for (int i = 0; i < CAPE_NPINS; i++)
 		b->pins[i].conf = -1;
 	s = config_setting_get_member(root, "pins");
@@ -334,6 +382,62 @@ const struct bus_mux *board_shared_mux(const struct board *b, int idx, const str
 	return NULL;
 }
 
+const struct board_export *board_find_export(const struct board *b, const char *name)
+{
+	for (size_t i = 0; i < b->nexports; i++)
+		if (!strcmp(b->exports[i].name, name))
+			return &b->exports[i];
+	return NULL;
+}
+
+const struct board_export *board_export_of(const struct board *b, const char *target)
+{
+	for (size_t i = 0; i < b->nexports; i++)
+		if (b->exports[i].target && !strcmp(b->exports[i].target, target))
+			return &b->exports[i];
+	return NULL;
+}
+
+const struct board_export *board_gpio_export(const struct board *b)
+{
+	for (size_t i = 0; i < b->nexports; i++)
+		if (!b->exports[i].target)
+			return &b->exports[i];
+	return NULL;
+}
+
+char *board_export_list(const struct board *b)
+{
+	char *s = NULL;
+
+	for (size_t i = 0; i < b->nexports; i++) {
+		char *n = s ? xasprintf("%s, %s", s, b->exports[i].name) : xstrdup(b->exports[i].name);
+
+		free(s);
+		s = n;
+	}
+	return s ? s : xstrdup("none");
+}
+
+int pin_code(int idx)
+{
+	int hdr, pos;
+
+	if (idx < 0 || idx >= CAPE_NPINS || !header_position(cape_pin_names[idx], &hdr, &pos))
+		return -1;
+	return (8 + hdr) * 100 + pos;
+}
+
+int pin_code_index(uint32_t code)
+{
+	char name[16];
+
+	if (code < 801 || code > 946 || (code > 846 && code < 901))
+		return -1;
+	snprintf(name, sizeof(name), "P%u.%u", code / 100, code % 100);
+	return cape_pin_index(name);
+}
+
 static void free_strv(char **v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -361,6 +465,11 @@ void board_free(struct board *b)
 		free(b->buses[i].reserved);
 	}
 	free(b->buses);
+	for (size_t i = 0; i < b->nexports; i++) {
+		free(b->exports[i].name);
+		free(b->exports[i].target);
+	}
+	free(b->exports);
 	for (int i = 0; i < CAPE_NPINS; i++)
 		free(b->pins[i].gpio);
 	for (int hdr = 0; hdr < 2; hdr++)

@@ -167,6 +167,12 @@ struct board_hdr {
 	char *modes[8];		/* function by mux mode; NULL where unknown */
 };
 
+/* A name the board's cape connector exports (its export-symbols node). */
+struct board_export {
+	char *name;
+	char *target;		/* a label, or a path starting with /; NULL: the GPIO nexus */
+};
+
 struct board {
 	char *name, *description, *pinmux, *devices_target;
 	char **compatible;
@@ -179,6 +185,8 @@ struct board {
 	struct board_pin pins[CAPE_NPINS];	/* by index; gpio NULL if absent */
 	struct board_hdr hdr[2][BOARD_HDR_ROWS * 2];	/* "header": [P8, P9][pin - 1] */
 	bool has_hdr;
+	struct board_export *exports;	/* none: create emits board-specific overlays */
+	size_t nexports;
 };
 
 struct board_src { const char *name; const char *text; };
@@ -192,6 +200,15 @@ const struct board_bus *board_find_bus(const struct board *b, const char *name);
 bool header_position(const char *name, int *hdr, int *pos);
 /* The mux entry of the board-enabled bus a shared pin belongs to, or NULL. */
 const struct bus_mux *board_shared_mux(const struct board *b, int idx, const struct board_bus **bus);
+/* The export of that name; the export whose target is @target; the GPIO nexus. */
+const struct board_export *board_find_export(const struct board *b, const char *name);
+const struct board_export *board_export_of(const struct board *b, const char *target);
+const struct board_export *board_gpio_export(const struct board *b);
+/* "NAME, NAME, ..." of the exports (malloc'ed; "none" if there are none). */
+char *board_export_list(const struct board *b);
+/* bone_gpio pin codes: 800+n for P8.n, 900+n for P9.n; -1 if not a header signal. */
+int pin_code(int idx);
+int pin_code_index(uint32_t code);
 
 /* ---- eeprom.c: encode/decode ---- */
 struct cape_image {
@@ -232,8 +249,22 @@ int pin_words_parse(const char *line, int *idx, uint16_t *word);
 bool eeprom_has_magic(const uint8_t *buf, size_t len);
 
 /* ---- overlay.c: overlay building ---- */
-/* Build the overlay blob for @def on @b; returns EXIT_*; *blob malloc'ed. */
+/*
+ * Build the overlay blob for @def on @b; returns EXIT_*; *blob malloc'ed.
+ * A board with exports gets the portable overlay (exported names only, no
+ * pinmux); one without, the board-specific overlay (its labels, pinmux).
+ */
 int overlay_build(const struct cape_def *def, const struct board *b, void **blob, size_t *len);
+/*
+ * resolve: a portable overlay into one for @b: exported names to the
+ * board's labels or paths, <&gpio-nexus PIN FLAGS> to the SoC's GPIO
+ * controller and line, and a pinmux fragment for @pins (pin words by pin
+ * index, 0: unused) referenced by the nodes that use the pins.  @part (the
+ * cape's part number) names the pinmux groups.  EXIT_*; @src names the
+ * input in messages.
+ */
+int overlay_resolve(const char *src, const void *dtbo, size_t len, const struct board *b,
+		    const uint16_t *pins, const char *part, void **blob, size_t *outlen);
 
 /* ---- sysfs.c: sysfs, configfs and nvmem access ---- */
 const char *sysfs_root(void);			/* $CAPETOOL_SYSFS or /sys */
@@ -254,6 +285,7 @@ int cmd_remove(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_schema(int argc, char **argv);
 int cmd_pinout(int argc, char **argv);
+int cmd_resolve(int argc, char **argv);
 /* decode one buffer: fmt 0 text, 1 JSON, 2 definition; EXIT_* */
 int decode_buffer(const char *src, const uint8_t *buf, size_t len, int fmt, const char *xfile);
 

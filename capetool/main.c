@@ -24,6 +24,7 @@ static const struct cmd cmds[] = {
 	{ "list", cmd_list, "slots and capes the kernel reports" },
 	{ "schema", cmd_schema, "print the definition format (from the compiled-in schema)" },
 	{ "pinout", cmd_pinout, "draw headers P8 and P9 as capes use them; conflicts named" },
+	{ "resolve", cmd_resolve, "a portable overlay into one for a board's tree (U-Boot)" },
 };
 
 static const char exit_codes[] =
@@ -32,7 +33,8 @@ static const char exit_codes[] =
 	"   1  other failure\n"
 	"   2  bad command line (option, argument, board or command name)\n"
 	"   3  invalid input file: definition, board profile or escape-hatch\n"
-	"      overlay (FILE:LINE: KEY: reason)\n"
+	"      overlay (FILE:LINE: KEY: reason); resolve: not a portable overlay\n"
+	"      for the board\n"
 	"   4  cannot read or write a file (missing, unreadable, a write failed)\n"
 	"   5  check: pin, bus address or slot conflict; pinout: pin conflict\n"
 	"   6  check: power over budget\n"

@@ -411,8 +411,48 @@ static int compile_dtso(const char *src, uint8_t **buf, size_t *len)
 	return r;
 }
 
-static int merge_extra(struct otree *t, const char *path)
+/*
+ * A portable overlay names only what @b exports: every reference a
+ * fragment's target or a property makes to the base tree must be an
+ * exported name, and no fragment may name a path.
+ */
+static int check_portable_extra(struct otree *t, const char *path, const struct board *b,
+				size_t first_fix, unsigned first_frag)
 {
+	int bad = 0;
+
+	for (size_t i = first_fix; i < t->nfix; i++) {
+		char *where, *names;
+
+		if (!t->fix[i].label || board_find_export(b, t->fix[i].label))
+			continue;
+		where = path_of(t->fix[i].node);
+		names = board_export_list(b);
+		err("%s: %s:%s references \"%s\", which board %s's cape connector does not export "
+		    "(it exports: %s); a portable overlay names only exported things",
+		    path, where, t->fix[i].prop, t->fix[i].label, b->name, names);
+		free(where);
+		free(names);
+		bad++;
+	}
+	for (size_t i = 0; i < t->root->nkids; i++) {
+		struct onode *f = t->root->kids[i];
+		unsigned n;
+
+		if (sscanf(f->name, "fragment@%u", &n) != 1 || n < first_frag || !prop_find(f, "target-path"))
+			continue;
+		err("%s: %s has a target-path, which names the board's tree; a portable overlay "
+		    "targets exported names only (target = <&NAME>)", path, f->name);
+		bad++;
+	}
+	return bad;
+}
+
+static int merge_extra(struct otree *t, const char *path, const struct board *portable)
+{
+	size_t first_fix = t->nfix;
+	unsigned first_frag = t->nfrag;
+
 	uint8_t *blob;
 	size_t len;
 	int r, off, fx;
@@ -534,6 +574,8 @@ static int merge_extra(struct otree *t, const char *path)
 	if (maxph >= t->next_phandle)
 		t->next_phandle = maxph + 1;
 	free(blob);
+	if (portable)
+		bad += check_portable_extra(t, path, portable, first_fix, first_frag);
 	return bad ? EXIT_DEF : EXIT_OK;
 }
 
@@ -566,6 +608,7 @@ struct bctx {
 	char *slug;
 	bool muxed[CAPE_NPINS];
 	int errors;
+	bool portable;		/* the board exports names: use only them, no pinmux */
 };
 
 static void berr(struct bctx *c, const struct cape_dev *dv, const char *fmt, ...)
@@ -592,7 +635,7 @@ static struct onode *pin_group(struct bctx *c, const char *what, const int *idx,
 	char *name;
 	size_t used = 0;
 
-	if (!c->b->pinmux || !n)
+	if (c->portable || !c->b->pinmux || !n)
 		return NULL;
 	pm = frag_for(c->t, c->b->pinmux);
 	name = xasprintf("%s-%s-pins", c->slug, what);
@@ -637,10 +680,47 @@ static bool gpio_ref(struct bctx *c, const struct cape_dev *dv, struct onode *n,
 		berr(c, dv, "board %s cannot use %s as a GPIO", c->b->name, dv->pin);
 		return false;
 	}
+	if (c->portable) {
+		const struct board_export *e = board_gpio_export(c->b);
+
+		if (!e) {
+			berr(c, dv, "board %s's cape connector exports no GPIO nexus for %s",
+			     c->b->name, dv->pin);
+			return false;
+		}
+		/* the connector's nexus: <&bone_gpio PIN FLAGS>, PIN 800+n / 900+n */
+		prop_ref(c->t, n, prop, e->name);
+		prop_append_u32(n, prop, (uint32_t)pin_code(idx));
+		prop_append_u32(n, prop, dv->active_low ? 1 : 0);
+		return true;
+	}
 	prop_ref(c->t, n, prop, bp->gpio);
 	prop_append_u32(n, prop, (uint32_t)bp->line);
 	prop_append_u32(n, prop, dv->active_low ? 1 : 0);
 	return true;
+}
+
+/*
+ * The __overlay__ node for @target (a board label or /path): itself on a
+ * board-specific overlay, its exported name on a portable one (NULL, after
+ * saying so, if the connector does not export it).
+ */
+static struct onode *frag_on(struct bctx *c, const struct cape_dev *dv, const char *target,
+			     const char *what)
+{
+	const struct board_export *e;
+	char *names;
+
+	if (!c->portable)
+		return frag_for(c->t, target);
+	e = board_export_of(c->b, target);
+	if (e)
+		return frag_for(c->t, e->name);
+	names = board_export_list(c->b);
+	berr(c, dv, "board %s's cape connector exports no name for %s (%s; it exports: %s)",
+	     c->b->name, what, target, names);
+	free(names);
+	return NULL;
 }
 
 static void add_props(struct onode *n, const struct cape_dev *dv)
@@ -687,7 +767,14 @@ static struct onode *bus_node(struct bctx *c, const struct cape_dev *dv, const c
 			berr(c, dv, "%s needs %s muxed mode %d (%s); it is not in pins", bus->name,
 			     cape_pin_names[m->idx], m->mode, m->signal);
 	}
-	ov = frag_for(c->t, bus->label);
+	{
+		char *what = xasprintf("bus %s", bus->name);
+
+		ov = frag_on(c, dv, bus->label, what);
+		free(what);
+		if (!ov)
+			return NULL;
+	}
 	if (!bus->board_enabled && !prop_find(ov, "status")) {
 		int idx[CAPE_NPINS];
 		size_t n = 0;
@@ -754,8 +841,12 @@ static void add_gpio_group(struct bctx *c, enum dev_type type)
 		if (dv->type != type)
 			continue;
 		if (!parent) {
+			struct onode *ov = frag_on(c, dv, c->b->devices_target, "platform devices");
+
+			if (!ov)
+				return;
 			name = xasprintf("%s-%s", c->slug, what);
-			parent = node_new(frag_for(c->t, c->b->devices_target), name);
+			parent = node_new(ov, name);
 			free(name);
 			prop_str(parent, "compatible", compat);
 		}
@@ -782,7 +873,7 @@ static void add_gpio_group(struct bctx *c, enum dev_type type)
 int overlay_build(const struct cape_def *d, const struct board *b, void **blob, size_t *len)
 {
 	struct otree t = { .next_phandle = 1 };
-	struct bctx c = { d, b, &t, slug(d->part_number), { false }, 0 };
+	struct bctx c = { d, b, &t, slug(d->part_number), { false }, 0, b->nexports > 0 };
 	unsigned w1 = 0;
 	int rc = EXIT_OK;
 
@@ -791,7 +882,7 @@ int overlay_build(const struct cape_def *d, const struct board *b, void **blob, 
 		prop_append(t.root, "exclusive-use", cape_pin_names[d->pins[i].idx],
 			    strlen(cape_pin_names[d->pins[i].idx]) + 1);
 	if (d->overlay)
-		rc = merge_extra(&t, d->overlay);
+		rc = merge_extra(&t, d->overlay, c.portable ? b : NULL);
 	/* board-enabled buses keep the board's own pinmux */
 	for (size_t i = 0; i < d->ndevs && rc == EXIT_OK; i++) {
 		const struct board_bus *bus;
@@ -818,10 +909,15 @@ int overlay_build(const struct cape_def *d, const struct board *b, void **blob, 
 			bus_node(&c, dv, "uart");
 			break;
 		case DEV_W1: {
+			struct onode *ov = frag_on(&c, dv, b->devices_target, "platform devices"), *n;
 			char *name = xasprintf("%s-w1-%u", c.slug, w1++);
-			struct onode *n = node_new(frag_for(&t, b->devices_target), name);
 			int idx = cape_pin_index(dv->pin);
 
+			if (!ov) {
+				free(name);
+				break;
+			}
+			n = node_new(ov, name);
 			free(name);
 			prop_str(n, "compatible", "w1-gpio");
 			if (gpio_ref(&c, dv, n, "gpios"))
@@ -836,7 +932,7 @@ int overlay_build(const struct cape_def *d, const struct board *b, void **blob, 
 		add_gpio_group(&c, DEV_LED);
 		add_gpio_group(&c, DEV_KEY);
 	}
-	if (rc == EXIT_OK && b->pinmux) {
+	if (rc == EXIT_OK && b->pinmux && !c.portable) {
 		/* pins no device consumes still get their pad configuration */
 		int idx[CAPE_NPINS];
 		size_t n = 0;
@@ -860,5 +956,377 @@ int overlay_build(const struct cape_def *d, const struct board *b, void **blob, 
 	free(t.frags);
 	node_free(t.root);
 	free(c.slug);
+	return rc;
+}
+
+/* ---- resolve: a portable overlay for one board ---- */
+
+static uint32_t get_cell(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static void prop_del(struct onode *n, const char *name)
+{
+	for (size_t i = 0; i < n->nprops; i++)
+		if (!strcmp(n->props[i].name, name)) {
+			free(n->props[i].name);
+			free(n->props[i].val);
+			memmove(&n->props[i], &n->props[i + 1], (n->nprops - i - 1) * sizeof(*n->props));
+			n->nprops--;
+			return;
+		}
+}
+
+struct rctx {
+	const char *src;
+	const struct board *b;
+	const uint16_t *pins;
+	struct otree *t;
+	char *slug;
+	struct onode *pm;		/* the pinmux fragment's __overlay__, once made */
+	bool muxed[CAPE_NPINS];
+	int errors;
+	struct { struct onode *node; int idx; } *gpio;	/* who uses which pin as a GPIO */
+	size_t ngpio;
+};
+
+static void rerr(struct rctx *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void rerr(struct rctx *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	r->errors++;
+	if (err_quiet)
+		return;
+	fprintf(stderr, "%s: %s: ", progname, r->src);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* Is pin @idx one resolve muxes: used by the cape, with a pad on the board? */
+static bool resolve_wants(struct rctx *r, int idx)
+{
+	return idx >= 0 && idx < CAPE_NPINS && (r->pins[idx] & CAPE_PIN_USED) && !r->muxed[idx] &&
+	       !cape_pin_is_ain(idx) && r->b->pins[idx].conf >= 0;
+}
+
+/*
+ * A pinctrl-single group "<slug>-<what>-pins" for the pins @idx in the
+ * pinmux fragment (made on first use), referenced from @user's default
+ * state when @user is given.  Pins already muxed are left out.
+ */
+static void resolve_group(struct rctx *r, const char *what, const int *idx, size_t n,
+			  struct onode *user)
+{
+	struct onode *g;
+	char *name;
+	size_t used = 0;
+
+	if (!r->b->pinmux)
+		return;
+	for (size_t i = 0; i < n; i++)
+		used += resolve_wants(r, idx[i]);
+	if (!used)
+		return;
+	if (!r->pm) {
+		unsigned max = 0, k;
+		struct onode *f;
+
+		for (size_t i = 0; i < r->t->root->nkids; i++)
+			if (sscanf(r->t->root->kids[i]->name, "fragment@%u", &k) == 1 && k >= max)
+				max = k + 1;
+		r->t->nfrag = max;
+		f = new_fragment(r->t, NULL);
+		prop_ref(r->t, f, "target", r->b->pinmux);
+		r->pm = node_new(f, "__overlay__");
+	}
+	name = xasprintf("%s-%s-pins", r->slug, what);
+	for (unsigned k = 2; node_child(r->pm, name); k++) {
+		free(name);
+		name = xasprintf("%s-%s-%u-pins", r->slug, what, k);
+	}
+	g = node_new(r->pm, name);
+	free(name);
+	prop_set(g, "pinctrl-single,pins", NULL, 0);
+	for (size_t i = 0; i < n; i++) {
+		uint16_t w;
+
+		if (!resolve_wants(r, idx[i]))
+			continue;
+		w = r->pins[idx[i]];
+		prop_append_u32(g, "pinctrl-single,pins", (uint32_t)r->b->pins[idx[i]].conf);
+		prop_append_u32(g, "pinctrl-single,pins", w & 0x78);
+		prop_append_u32(g, "pinctrl-single,pins", w & CAPE_PIN_MODE_MASK);
+		r->muxed[idx[i]] = true;
+	}
+	if (user) {
+		if (!prop_find(user, "pinctrl-names"))
+			prop_str(user, "pinctrl-names", "default");
+		prop_local_ref(r->t, user, "pinctrl-0", g);
+	}
+}
+
+/* The fixup (with a label) that sets @node's @prop at offset 0, or NULL. */
+static struct fixup *fixup_at(struct otree *t, struct onode *node, const char *prop)
+{
+	for (size_t i = 0; i < t->nfix; i++)
+		if (t->fix[i].label && t->fix[i].node == node && !strcmp(t->fix[i].prop, prop) &&
+		    !t->fix[i].off)
+			return &t->fix[i];
+	return NULL;
+}
+
+/* Rewrite every reference to an exported name; note who uses which GPIO pin. */
+static void resolve_refs(struct rctx *r)
+{
+	struct otree *t = r->t;
+	size_t keep = 0;
+
+	for (size_t i = 0; i < t->nfix; i++) {
+		struct fixup *f = &t->fix[i];
+		const struct board_export *e = f->label ? board_find_export(r->b, f->label) : NULL;
+		struct oprop *p = prop_find(f->node, f->prop);
+		char *where = path_of(f->node);
+		bool drop = false;
+
+		if (!f->label) {
+			/* local: our own phandles, unchanged */
+		} else if (!e) {
+			char *names = board_export_list(r->b);
+
+			rerr(r, "%s:%s references \"%s\", which board %s's cape connector does not "
+			     "export (it exports: %s): not a portable overlay", where, f->prop,
+			     f->label, r->b->name, names);
+			free(names);
+		} else if (!e->target) {
+			/* <&nexus PIN FLAGS> -> <&controller LINE FLAGS> */
+			uint32_t code;
+			int idx;
+			const struct board_pin *bp;
+
+			if (!p || (size_t)f->off + 12 > p->len) {
+				rerr(r, "%s:%s: <&%s PIN FLAGS> needs 3 cells at offset %u", where,
+				     f->prop, f->label, f->off);
+				goto next;
+			}
+			code = get_cell(p->val + f->off + 4);
+			idx = pin_code_index(code);
+			if (idx < 0) {
+				rerr(r, "%s:%s: %s pin %u is no header signal pin (800+n for P8.n, "
+				     "900+n for P9.n)", where, f->prop, f->label, code);
+				goto next;
+			}
+			bp = &r->b->pins[idx];
+			if (!bp->gpio) {
+				rerr(r, "%s:%s: %s pin %u (%s): board %s has no GPIO on that pin",
+				     where, f->prop, f->label, code, cape_pin_names[idx], r->b->name);
+				goto next;
+			}
+			cell(p->val + f->off + 4, (uint32_t)bp->line);
+			free(f->label);
+			f->label = xstrdup(bp->gpio);
+			r->gpio = xrealloc(r->gpio, (r->ngpio + 1) * sizeof(*r->gpio));
+			r->gpio[r->ngpio].node = f->node;
+			r->gpio[r->ngpio++].idx = idx;
+		} else if (e->target[0] == '/') {
+			/* a path: only a fragment's target can name one */
+			if (strcmp(f->prop, "target") || f->off || f->node->parent != t->root) {
+				rerr(r, "%s:%s references %s, which board %s exports as the path %s: "
+				     "only a fragment's target can name it", where, f->prop, f->label,
+				     r->b->name, e->target);
+				goto next;
+			}
+			prop_del(f->node, "target");
+			prop_str(f->node, "target-path", e->target);
+			drop = true;
+		} else {
+			free(f->label);
+			f->label = xstrdup(e->target);
+		}
+next:
+		free(where);
+		if (drop) {
+			free(f->label);
+			free(f->prop);
+			continue;
+		}
+		t->fix[keep++] = *f;
+	}
+	t->nfix = keep;
+}
+
+/* Read the overlay's __fixups__ into @t (nodes by path); 0 or errors counted. */
+static void import_fixups(struct rctx *r, const void *fdt, int fx)
+{
+	int p;
+
+	fdt_for_each_property_offset(p, fdt, fx) {
+		const char *label, *s;
+		int l;
+
+		s = fdt_getprop_by_offset(fdt, p, &label, &l);
+		for (int o = 0; o < l; o += (int)strnlen(s + o, (size_t)(l - o)) + 1) {
+			size_t el = strnlen(s + o, (size_t)(l - o));
+			char *e = xmalloc(el + 1), *c1, *c2, *end;
+			struct onode *n = NULL;
+			unsigned long off = 0;
+
+			memcpy(e, s + o, el);
+			e[el] = 0;
+			c2 = strrchr(e, ':');
+			if (c2 && c2 != e) {
+				*c2 = 0;
+				c1 = strrchr(e, ':');
+				if (c1) {
+					*c1 = 0;
+					errno = 0;
+					off = strtoul(c2 + 1, &end, 10);
+					if (e[0] == '/' && c2[1] && !*end && !errno && off <= UINT32_MAX)
+						n = walk(r->t->root, e);
+					if (n) {
+						struct oprop *pr = prop_find(n, c1 + 1);
+
+						if (!pr || off % 4 || off + 4 > pr->len)
+							n = NULL;
+						else
+							add_fixup(r->t, label, n, c1 + 1, (uint32_t)off);
+					}
+				}
+			}
+			if (!n)
+				rerr(r, "__fixups__ entry %s = \"%.*s\" names no property cell of the overlay",
+				     label, (int)el, s + o);
+			free(e);
+		}
+	}
+}
+
+int overlay_resolve(const char *src, const void *dtbo, size_t len, const struct board *b,
+		    const uint16_t *pins, const char *part, void **blob, size_t *outlen)
+{
+	struct otree t = { .next_phandle = 1 };
+	struct rctx r = { .src = src, .b = b, .pins = pins, .t = &t, .slug = slug(part) };
+	uint32_t maxph = 0;
+	int off, rc = EXIT_OK;
+	const char *eu;
+	int eulen;
+
+	if (fdt_check_header(dtbo) || fdt_totalsize(dtbo) > len || fdt_check_full(dtbo, len)) {
+		err("%s: not a valid flattened device tree", src);
+		free(r.slug);
+		return EXIT_DEF;
+	}
+	t.root = node_new(NULL, "");
+	{
+		int p;
+
+		fdt_for_each_property_offset(p, dtbo, 0) {
+			const char *pn;
+			int l;
+			const void *v = fdt_getprop_by_offset(dtbo, p, &pn, &l);
+
+			prop_set(t.root, pn, v, (size_t)l);
+		}
+	}
+	fdt_for_each_subnode(off, dtbo, 0) {
+		const char *name = fdt_get_name(dtbo, off, NULL);
+
+		if (strcmp(name, "__fixups__") && strcmp(name, "__local_fixups__"))
+			import_node(dtbo, off, t.root, name, &maxph);
+	}
+	t.next_phandle = maxph + 1;
+	if ((off = fdt_subnode_offset(dtbo, 0, "__fixups__")) >= 0)
+		import_fixups(&r, dtbo, off);
+	if ((off = fdt_subnode_offset(dtbo, 0, "__local_fixups__")) >= 0)
+		import_local_fixups(&t, dtbo, off, t.root);
+	/* the pins the overlay says it uses must be the cape's */
+	eu = fdt_getprop(dtbo, 0, "exclusive-use", &eulen);
+	for (int o = 0; eu && o < eulen; o += (int)strnlen(eu + o, (size_t)(eulen - o)) + 1) {
+		char name[16];
+		int idx;
+
+		snprintf(name, sizeof(name), "%.*s", (int)strnlen(eu + o, (size_t)(eulen - o)), eu + o);
+		idx = cape_pin_index(name);
+		if (idx >= 0 && !(pins[idx] & CAPE_PIN_USED))
+			rerr(&r, "its exclusive-use names %s, which the cape's pin "
+			     "words do not use (another cape's EEPROM or definition?)", name);
+	}
+	if (!r.errors)
+		resolve_refs(&r);
+	if (!r.errors) {
+		int idx[CAPE_NPINS];
+		size_t n;
+
+		/* pins of the board-enabled buses (the shared cape bus) are the board's to mux */
+		for (size_t i = 0; i < b->nbuses; i++)
+			for (size_t k = 0; b->buses[i].board_enabled && k < b->buses[i].npins; k++) {
+				int x = cape_pin_index(b->buses[i].pins[k]);
+
+				if (x >= 0)
+					r.muxed[x] = true;
+			}
+		/* a bus a fragment enables: its pins, referenced by that node */
+		for (size_t i = 0; i < t.root->nkids; i++) {
+			struct onode *f = t.root->kids[i], *ov = node_child(f, "__overlay__");
+			struct fixup *fx = fixup_at(&t, f, "target");
+			const struct board_bus *bus = NULL;
+
+			for (size_t k = 0; fx && ov && k < b->nbuses; k++)
+				if (!strcmp(b->buses[k].label, fx->label))
+					bus = &b->buses[k];
+			if (!bus || bus->board_enabled)
+				continue;
+			n = 0;
+			for (size_t k = 0; k < bus->npins; k++) {
+				int x = cape_pin_index(bus->pins[k]);
+
+				if (x >= 0)
+					idx[n++] = x;
+			}
+			resolve_group(&r, bus->name, idx, n, ov);
+		}
+		/* GPIO users: the node holding gpios, or the gpio-leds/-keys parent of an entry */
+		for (size_t i = 0; i < r.ngpio; i++) {
+			struct onode *u = r.gpio[i].node;
+			const char *what;
+			size_t sl = strlen(r.slug);
+
+			if (!prop_find(u, "compatible") && u->parent && prop_find(u->parent, "compatible"))
+				u = u->parent;
+			n = 0;
+			for (size_t k = i; k < r.ngpio; k++) {
+				struct onode *v = r.gpio[k].node;
+
+				if (v == u || v->parent == u)
+					idx[n++] = r.gpio[k].idx;
+			}
+			what = u->name;
+			if (!strncmp(what, r.slug, sl) && what[sl] == '-' && what[sl + 1])
+				what += sl + 1;
+			resolve_group(&r, what, idx, n, u);
+		}
+		/* the rest: a group no device names (pinctrl-single applies it to none) */
+		n = 0;
+		for (int i = 0; i < CAPE_NPINS; i++)
+			if (resolve_wants(&r, i) && !b->board_pin[i])
+				idx[n++] = i;
+		resolve_group(&r, "other", idx, n, NULL);
+	}
+	if (r.errors)
+		rc = EXIT_DEF;
+	else
+		rc = serialize(&t, blob, outlen);
+	for (size_t i = 0; i < t.nfix; i++) {
+		free(t.fix[i].label);
+		free(t.fix[i].prop);
+	}
+	free(t.fix);
+	free(r.gpio);
+	node_free(t.root);
+	free(r.slug);
 	return rc;
 }

@@ -90,6 +90,24 @@ static void check_def(const char *path, bool drop_hatch)
 		for (int k = 0; k < 4; k++)
 			if (im.power[k] != def.power[k])
 				abort();
+		if (boards[i].nexports) {
+			/*
+			 * A portable overlay resolves for the board it was built
+			 * for, into a tree; without an escape hatch, always.
+			 */
+			uint16_t words[CAPE_NPINS] = { 0 };
+			void *r = NULL;
+			size_t rlen;
+			int rc;
+
+			for (size_t k = 0; k < def.npins; k++)
+				words[def.pins[k].idx] = def.pins[k].word;
+			rc = overlay_resolve("fuzz", dtbo, len, &boards[i], words, def.part_number,
+					     &r, &rlen);
+			if ((!rc && fdt_check_full(r, rlen)) || (rc && !def.overlay))
+				abort();
+			free(r);
+		}
 		free(img);
 		free(dtbo);
 	}
@@ -104,5 +122,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!f || fwrite(data, 1, size, f) != size || fclose(f))
 		abort();
 	check_def(fdt ? hatchdef : defpath, !fdt);
+	if (fdt) {
+		/* resolve takes any tree: a refusal, or a valid tree */
+		static const uint16_t words[CAPE_NPINS] = { [15] = CAPE_PIN_USED | 7 };
+		void *r = NULL;
+		size_t rlen;
+
+		if (!overlay_resolve("fuzz", data, size, &boards[1], words, "BB-HATCH", &r, &rlen) &&
+		    fdt_check_full(r, rlen))
+			abort();
+		free(r);
+	}
 	return 0;
 }

@@ -12,7 +12,7 @@ load helpers
 @test "--help lists every command and every exit code" {
 	run ct --help
 	[ "$status" -eq 0 ]
-	for c in create decode check flash override remove list schema; do
+	for c in create decode check flash read override remove list schema pinout resolve; do
 		[[ "$output" == *"  $c "* ]]
 	done
 	for code in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
@@ -21,7 +21,7 @@ load helpers
 }
 
 @test "every command has --help" {
-	for c in create decode check flash override remove list schema; do
+	for c in create decode check flash read override remove list schema pinout resolve; do
 		run ct "$c" --help
 		[ "$status" -eq 0 ]
 		[[ "$output" == *"usage: capetool $c"* ]]

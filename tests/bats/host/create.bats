@@ -101,20 +101,23 @@ in_scope() {
 	[[ "$output" == *"fragment@0 targets &v2m_sysreg, not a cape target"* ]]
 }
 
-@test "beaglebone-black overlays apply with fdtoverlay onto am335x-boneblack.dtb (-@)" {
+@test "beaglebone-black overlays, resolved, apply with fdtoverlay onto am335x-boneblack.dtb (-@)" {
 	need_base_dtb bbb.dtb
 	for def in "$DEFS"/*.cape; do
-		rm -f "$BATS_TEST_TMPDIR"/*
-		ct create "$def" --board beaglebone-black -o "$BATS_TEST_TMPDIR" >/dev/null
-		run fdtoverlay -i "$BASE_DTBS/bbb.dtb" -o "$BATS_TEST_TMPDIR/out.dtb" "$BATS_TEST_TMPDIR"/*.dtbo
+		rm -rf "$BATS_TEST_TMPDIR/o"
+		o=$(resolved "$def" "$BATS_TEST_TMPDIR/o")
+		run fdtoverlay -i "$BASE_DTBS/bbb.dtb" -o "$BATS_TEST_TMPDIR/out.dtb" "$o"
 		[ "$status" -eq 0 ] || { echo "$def: $output"; false; }
+		# the portable one names what the board's tree does not have
+		run fdtoverlay -i "$BASE_DTBS/bbb.dtb" -o "$BATS_TEST_TMPDIR/out.dtb" "${o%.beaglebone-black.dtbo}.dtbo"
+		[ "$status" -ne 0 ]
 	done
 }
 
-@test "the weather overlay on beaglebone-black muxes P8.13 as gpio0_23 and wires its LED" {
+@test "the weather overlay on beaglebone-black, resolved, muxes P8.13 as gpio0_23 and wires its LED" {
 	need_base_dtb bbb.dtb
-	ct create "$DEFS/weather.cape" --board beaglebone-black -o "$BATS_TEST_TMPDIR" >/dev/null
-	fdtoverlay -i "$BASE_DTBS/bbb.dtb" -o "$BATS_TEST_TMPDIR/out.dtb" "$BATS_TEST_TMPDIR/BB-WTHR-01-00A2.dtbo"
+	o=$(resolved "$DEFS/weather.cape" "$BATS_TEST_TMPDIR")
+	fdtoverlay -i "$BASE_DTBS/bbb.dtb" -o "$BATS_TEST_TMPDIR/out.dtb" "$o"
 	gpio0=$(fdtget "$BASE_DTBS/bbb.dtb" /__symbols__ gpio0)
 	[ "$(fdtget "$BATS_TEST_TMPDIR/out.dtb" "$gpio0" phandle) 23 0" = \
 	  "$(fdtget "$BATS_TEST_TMPDIR/out.dtb" /bb-wthr-01-leds/led-0 gpios)" ]
@@ -169,7 +172,14 @@ in_scope() {
 	run ct create "$FIX/defs/kitchen-sink.cape" --board beaglebone-black -o "$BATS_TEST_TMPDIR"
 	no_sanitizer_report
 	[ "$status" -eq 0 ]
+	# portable: the buses by their bone-bus names, the GPIOs by pin code
 	run dtc -I dtb -O dts "$BATS_TEST_TMPDIR/BB-SINK-01-00A0.dtbo"
+	[[ "$output" == *'bone_uart_1 = "/fragment@'* ]]
+	[[ "$output" == *'bone_spi_0 = "/fragment@'* ]]
+	[[ "$output" == *'bone_gpio = "/fragment@'* ]]
+	[[ "$output" != *'pinctrl'* ]]
+	o=$(resolved "$FIX/defs/kitchen-sink.cape" "$BATS_TEST_TMPDIR/r")
+	run dtc -I dtb -O dts "$o"
 	[[ "$output" == *'spi-max-frequency = <0x989680>;'* ]]
 	[[ "$output" == *'compatible = "w1-gpio";'* ]]
 	[[ "$output" == *'compatible = "gpio-keys";'* ]]
@@ -179,7 +189,7 @@ in_scope() {
 	[[ "$output" == *'spi-cpha;'* ]]
 	[[ "$output" == *'gains = <0x01 0x02>;'* ]]
 	need_base_dtb bbb.dtb
-	run fdtoverlay -i "$BASE_DTBS/bbb.dtb" -o "$BATS_TEST_TMPDIR/out.dtb" "$BATS_TEST_TMPDIR/BB-SINK-01-00A0.dtbo"
+	run fdtoverlay -i "$BASE_DTBS/bbb.dtb" -o "$BATS_TEST_TMPDIR/out.dtb" "$o"
 	[ "$status" -eq 0 ]
 	[ "$(fdtget "$BATS_TEST_TMPDIR/out.dtb" "$(fdtget "$BASE_DTBS/bbb.dtb" /__symbols__ spi0)" status)" = okay ]
 }

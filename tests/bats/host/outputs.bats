@@ -51,16 +51,17 @@ no_temp_files() {
 
 @test "a create that fails part way leaves the old .eeprom and .dtbo as they were" {
 	cd "$BATS_TEST_TMPDIR"
-	ct create "$DEFS/weather.cape" --board beaglebone-black -o out >/dev/null
-	cp out/BB-WTHR-01-00A2.eeprom old.eeprom
-	cp out/BB-WTHR-01-00A2.dtbo old.dtbo
-	# the 1058-byte .dtbo cannot be written whole; the .eeprom could
+	ct create "$FIX/defs/kitchen-sink.cape" --board beaglebone-black -o out >/dev/null
+	cp out/BB-SINK-01-00A0.eeprom old.eeprom
+	cp out/BB-SINK-01-00A0.dtbo old.dtbo
+	# the .dtbo (over 1 KiB) cannot be written whole; the .eeprom could
 	[ "$(stat -c %s old.dtbo)" -gt 1024 ]
-	run ct_fsize_1k create "$DEFS/weather.cape" --board beaglebone-black -o out --serial 0000XXXX9999
+	[ "$(stat -c %s old.eeprom)" -lt 1024 ]
+	run ct_fsize_1k create "$FIX/defs/kitchen-sink.cape" --board beaglebone-black -o out --serial 0000XXXX9999
 	[ "$status" -eq 4 ]
-	[[ "$output" == *"out/BB-WTHR-01-00A2.dtbo: cannot write: File too large"* ]]
-	cmp out/BB-WTHR-01-00A2.eeprom old.eeprom
-	cmp out/BB-WTHR-01-00A2.dtbo old.dtbo
+	[[ "$output" == *"out/BB-SINK-01-00A0.dtbo: cannot write: File too large"* ]]
+	cmp out/BB-SINK-01-00A0.eeprom old.eeprom
+	cmp out/BB-SINK-01-00A0.dtbo old.dtbo
 	no_temp_files out
 }
 
@@ -83,15 +84,16 @@ no_temp_files() {
 @test "decode -x and read -o replace their file whole or not at all" {
 	cd "$BATS_TEST_TMPDIR"
 	mkdir big
-	ct create "$DEFS/bborg-servo.cape" --board beaglebone-black --embed-overlay -o big >/dev/null
+	ct create "$FIX/defs/kitchen-sink.cape" --board beaglebone-black --embed-overlay -o big >/dev/null
+	[ "$(stat -c %s big/BB-SINK-01-00A0.dtbo)" -gt 1024 ]
 	echo previous > x.dtbo
-	run ct_fsize_1k decode big/BBORG_SERVO-00A2.eeprom -x x.dtbo
+	run ct_fsize_1k decode big/BB-SINK-01-00A0.eeprom -x x.dtbo
 	[ "$status" -eq 4 ]
 	[[ "$output" == *"x.dtbo: cannot write: File too large"* ]]
 	[ "$(cat x.dtbo)" = previous ]
-	run ct decode big/BBORG_SERVO-00A2.eeprom -x x.dtbo
+	run ct decode big/BB-SINK-01-00A0.eeprom -x x.dtbo
 	[ "$status" -eq 0 ]
-	cmp x.dtbo "$GOLDEN/BBORG_SERVO-00A2.beaglebone-black.dtbo"
+	cmp x.dtbo big/BB-SINK-01-00A0.dtbo
 	echo previous > dump
 	head -c 4096 /dev/zero > dev
 	run ct_fsize_1k read --device dev -o dump

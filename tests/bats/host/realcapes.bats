@@ -11,7 +11,8 @@ setup_file() {
 	build_base_dtbs "$BASE_DTBS" || true
 }
 
-# bbb DEF: create DEF for the bone into $BATS_TEST_TMPDIR/out, print the .dtbo
+# bbb DEF: create DEF for the bone into $BATS_TEST_TMPDIR/out, print the
+# (portable) .dtbo
 bbb() {
 	rm -rf "$BATS_TEST_TMPDIR/out"
 	ct create "$1" --board beaglebone-black -o "$BATS_TEST_TMPDIR/out" >/dev/null
@@ -47,21 +48,33 @@ i2c_nodes() {
 	[ "$(basename "$o")" = BB-RTC-01-00A0.dtbo ]
 	run i2c_nodes "$o"
 	[ "$output" = "mcp7940x@68 microchip,mcp7940x" ]
-	[ "$(fdtget "$o" /__fixups__ i2c1)" = "/fragment@0:target:0" ]
+	# portable: the bone bus I2C1, the key's pin by its code (P8.26: 826)
+	[ "$(fdtget "$o" /__fixups__ bone_i2c_1)" = "/fragment@0:target:0" ]
 	[ "$(fdtget "$o" /fragment@0/__overlay__ status)" = okay ]
-	[ "$(fdtget "$o" /fragment@2/__overlay__/bb-rtc-01-keys/key-0 linux,code)" = 143 ]
-	[ "$(fdtget "$o" /fragment@2/__overlay__/bb-rtc-01-keys/key-0 label)" = rtc_mfp ]
-	# i2c1_sda/scl (conf 0x158/0x15c) mode 2, input pull-up, slow
-	[ "$(fdtget -t x "$o" /fragment@1/__overlay__/bb-rtc-01-i2c1-pins pinctrl-single,pins)" = "15c 70 2 158 70 2" ]
+	[ "$(fdtget "$o" /fragment@1/__overlay__/bb-rtc-01-keys/key-0 linux,code)" = 143 ]
+	[ "$(fdtget "$o" /fragment@1/__overlay__/bb-rtc-01-keys/key-0 label)" = rtc_mfp ]
+	[ "$(fdtget "$o" /fragment@1/__overlay__/bb-rtc-01-keys/key-0 gpios)" = "-1 826 0" ]
+	# resolved for the bone: i2c1_sda/scl (conf 0x158/0x15c) mode 2, input pull-up, slow
+	r=$(resolved "$DEFS/bone/bb-rtc-01.cape" "$BATS_TEST_TMPDIR/r")
+	[ "$(fdtget "$r" /__fixups__ i2c1)" = "/fragment@0:target:0" ]
+	[ "$(fdtget -t x "$r" /fragment@2/__overlay__/bb-rtc-01-i2c1-pins pinctrl-single,pins)" = "15c 70 2 158 70 2" ]
+	[ "$(fdtget -t x "$r" /fragment@1/__overlay__/bb-rtc-01-keys/key-0 gpios)" = "ffffffff 1d 0" ]
 }
 
 @test "the comms cape: dcan1 and uart4 with the overlay's pads (BBORG_COMMS-00A2.dts)" {
 	o=$(bbb "$DEFS/bone/bborg-comms.cape")
-	for label in dcan1 uart4; do
+	for label in bone_can_1 bone_uart_4; do
 		frag=$(fdtget "$o" /__fixups__ $label | sed 's|^/\(fragment@[0-9]*\):.*|\1|')
 		[ "$(fdtget "$o" "/$frag/__overlay__" status)" = okay ]
 	done
-	dtc -I dtb -O dts "$o" 2>/dev/null > "$BATS_TEST_TMPDIR/c.dts"
+	run dtc -I dtb -O dts "$o"
+	[[ "$output" != *pinctrl* ]]
+	r=$(resolved "$DEFS/bone/bborg-comms.cape" "$BATS_TEST_TMPDIR/r")
+	for label in dcan1 uart4; do
+		frag=$(fdtget "$r" /__fixups__ $label | sed 's|^/\(fragment@[0-9]*\):.*|\1|')
+		[ "$(fdtget "$r" "/$frag/__overlay__" status)" = okay ]
+	done
+	dtc -I dtb -O dts "$r" 2>/dev/null > "$BATS_TEST_TMPDIR/c.dts"
 	grep -q 'pinctrl-single,pins = <0x184 0x30 0x02 0x180 0x10 0x02>;' "$BATS_TEST_TMPDIR/c.dts"
 	grep -q 'pinctrl-single,pins = <0x70 0x28 0x06 0x74 0x08 0x06>;' "$BATS_TEST_TMPDIR/c.dts"
 }
@@ -102,12 +115,12 @@ i2c_nodes() {
 	run ct check --board beaglebone-black "$DEFS/bborg-servo.cape" "$DEFS/bone/bborg-relay.cape"
 	[ "$status" -eq 5 ]
 	[[ "$output" == *"bborg-relay.cape: pin P9.42 is held by BBORG_SERVO (slot 0)"* ]]
-	[ -f "$BASE_DTBS/bbb.dtb" ] || skip "no 6.12 tree at $KSRC"
+	need_base_dtb bbb.dtb
 	rm -rf "$BATS_TEST_TMPDIR/out"
 	for d in "${stack1[@]}"; do
-		ct create "$d" --board beaglebone-black -o "$BATS_TEST_TMPDIR/out" >/dev/null
+		resolved "$d" "$BATS_TEST_TMPDIR/out" >/dev/null
 	done
-	run fdtoverlay -i "$BASE_DTBS/bbb.dtb" -o "$BATS_TEST_TMPDIR/all.dtb" "$BATS_TEST_TMPDIR"/out/*.dtbo
+	run fdtoverlay -i "$BASE_DTBS/bbb.dtb" -o "$BATS_TEST_TMPDIR/all.dtb" "$BATS_TEST_TMPDIR"/out/*.beaglebone-black.dtbo
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	sym() { fdtget "$BASE_DTBS/bbb.dtb" /__symbols__ "$1"; }
 	[ "$(fdtget "$BATS_TEST_TMPDIR/all.dtb" "$(sym i2c2)/pca@7f" reg)" = 127 ]

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capetool resolve: a portable cape overlay (one that names only what the
+ * cape connector exports) into one for a given board, for bootloaders that
+ * apply overlays themselves (U-Boot `fdt apply`, fdtoverlay).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "capetool.h"
+
+static const char usage_text[] =
+	"usage: capetool resolve --board B --cape CAPE DTBO -o OUT\n"
+	"\n"
+	"Turn a portable overlay (as create writes it for a board whose cape\n"
+	"connector exports names) into an overlay for board B's own device tree,\n"
+	"as U-Boot's `fdt apply` or fdtoverlay need it (the base DTB built with\n"
+	"dtc -@):\n"
+	"  - a reference to an exported name becomes one to the board's label\n"
+	"    (bone_i2c_2 -> i2c2), or a fragment target-path when the board\n"
+	"    exports a path (bone_devices -> /);\n"
+	"  - <&bone_gpio PIN FLAGS> (PIN 800+n for P8.n, 900+n for P9.n) becomes\n"
+	"    <&CONTROLLER LINE FLAGS>, the pin's SoC GPIO;\n"
+	"  - the cape's pins get pinctrl-single groups in a fragment on the board's\n"
+	"    pin controller, from the cape's pin words (the connector muxes them\n"
+	"    itself at runtime): a bus the overlay enables and a GPIO's user name\n"
+	"    theirs in pinctrl-0; pins no device of the overlay uses get a group\n"
+	"    nothing names.  The shared cape bus (I2C2) keeps the board's pinmux.\n"
+	"  -b, --board B   board profile (beaglebone-black...) or a .board file;\n"
+	"                  it must list the names its connector exports\n"
+	"  -c, --cape F    the cape's pin words: its EEPROM image (.eeprom) or its\n"
+	"                  definition (.cape); required\n"
+	"  -o, --output F  the board-specific overlay to write (atomically)\n"
+	"  -h, --help      this text\n"
+	"Exit status: 2 bad command line or board name; 3 the overlay is not a\n"
+	"portable one for B (a name B does not export, a pin code with no GPIO on\n"
+	"B, a malformed tree), or CAPE is invalid or is another cape's; 4 a file\n"
+	"cannot be read or written; image errors 10-14 as decode.\n";
+
+/* The cape's pin words by pin index and its part number, from an image or a definition. */
+static int load_pins(const char *path, uint16_t *words, char **part)
+{
+	uint8_t *buf;
+	size_t len;
+	int r = read_file(path, &buf, &len);
+
+	if (r) {
+		err("%s: %s", path, strerror(-r));
+		return EXIT_IO;
+	}
+	if (eeprom_has_magic(buf, len)) {
+		struct cape_image im;
+		char why[200];
+
+		r = eeprom_decode(buf, len, &im, why, sizeof(why));
+		if (r) {
+			err("%s: %s", path, why);
+			free(buf);
+			return r;
+		}
+		/* A0 words are taken by index, as decode and the kernel do */
+		for (unsigned i = 0; i < im.npinwords && i < CAPE_NPINS; i++)
+			if (im.pins[i] & CAPE_PIN_USED)
+				words[i] = im.pins[i];
+		*part = xstrdup(im.part_number);
+	} else {
+		struct cape_def d;
+
+		r = def_load(path, &d);
+		if (r) {
+			def_free(&d);
+			free(buf);
+			return r;
+		}
+		for (size_t i = 0; i < d.npins; i++)
+			words[d.pins[i].idx] = d.pins[i].word;
+		*part = xstrdup(d.part_number);
+		def_free(&d);
+	}
+	free(buf);
+	return EXIT_OK;
+}
+
+int cmd_resolve(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "board", required_argument, NULL, 'b' },
+		{ "cape", required_argument, NULL, 'c' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const char *board = NULL, *cape = NULL, *out = NULL, *in;
+	uint16_t words[CAPE_NPINS] = { 0 };
+	struct board b;
+	uint8_t *dtbo = NULL;
+	void *blob = NULL;
+	size_t len, blen;
+	char *part = NULL, *names;
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "b:c:o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'b': board = optarg; break;
+		case 'c': cape = optarg; break;
+		case 'o': out = optarg; break;
+		case 'h': fputs(usage_text, stdout); return EXIT_OK;
+		default: fputs(usage_text, stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1 || !board || !cape || !out) {
+		if (optind == argc - 1)
+			err("resolve needs %s", !board ? "--board B (the board to resolve for)" :
+			    !cape ? "--cape FILE (the cape's .eeprom or definition: its pin words)" :
+			    "-o OUT (the overlay to write)");
+		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	if (!*out) {
+		err("-o: an empty file name");
+		return EXIT_USAGE;
+	}
+	in = argv[optind];
+	rc = board_load(board, &b);
+	if (rc)
+		return rc;
+	if (!b.nexports || !board_gpio_export(&b)) {
+		names = board_export_list(&b);
+		err("board %s lists no names its cape connector exports%s (exports: %s): "
+		    "there is nothing to resolve", b.name,
+		    b.nexports ? " as a GPIO nexus" : "", names);
+		free(names);
+		board_free(&b);
+		return EXIT_DEF;
+	}
+	rc = load_pins(cape, words, &part);
+	if (rc)
+		goto out;
+	if ((rc = read_file(in, &dtbo, &len))) {
+		err("%s: %s", in, strerror(-rc));
+		rc = EXIT_IO;
+		goto out;
+	}
+	rc = overlay_resolve(in, dtbo, len, &b, words, part, &blob, &blen);
+	if (rc)
+		goto out;
+	if ((rc = write_file(out, blob, blen))) {
+		err("%s: cannot write: %s", out, strerror(-rc));
+		rc = EXIT_IO;
+		goto out;
+	}
+	printf("%s (%zu bytes)\n", out, blen);
+out:
+	free(blob);
+	free(dtbo);
+	free(part);
+	board_free(&b);
+	return rc;
+}
