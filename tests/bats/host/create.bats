@@ -290,7 +290,7 @@ CAPE
 
 @test "--embed-overlay refuses an overlay that does not fit a 24C256" {
 	head -c 40000 /dev/zero > "$BATS_TEST_TMPDIR/blob.bin"
-	printf '/dts-v1/;\n/plugin/;\n&cape_devices { big { data = /incbin/("%s"); }; };\n' \
+	printf '/dts-v1/;\n/plugin/;\n&bone_devices { big { data = /incbin/("%s"); }; };\n' \
 		"$BATS_TEST_TMPDIR/blob.bin" > "$BATS_TEST_TMPDIR/big.dtso"
 	sed "s|@EXTRA@|$BATS_TEST_TMPDIR/big.dtso|" "$FIX/defs/hatch.cape.in" > "$BATS_TEST_TMPDIR/hatch.cape"
 	run ct create "$BATS_TEST_TMPDIR/hatch.cape" --board qemu-vexpress --embed-overlay -o "$BATS_TEST_TMPDIR"
@@ -298,4 +298,19 @@ CAPE
 	[[ "$output" == *"overlay does not fit a 24C256 (32 KiB)"* ]]
 	run ct create "$BATS_TEST_TMPDIR/hatch.cape" --board qemu-vexpress -o "$BATS_TEST_TMPDIR"
 	[ "$status" -eq 0 ]
+}
+
+@test "one overlay for every board: qemu-vexpress and beaglebone-black get the same bytes" {
+	for def in "$DEFS"/*.cape; do
+		rm -rf "$BATS_TEST_TMPDIR/q" "$BATS_TEST_TMPDIR/b"
+		ct create "$def" --board qemu-vexpress -o "$BATS_TEST_TMPDIR/q" >/dev/null
+		ct create "$def" --board beaglebone-black -o "$BATS_TEST_TMPDIR/b" >/dev/null
+		for f in "$BATS_TEST_TMPDIR"/q/*.dtbo; do
+			cmp "$f" "$BATS_TEST_TMPDIR/b/$(basename "$f")" || { echo "$def"; false; }
+			# portable: no board label, no pin controller
+			run fdtget -p "$f" /__fixups__
+			[[ "$output" != *pinmux* ]]
+			for l in $output; do [[ "$l" == bone_* ]] || { echo "$def: $l"; false; }; done
+		done
+	done
 }

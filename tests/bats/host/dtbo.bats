@@ -121,7 +121,7 @@ D
 		echo '/dts-v1/;'
 		echo '/plugin/;'
 		for i in $(seq 0 69); do
-			echo "&cape_devices { n$i { compatible = \"acme,n\"; gpios = <&header_gpio $i 0>; }; };"
+			echo "&bone_devices { n$i { compatible = \"acme,n\"; gpios = <&bone_gpio 807 0>; }; };"
 		done
 	} > "$BATS_TEST_TMPDIR/many.dtso"
 	printf '%s\noverlay = "many.dtso";\n' "$HEAD" > "$BATS_TEST_TMPDIR/many.cape"
@@ -130,10 +130,10 @@ D
 	[ "$status" -eq 0 ]
 	[[ "$output" != *"ignored"* ]]
 	# every fragment's two references are fixed up, the last ones too
-	run fdtget "$BATS_TEST_TMPDIR/out/P-00A0.dtbo" /__fixups__ header_gpio
+	run fdtget "$BATS_TEST_TMPDIR/out/P-00A0.dtbo" /__fixups__ bone_gpio
 	[ "$(printf '%s\n' $output | wc -l)" -eq 70 ]
 	[[ "$output" == *"/fragment@69/__overlay__/n69:gpios:0"* ]]
-	run fdtget "$BATS_TEST_TMPDIR/out/P-00A0.dtbo" /__fixups__ cape_devices
+	run fdtget "$BATS_TEST_TMPDIR/out/P-00A0.dtbo" /__fixups__ bone_devices
 	[ "$(printf '%s\n' $output | wc -l)" -eq 70 ]
 }
 
@@ -142,7 +142,7 @@ D
 /dts-v1/;
 / {
 	fragment@0 { target-path = "/"; __overlay__ { x { y = <0xffffffff>; }; }; };
-	__fixups__ { header_gpio = "/fragment@0/__overlay__/x:y:0", "/fragment@7/__overlay__/z:y:0"; };
+	__fixups__ { bone_gpio = "/fragment@0/__overlay__/x:y:0", "/fragment@7/__overlay__/z:y:0"; };
 };
 D
 	printf '%s\noverlay = "dangling.dtso";\n' "$HEAD" > "$BATS_TEST_TMPDIR/d.cape"
