@@ -700,7 +700,7 @@ EXPORT_SYMBOL_GPL(capebus_controller_add_target);
 /**
  * capebus_controller_add_export() - export a node to cape overlays by name
  * @ctrl: the controller, not yet registered
- * @name: the name overlays refer to it by (copied), e.g. "bone_i2c_2"
+ * @name: the name overlays refer to it by (copied), e.g. "header_i2c"
  * @np: the node (a reference is taken); it must have a phandle
  *
  * A cape overlay's references to nodes outside itself resolve through the
