@@ -28,7 +28,7 @@ build      1
 checkpatch 7
 dtbinding  1
 bisect     12
-kunit      85
+kunit      90
 guest      104
 '
 

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for capebus-fdt.c: hostile cape overlays, built token by
- * token (dtc refuses to write most of them), and a mutation run over a
- * good one.  Each refusal must name the rule it broke.
+ * KUnit tests for cape overlays: capebus-fdt.c on hostile blobs, built
+ * token by token (dtc refuses to write most of them), and a mutation run
+ * over a good one; then the rules capebus's overlay notifier checks on the
+ * live tree, through a test controller.  Each refusal must name the rule.
  */
 
+#include <kunit/device.h>
 #include <kunit/test.h>
+#include <linux/capebus.h>
 #include <linux/module.h>
+#include <linux/of.h>
 #include <linux/prandom.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -661,6 +665,318 @@ static void fdt_test_mutations(struct kunit *test)
 	kunit_info(test, "%u of %u mutants accepted", accepted, i);
 }
 
+/*
+ * The rules the PRE_APPLY notifier checks on the live tree, through the
+ * public API: a controller whose only cape target is a bus node created
+ * here (with the board's own eeprom@54), exporting that bus and a GPIO
+ * provider; a third provider it does not export.
+ */
+#define PH_T_BUS	0x7fff0001
+#define PH_T_GPIO	0x7fff0002
+#define PH_T_SECRET	0x7fff0003
+
+static const char *const rules_pins[] = { "J1.1" };
+
+static const struct capebus_header rules_header = {
+	.name		= "rules",
+	.pin_names	= rules_pins,
+	.num_pins	= ARRAY_SIZE(rules_pins),
+	.text_max	= { [CAPEBUS_PART_NUMBER] = 16 },
+};
+
+struct rules_test {
+	struct of_changeset cs;
+	bool applied, registered;
+	struct device_node *top, *bus, *gpio, *secret;
+	struct capebus_controller *ctrl;
+	struct capebus_cape_info *info;
+};
+
+static struct device_node *rules_node(struct kunit *test, struct of_changeset *cs,
+				      struct device_node *parent,
+				      const char *name, u32 ph)
+{
+	struct device_node *np = of_changeset_create_node(cs, parent, name);
+
+	KUNIT_ASSERT_NOT_NULL(test, np);
+	KUNIT_ASSERT_EQ(test, of_changeset_add_prop_u32(cs, np, "phandle", ph), 0);
+
+	return np;
+}
+
+static int rules_init(struct kunit *test)
+{
+	struct rules_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	struct device_node *ee;
+	struct device *dev;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->info = kunit_kzalloc(test, sizeof(*t->info), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->info);
+	strscpy(t->info->text[CAPEBUS_PART_NUMBER], "RULES-01");
+	strscpy(t->info->text[CAPEBUS_VERSION], "00A0");
+	strscpy(t->info->text[CAPEBUS_BOARD_NAME], "Rules");
+
+	/*
+	 * Under a disabled node of their own, so that no platform device is
+	 * made for them (nor for what overlays add below them).
+	 */
+	of_changeset_init(&t->cs);
+	test->priv = t;
+	t->top = of_changeset_create_node(&t->cs, of_root, "capebus-kunit");
+	KUNIT_ASSERT_NOT_NULL(test, t->top);
+	KUNIT_ASSERT_EQ(test, of_changeset_add_prop_string(&t->cs, t->top, "status", "disabled"), 0);
+	t->bus = rules_node(test, &t->cs, t->top, "bus", PH_T_BUS);
+	KUNIT_ASSERT_EQ(test, of_changeset_add_prop_u32(&t->cs, t->bus, "#address-cells", 1), 0);
+	KUNIT_ASSERT_EQ(test, of_changeset_add_prop_u32(&t->cs, t->bus, "#size-cells", 0), 0);
+	ee = of_changeset_create_node(&t->cs, t->bus, "eeprom@54");
+	KUNIT_ASSERT_NOT_NULL(test, ee);
+	KUNIT_ASSERT_EQ(test, of_changeset_add_prop_u32(&t->cs, ee, "reg", 0x54), 0);
+	of_node_put(ee);
+	t->gpio = rules_node(test, &t->cs, t->top, "gpio", PH_T_GPIO);
+	KUNIT_ASSERT_EQ(test, of_changeset_add_prop_u32(&t->cs, t->gpio, "#gpio-cells", 2), 0);
+	t->secret = rules_node(test, &t->cs, t->top, "secret", PH_T_SECRET);
+	KUNIT_ASSERT_EQ(test, of_changeset_add_prop_u32(&t->cs, t->secret, "#gpio-cells", 2), 0);
+	KUNIT_ASSERT_EQ(test, of_changeset_apply(&t->cs), 0);
+	t->applied = true;
+	/* A phandle property added after its node is attached is not read. */
+	t->bus->phandle = PH_T_BUS;
+	t->gpio->phandle = PH_T_GPIO;
+	t->secret->phandle = PH_T_SECRET;
+
+	dev = kunit_device_register(test, "capebus-rules");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev);
+	t->ctrl = capebus_controller_alloc(dev, &rules_header, NULL, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t->ctrl);
+	KUNIT_ASSERT_EQ(test, capebus_controller_add_target(t->ctrl, t->bus), 0);
+	KUNIT_ASSERT_EQ(test, capebus_controller_add_export(t->ctrl, "t_bus", t->bus), 0);
+	KUNIT_ASSERT_EQ(test, capebus_controller_add_export(t->ctrl, "t_gpio", t->gpio), 0);
+	KUNIT_ASSERT_EQ(test, capebus_controller_register(t->ctrl), 0);
+	t->registered = true;
+
+	return 0;
+}
+
+static void rules_exit(struct kunit *test)
+{
+	struct rules_test *t = test->priv;
+
+	if (!t)
+		return;
+	if (t->registered)
+		capebus_controller_unregister(t->ctrl);
+	if (!IS_ERR_OR_NULL(t->ctrl))
+		capebus_controller_put(t->ctrl);
+	of_node_put(t->top);
+	of_node_put(t->bus);
+	of_node_put(t->gpio);
+	of_node_put(t->secret);
+	if (t->applied)
+		KUNIT_EXPECT_EQ(test, of_changeset_revert(&t->cs), 0);
+	of_changeset_destroy(&t->cs);
+}
+
+/* root { fragment@0 { target = <&t_bus>; __overlay__ { ... } } } */
+static void tb_rules_begin(struct tb *b)
+{
+	static const u32 unresolved = 0xffffffff;
+
+	tb_begin(b, "");
+	tb_begin(b, "fragment@0");
+	tb_prop_cells(b, "target", &unresolved, 1);
+	tb_begin(b, "__overlay__");
+}
+
+static void *tb_rules_end(struct kunit *test, struct tb *b, const char *extra,
+			  size_t *len)
+{
+	tb_end(b);	/* __overlay__ */
+	tb_end(b);	/* fragment@0 */
+	tb_begin(b, "__fixups__");
+	tb_prop_strs(b, "t_bus", "/fragment@0:target:0", NULL);
+	if (extra)
+		tb_prop_strs(b, "t_gpio", extra, NULL);
+	tb_end(b);
+	tb_end(b);
+
+	return tb_finish(test, b, len);
+}
+
+/* Add a declared cape with @blob; returns the error, @why the reason. */
+static int rules_add(struct kunit *test, const void *blob, size_t len,
+		     char *why, struct cape_device **capep)
+{
+	struct rules_test *t = test->priv;
+	struct capebus_cape_desc desc = {
+		.info = t->info,
+		.slot = CAPEBUS_SLOT_ANY_VIRTUAL,
+		.overlay = blob,
+		.overlay_len = len,
+		.overlay_source = "configfs",
+	};
+	struct cape_device *cape;
+
+	cape = capebus_cape_add(t->ctrl, &desc, why, CAPEBUS_REASON_LEN);
+	if (IS_ERR(cape))
+		return PTR_ERR(cape);
+	*capep = cape;
+
+	return 0;
+}
+
+static void expect_rule(struct kunit *test, const void *blob, size_t len,
+			const char *rule)
+{
+	struct rules_test *t = test->priv;
+	struct cape_device *cape = NULL;
+	char why[CAPEBUS_REASON_LEN];
+	struct device_node *ee;
+	int children = 0;
+
+	KUNIT_EXPECT_EQ(test, rules_add(test, blob, len, why, &cape), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(why, rule),
+				  "reason \"%s\" lacks \"%s\"", why, rule);
+	/* The bus is as the test made it: one child, no new property. */
+	for_each_child_of_node_scoped(t->bus, child)
+		children++;
+	KUNIT_EXPECT_EQ(test, children, 1);
+	KUNIT_EXPECT_FALSE(test, of_property_present(t->bus, "clock-frequency"));
+	ee = of_get_child_by_name(t->bus, "eeprom");
+	KUNIT_EXPECT_FALSE(test, of_property_present(ee, "compatible"));
+	of_node_put(ee);
+}
+
+static void rules_test_good(struct kunit *test)
+{
+	struct rules_test *t = test->priv;
+	const u32 gpios[] = { 0xffffffff, 3, 0 };
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	struct cape_device *cape = NULL;
+	char why[CAPEBUS_REASON_LEN];
+	struct device_node *np;
+	u32 ph;
+	size_t len;
+	void *blob;
+
+	tb_rules_begin(b);
+	tb_begin(b, "dev@48");
+	tb_prop_cells(b, "reg", (const u32 []){ 0x48 }, 1);
+	tb_prop_cells(b, "gpios", gpios, 3);
+	tb_end(b);
+	blob = tb_rules_end(test, b, "/fragment@0/__overlay__/dev@48:gpios:0", &len);
+
+	KUNIT_ASSERT_EQ(test, rules_add(test, blob, len, why, &cape), 0);
+	KUNIT_EXPECT_STREQ(test, why, "");
+	np = of_get_child_by_name(t->bus, "dev");
+	KUNIT_ASSERT_NOT_NULL(test, np);
+	KUNIT_EXPECT_EQ(test, of_property_read_u32(np, "gpios", &ph), 0);
+	KUNIT_EXPECT_EQ(test, ph, PH_T_GPIO);
+	of_node_put(np);
+
+	capebus_cape_remove(cape);
+	capebus_cape_put(cape);
+	np = of_get_child_by_name(t->bus, "dev");
+	KUNIT_EXPECT_NULL(test, np);
+	of_node_put(np);
+}
+
+static void rules_test_sets_target_property(struct kunit *test)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	size_t len;
+	void *blob;
+
+	tb_rules_begin(b);
+	tb_prop_cells(b, "clock-frequency", (const u32 []){ 400000 }, 1);
+	blob = tb_rules_end(test, b, NULL, &len);
+	expect_rule(test, blob, len, "sets property clock-frequency of /capebus-kunit/bus: overlays may only add nodes");
+}
+
+static void rules_test_rewrites_board_node(struct kunit *test)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	size_t len;
+	void *blob;
+
+	tb_rules_begin(b);
+	tb_begin(b, "eeprom@54");
+	tb_prop_str(b, "compatible", "evil");
+	tb_end(b);
+	blob = tb_rules_end(test, b, NULL, &len);
+	expect_rule(test, blob, len, "changes /capebus-kunit/bus/eeprom@54, which the board has");
+}
+
+static void rules_test_address_taken(struct kunit *test)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	size_t len;
+	void *blob;
+
+	tb_rules_begin(b);
+	tb_begin(b, "thief@54");
+	tb_prop_cells(b, "reg", (const u32 []){ 0x54 }, 1);
+	tb_end(b);
+	blob = tb_rules_end(test, b, NULL, &len);
+	expect_rule(test, blob, len,
+		    "address 0x54 on /capebus-kunit/bus is held by the board (eeprom@54)");
+}
+
+/* A phandle written as a raw number: no fixup, no resolver sees it. */
+static void rules_test_raw_phandle(struct kunit *test)
+{
+	const u32 gpios[] = { PH_T_SECRET, 3, 0 };
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	size_t len;
+	void *blob;
+
+	tb_rules_begin(b);
+	tb_begin(b, "dev@48");
+	tb_prop_cells(b, "reg", (const u32 []){ 0x48 }, 1);
+	tb_prop_cells(b, "reset-gpios", gpios, 3);
+	tb_end(b);
+	blob = tb_rules_end(test, b, NULL, &len);
+	expect_rule(test, blob, len,
+		    "property reset-gpios of node dev refers to phandle 0x7fff0003, which is neither in the overlay nor exported");
+}
+
+/* A fragment target written as a raw phandle of a node not allowed. */
+static void rules_test_raw_target(struct kunit *test)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	size_t len;
+	void *blob;
+
+	tb_begin(b, "");
+	tb_begin(b, "fragment@0");
+	tb_prop_cells(b, "target", (const u32 []){ PH_T_SECRET }, 1);
+	tb_begin(b, "__overlay__");
+	tb_begin(b, "x");
+	tb_end(b);
+	tb_end(b);
+	tb_end(b);
+	tb_end(b);
+	blob = tb_finish(test, b, &len);
+	expect_rule(test, blob, len,
+		    "fragment fragment@0 targets /capebus-kunit/secret, which is not a cape target");
+}
+
+static struct kunit_case capebus_overlay_rules_cases[] = {
+	KUNIT_CASE(rules_test_good),
+	KUNIT_CASE(rules_test_sets_target_property),
+	KUNIT_CASE(rules_test_rewrites_board_node),
+	KUNIT_CASE(rules_test_address_taken),
+	KUNIT_CASE(rules_test_raw_phandle),
+	KUNIT_CASE(rules_test_raw_target),
+	{}
+};
+
+static struct kunit_suite capebus_overlay_rules_suite = {
+	.name = "capebus-overlay-rules",
+	.init = rules_init,
+	.exit = rules_exit,
+	.test_cases = capebus_overlay_rules_cases,
+};
+
 static struct kunit_case capebus_fdt_test_cases[] = {
 	KUNIT_CASE(fdt_test_good),
 	KUNIT_CASE(fdt_test_unexported),
@@ -689,4 +1005,4 @@ static struct kunit_suite capebus_fdt_test_suite = {
 	.test_cases = capebus_fdt_test_cases,
 };
 
-kunit_test_suite(capebus_fdt_test_suite);
+kunit_test_suites(&capebus_fdt_test_suite, &capebus_overlay_rules_suite);
