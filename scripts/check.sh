@@ -29,7 +29,7 @@ checkpatch 7
 dtbinding  1
 bisect     12
 kunit      90
-guest      104
+guest      105
 '
 
 # summarize DIR: one line per stage of STAGE_FLOORS, then the summary line;

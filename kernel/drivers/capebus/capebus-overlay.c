@@ -315,6 +315,32 @@ static const struct capebus_phandle_prop *capebus_phandle_prop(const char *name)
 	return NULL;
 }
 
+/*
+ * A GPIO of the connector's nexus: the header pin it names is one the cape
+ * declared (its EEPROM's pins, its overlay's exclusive-use, configfs pins).
+ */
+static int capebus_verify_nexus_pin(struct capebus_apply *ap,
+				    struct device_node *np,
+				    struct property *prop, u32 cell)
+{
+	const struct capebus_header *header = ap->cape->ctrl->header;
+	int pin;
+
+	if (!header->gpio_pin)
+		return 0;
+	pin = header->gpio_pin(header, cell);
+	if (pin < 0)
+		return capebus_refuse(ap,
+				      "property %s of node %pOFn names GPIO %u of the connector, which is no header pin",
+				      prop->name, np, cell);
+	if (!ap->cape->claim || !test_bit(pin, ap->cape->claim->pins))
+		return capebus_refuse(ap,
+				      "property %s of node %pOFn uses header pin %s, which the cape does not declare",
+				      prop->name, np, header->pin_names[pin]);
+
+	return 0;
+}
+
 /* Every phandle in @prop of @np points into the overlay or at an export. */
 static int capebus_verify_phandle_prop(struct capebus_apply *ap,
 				       struct device_node *np,
@@ -326,6 +352,7 @@ static int capebus_verify_phandle_prop(struct capebus_apply *ap,
 	struct device_node *to;
 	u32 args;
 	phandle ph;
+	int ret;
 
 	if (!strcmp(prop->name, "gpio-map") || !strcmp(prop->name, "interrupt-map"))
 		return capebus_refuse(ap, "node %pOFn has %s, which cape overlays may not have",
@@ -351,6 +378,13 @@ static int capebus_verify_phandle_prop(struct capebus_apply *ap,
 			return capebus_refuse(ap,
 					      "property %s of node %pOFn does not match %s of %pOFn",
 					      prop->name, np, pp->cells, to);
+		if (args && !strcmp(pp->cells, "#gpio-cells") &&
+		    of_property_present(to, "gpio-map")) {
+			ret = capebus_verify_nexus_pin(ap, np, prop,
+						       be32_to_cpu(cell[i]));
+			if (ret)
+				return ret;
+		}
 		i += args;
 	}
 

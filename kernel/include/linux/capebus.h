@@ -74,6 +74,9 @@ enum capebus_text {
  * @num_rails: entries in @rail_names, at most %CAPEBUS_MAX_RAILS
  * @text_max: per identity string, the longest value the header's capes can
  *	state (its ID format's field size); 0 for CAPEBUS_TEXT_LEN - 1
+ * @gpio_pin: if the connector is a GPIO nexus (gpio-map), the header pin
+ *	(index into @pin_names) a specifier's first cell names, or -ENOENT;
+ *	a cape may use the GPIOs of the pins it declares only.  Optional.
  *
  * Static data of the controller module; it outlives its controllers.
  */
@@ -84,6 +87,7 @@ struct capebus_header {
 	const char *const *rail_names;
 	unsigned int num_rails;
 	unsigned int text_max[CAPEBUS_NUM_TEXTS];
+	int (*gpio_pin)(const struct capebus_header *header, u32 cell);
 };
 
 /**

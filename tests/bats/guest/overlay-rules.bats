@@ -13,7 +13,7 @@ load ../../qemu/lib
 FIX=$BATS_TEST_DIRNAME/fixtures
 HOSTILE=(edit-property edit-node eeprom-address two-at-one-address rtc-at-68
 	raw-phandle unexported self-target lookalike-fixups wrong-cells
-	out-of-targets)
+	out-of-targets undeclared-pin)
 
 setup_file() {
 	local f raw
@@ -123,6 +123,10 @@ refused() {
 
 @test "phandles: a header GPIO specifier that does not match the nexus's #gpio-cells is refused" {
 	refused wrong-cells "property gpios of node led-0 does not match #gpio-cells of capebus"
+}
+
+@test "pins: a header GPIO of a pin the cape does not declare is refused" {
+	refused undeclared-pin "property gpios of node led-0 uses header pin P9.12, which the cape does not declare"
 }
 
 @test "an EEPROM image carrying a hostile overlay is refused the same way" {

@@ -16,6 +16,21 @@
 
 #include "bone.h"
 
+/*
+ * The connector's GPIO nexus names header pins as 800 + n for P8.n and
+ * 900 + n for P9.n (the binding's gpio-map).
+ */
+static int bone_gpio_pin(const struct capebus_header *header, u32 cell)
+{
+	char name[8];
+
+	if (cell / 100 != 8 && cell / 100 != 9)
+		return -ENOENT;
+	snprintf(name, sizeof(name), "P%u.%u", cell / 100, cell % 100);
+
+	return capebus_header_pin_index(header, name);
+}
+
 const struct capebus_header bone_header = {
 	.name		= "beaglebone",
 	.pin_names	= cape_bone_pin_names,
@@ -29,6 +44,7 @@ const struct capebus_header bone_header = {
 		[CAPEBUS_PART_NUMBER]	= CAPE_EEPROM_PART_NUMBER_LEN,
 		[CAPEBUS_SERIAL]	= CAPE_EEPROM_SERIAL_LEN,
 	},
+	.gpio_pin	= bone_gpio_pin,
 };
 EXPORT_SYMBOL_IF_KUNIT(bone_header);
 
