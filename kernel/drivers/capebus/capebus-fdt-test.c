@@ -725,7 +725,8 @@ static int rules_init(struct kunit *test)
 	test->priv = t;
 	t->top = of_changeset_create_node(&t->cs, of_root, "capebus-kunit");
 	KUNIT_ASSERT_NOT_NULL(test, t->top);
-	KUNIT_ASSERT_EQ(test, of_changeset_add_prop_string(&t->cs, t->top, "status", "disabled"), 0);
+	KUNIT_ASSERT_EQ(test, of_changeset_add_prop_string(&t->cs, t->top, "status",
+							   "disabled"), 0);
 	t->bus = rules_node(test, &t->cs, t->top, "bus", PH_T_BUS);
 	KUNIT_ASSERT_EQ(test, of_changeset_add_prop_u32(&t->cs, t->bus, "#address-cells", 1), 0);
 	KUNIT_ASSERT_EQ(test, of_changeset_add_prop_u32(&t->cs, t->bus, "#size-cells", 0), 0);
@@ -889,7 +890,8 @@ static void rules_test_sets_target_property(struct kunit *test)
 	tb_rules_begin(b);
 	tb_prop_cells(b, "clock-frequency", (const u32 []){ 400000 }, 1);
 	blob = tb_rules_end(test, b, NULL, &len);
-	expect_rule(test, blob, len, "sets property clock-frequency of /capebus-kunit/bus: overlays may only add nodes");
+	expect_rule(test, blob, len,
+		    "sets property clock-frequency of /capebus-kunit/bus: overlays may only add nodes");
 }
 
 static void rules_test_rewrites_board_node(struct kunit *test)
