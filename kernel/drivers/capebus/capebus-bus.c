@@ -153,7 +153,9 @@ static int capebus_uevent(const struct device *dev, struct kobj_uevent_env *env)
 			   cape_text(cape, CAPEBUS_PART_NUMBER)) ||
 	    add_uevent_var(env, "CAPEBUS_VERSION=%s",
 			   cape_text(cape, CAPEBUS_VERSION)) ||
-	    add_uevent_var(env, "CAPEBUS_SLOT=%u", cape->slot_nr))
+	    add_uevent_var(env, "CAPEBUS_SLOT=%u", cape->slot_nr) ||
+	    add_uevent_var(env, "CAPEBUS_BUDGET=%s",
+			   cape->over_budget ? "over" : "within"))
 		return -ENOMEM;
 
 	alias = kmalloc(CAPEBUS_MODALIAS_LEN, GFP_KERNEL);
@@ -288,10 +290,27 @@ static ssize_t slot_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(slot);
 
+/* "within", or "over: <rails>": the first word is for scripts. */
+static ssize_t budget_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	const struct cape_device *cape = to_cape_device(dev);
+
+	if (!cape->over_budget)
+		return sysfs_emit(buf, "within\n");
+
+	return sysfs_emit(buf, "over: %s\n", cape->budget_why);
+}
+static DEVICE_ATTR_RO(budget);
+
+/*
+ * The overlay's source may change once, from "none" to "firmware", when
+ * capebus_cape_retry_overlay() finds the file: a word either way.
+ */
 static ssize_t overlay_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
 {
-	return sysfs_emit(buf, "%s\n", to_cape_device(dev)->overlay_source);
+	return sysfs_emit(buf, "%s\n", READ_ONCE(to_cape_device(dev)->overlay_source));
 }
 static DEVICE_ATTR_RO(overlay);
 
@@ -323,6 +342,7 @@ static struct attribute *cape_attrs[] = {
 	&dev_attr_format.attr,
 	&dev_attr_pins.attr,
 	&dev_attr_currents.attr,
+	&dev_attr_budget.attr,
 	&dev_attr_slot.attr,
 	&dev_attr_overlay.attr,
 	&dev_attr_overlay_file.attr,

@@ -822,11 +822,20 @@ static ssize_t capebus_cfs_cape_enable_store(struct config_item *item,
 
 	guard(mutex)(&c->lock);
 
-	/* A cape the core removed with its controller is loaded again (or not). */
+	/*
+	 * A cape the core removed with its controller is loaded again (or
+	 * not); a loaded one looks again for its missing overlay file.
+	 */
 	if (enable && capebus_cfs_cape_enabled(c)) {
-		scoped_guard(mutex, &c->cc->ctrl->lock) {
-			if (c->cape->registered)
-				return len;
+		bool registered;
+
+		scoped_guard(mutex, &c->cc->ctrl->lock)
+			registered = c->cape->registered;
+		if (registered) {
+			char why[CAPEBUS_REASON_LEN];
+
+			capebus_cape_retry_overlay(c->cape, why, sizeof(why));
+			return len;
 		}
 	}
 	capebus_cfs_cape_unload(c);
@@ -884,6 +893,12 @@ static ssize_t capebus_cfs_cape_status_show(struct config_item *item,
 				       capebus_slot_state_name(READ_ONCE(c->cape->dev.driver) ?
 							       CAPEBUS_SLOT_LOADED :
 							       CAPEBUS_SLOT_DETECTED));
+		if (c->cape->registered) {
+			char note[CAPEBUS_REASON_LEN];
+
+			if (capebus_cape_note(c->cape, note, sizeof(note)))
+				n += sysfs_emit_at(page, n, " (%s)", note);
+		}
 	}
 	n = capebus_cfs_cape_dropped_note(c, page, n);
 

@@ -36,8 +36,10 @@
 #include <linux/idr.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/of.h>
+#include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
@@ -50,41 +52,85 @@
 
 /* ---- capes --------------------------------------------------------------- */
 
-static int capebus_cape_find_overlay(struct cape_device *cape,
-				     const struct capebus_cape_desc *desc)
+static bool capebus_strict_budget;
+module_param_named(strict_budget, capebus_strict_budget, bool, 0644);
+MODULE_PARM_DESC(strict_budget,
+		 "Refuse a cape that takes a rail over its budget (default: load it and report it)");
+
+static bool capebus_eeprom_overlays = true;
+module_param_named(eeprom_overlays, capebus_eeprom_overlays, bool, 0644);
+MODULE_PARM_DESC(eeprom_overlays,
+		 "Use overlays embedded in cape EEPROMs (default); if off, look for the firmware file instead");
+
+/* Look up "<part>-<version>.dtbo"; @cape->overlay_err says how it went. */
+static int capebus_cape_request_firmware(struct cape_device *cape,
+					 void **data, size_t *len)
 {
-	const char *version = cape_text(cape, CAPEBUS_VERSION);
-	const char *name = cape->overlay_file;
 	const struct firmware *fw;
 	int ret;
 
-	if (desc->overlay) {
+	ret = firmware_request_nowarn(&fw, cape->overlay_file, &cape->ctrl->dev);
+	if (ret) {
+		dev_dbg(&cape->ctrl->dev, "%s: no firmware %s (%d)\n",
+			cape->holder, cape->overlay_file, ret);
+		cape->overlay_err = ret;
+		return ret;
+	}
+
+	*data = kvmemdup(fw->data, fw->size, GFP_KERNEL);
+	*len = fw->size;
+	release_firmware(fw);
+	cape->overlay_err = *data ? 0 : -ENOMEM;
+
+	return cape->overlay_err;
+}
+
+/*
+ * The cape's overlay: the one it comes with (EEPROM, configfs), else the
+ * firmware file, else none.  Overlays from a cape's EEPROM or from
+ * userspace are device-tree changes the kernel cannot vouch for: under
+ * lockdown they are refused, as powerpc's dlpar does for the same reason
+ * (LOCKDOWN_DEVICE_TREE).  The firmware file is the distribution's, like
+ * any driver's firmware.
+ */
+static int capebus_cape_find_overlay(struct cape_device *cape,
+				     const struct capebus_cape_desc *desc,
+				     char *why, size_t why_len)
+{
+	const char *version = cape_text(cape, CAPEBUS_VERSION);
+	bool user = desc->overlay_source &&
+		    !strcmp(desc->overlay_source, "configfs");
+	int ret;
+
+	if (desc->overlay && (user || READ_ONCE(capebus_eeprom_overlays))) {
+		ret = security_locked_down(LOCKDOWN_DEVICE_TREE);
+		if (ret) {
+			snprintf(why, why_len,
+				 "kernel is locked down: an overlay from %s is refused%s",
+				 user ? "userspace" : "a cape EEPROM",
+				 user ? "" :
+				 " (capebus.eeprom_overlays=0 uses the firmware file instead)");
+			return ret;
+		}
 		cape->overlay = kvmemdup(desc->overlay, desc->overlay_len,
 					 GFP_KERNEL);
 		cape->overlay_len = desc->overlay_len;
-		cape->overlay_source = desc->overlay_source &&
-				       !strcmp(desc->overlay_source, "configfs") ?
-				       "configfs" : "eeprom";
+		cape->overlay_source = user ? "configfs" : "eeprom";
 		return cape->overlay ? 0 : -ENOMEM;
 	}
 
 	snprintf(cape->overlay_file, sizeof(cape->overlay_file), "%s-%s.dtbo",
 		 cape_text(cape, CAPEBUS_PART_NUMBER),
 		 version[0] ? version : CAPEBUS_DEFAULT_VERSION);
-	ret = firmware_request_nowarn(&fw, name, &cape->ctrl->dev);
-	if (ret) {
-		dev_dbg(&cape->ctrl->dev, "%s: no firmware %s (%d)\n",
-			cape->holder, name, ret);
-		cape->overlay_source = "none";
-		return 0;
-	}
+	cape->overlay_source = "none";
+	ret = capebus_cape_request_firmware(cape, &cape->overlay,
+					    &cape->overlay_len);
+	if (ret == -ENOMEM)
+		return ret;
+	if (!ret)
+		cape->overlay_source = "firmware";
 
-	cape->overlay = kvmemdup(fw->data, fw->size, GFP_KERNEL);
-	cape->overlay_len = fw->size;
-	release_firmware(fw);
-	cape->overlay_source = "firmware";
-
-	return cape->overlay ? 0 : -ENOMEM;
+	return 0;
 }
 
 /* Build the cape's claim: EEPROM pins and currents, overlay pins, extras. */
@@ -288,9 +334,15 @@ static int capebus_cape_register(struct cape_device *cape, char *why,
 		return -EBUSY;
 	}
 
-	ret = capebus_resources_claim(ctrl->res, cape->claim, why, why_len);
-	if (ret)
+	ctrl->res->strict_budget = READ_ONCE(capebus_strict_budget);
+	ret = capebus_resources_claim(ctrl->res, cape->claim, cape->budget_why,
+				      sizeof(cape->budget_why));
+	if (ret < 0) {
+		strscpy(why, cape->budget_why, why_len);
+		cape->budget_why[0] = '\0';
 		return ret;
+	}
+	cape->over_budget = ret == CAPEBUS_CLAIM_OVER_BUDGET;
 
 	cape->registered = true;
 	if (slot)
@@ -304,6 +356,11 @@ static int capebus_cape_register(struct cape_device *cape, char *why,
 
 	/* The core's own reference, dropped when the cape is unregistered. */
 	get_device(&cape->dev);
+
+	/* Information, not a veto (the uevent carries CAPEBUS_BUDGET=over). */
+	if (cape->over_budget)
+		dev_warn(&cape->dev, "%s is over budget: %s\n", cape->holder,
+			 cape->budget_why);
 
 	if (slot && sysfs_create_link(&slot->dev.kobj, &cape->dev.kobj, "cape"))
 		dev_warn(&slot->dev, "cannot link to %s\n", dev_name(&cape->dev));
@@ -396,7 +453,7 @@ struct cape_device *capebus_cape_add(struct capebus_controller *ctrl,
 			goto err_put;
 	}
 
-	ret = capebus_cape_find_overlay(cape, desc);
+	ret = capebus_cape_find_overlay(cape, desc, why, why_len);
 	if (ret)
 		goto err_put;
 
@@ -454,6 +511,207 @@ void capebus_cape_remove(struct cape_device *cape)
 }
 EXPORT_SYMBOL_GPL(capebus_cape_remove);
 
+/*
+ * What a loaded cape has to tell (over budget, overlay file missing), for
+ * its slot's reason and its configfs status.  ctrl->lock held.
+ * Return: the length written, 0 if nothing.
+ */
+size_t capebus_cape_note(const struct cape_device *cape, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	lockdep_assert_held(&cape->ctrl->lock);
+	buf[0] = '\0';
+	if (cape->over_budget)
+		n += scnprintf(buf + n, len - n, "over budget: %s",
+			       cape->budget_why);
+	if (cape->overlay_err == -ENOENT)
+		n += scnprintf(buf + n, len - n,
+			       "%sno overlay: firmware %s not found",
+			       n ? "; " : "", cape->overlay_file);
+	else if (cape->overlay_err)
+		n += scnprintf(buf + n, len - n,
+			       "%sno overlay: firmware %s not applied: %s",
+			       n ? "; " : "", cape->overlay_file,
+			       cape->apply_why[0] ? cape->apply_why : "error");
+
+	return n;
+}
+
+/*
+ * Claim the pins @cape's newly found overlay names in exclusive-use beyond
+ * those it holds, and add them to its claim.  ctrl->lock held.
+ */
+static int capebus_cape_claim_more(struct cape_device *cape,
+				   const unsigned long *ov_pins,
+				   char *why, size_t why_len)
+{
+	struct capebus_claim more = { .holder = cape->holder };
+
+	bitmap_andnot(more.pins, ov_pins, cape->claim->pins, CAPEBUS_MAX_PINS);
+	if (bitmap_empty(more.pins, CAPEBUS_MAX_PINS))
+		return 0;
+	if (capebus_resources_claim(cape->ctrl->res, &more, why, why_len))
+		return -EBUSY;
+	bitmap_or(cape->claim->pins, cape->claim->pins, more.pins,
+		  CAPEBUS_MAX_PINS);
+
+	return 0;
+}
+
+/**
+ * capebus_cape_retry_overlay() - look again for a cape's missing overlay file
+ * @cape: a registered cape whose firmware file was not found when it was
+ *	added (capebus_cape_add())
+ * @why: where to say why the overlay still does not apply
+ * @why_len: bytes at @why
+ *
+ * With capebus built in, a cape detected before the root filesystem is
+ * mounted finds no "<part>-<version>.dtbo".  When the file is there now,
+ * it is checked as at the cape's addition, the pins its exclusive-use adds
+ * are claimed, and the cape is probed again so that its driver applies it.
+ * If any of that fails, the cape stays as it was: loaded without overlay.
+ *
+ * Context: process context, not from a cape driver; takes the controller's
+ * lock and the cape's device lock.
+ * Return: 0 if the overlay is applied now or the cape needs no retry,
+ * -ENOENT if the file is still missing, else the error that refused it.
+ */
+int capebus_cape_retry_overlay(struct cape_device *cape, char *why,
+			       size_t why_len)
+{
+	struct capebus_controller *ctrl = cape->ctrl;
+	DECLARE_BITMAP(ov_pins, CAPEBUS_MAX_PINS) = { 0 };
+	DECLARE_BITMAP(old_pins, CAPEBUS_MAX_PINS);
+	void *data = NULL;
+	bool declared;
+	size_t len;
+	int ret;
+
+	why[0] = '\0';
+	guard(mutex)(&ctrl->lock);
+	if (!cape->registered || !cape->overlay_err)
+		return 0;
+
+	ret = capebus_cape_request_firmware(cape, &data, &len);
+	if (ret) {
+		snprintf(why, why_len, "firmware %s: error %d",
+			 cape->overlay_file, ret);
+		return ret;
+	}
+
+	bitmap_copy(old_pins, cape->claim->pins, CAPEBUS_MAX_PINS);
+	scoped_guard(device, &cape->dev) {
+		cape->overlay = data;
+		cape->overlay_len = len;
+		cape->apply_err = 0;
+		ret = capebus_overlay_check(cape, ov_pins, &declared, why,
+					    why_len);
+		if (!ret)
+			ret = capebus_cape_claim_more(cape, ov_pins, why,
+						      why_len);
+		if (!ret)
+			WRITE_ONCE(cape->overlay_source, "firmware");
+	}
+
+	/* Probe again: the driver that binds applies the overlay. */
+	if (!ret) {
+		ret = device_reprobe(&cape->dev);
+		if (!ret && cape->apply_err) {
+			snprintf(why, why_len, "overlay %s: %s",
+				 cape->apply_refused ? "refused" : "not applied",
+				 cape->apply_why);
+			ret = cape->apply_err;
+		}
+		if (!ret) {
+			dev_info(&cape->dev, "overlay %s found and applied\n",
+				 cape->overlay_file);
+			return 0;
+		}
+	}
+
+	/* An overlay that could not even be taken back stays: it is stuck. */
+	if (cape->ovcs_id)
+		return ret;
+
+	/* Back to loaded without an overlay. */
+	scoped_guard(device, &cape->dev) {
+		struct capebus_claim more = { .holder = cape->holder };
+
+		bitmap_andnot(more.pins, cape->claim->pins, old_pins,
+			      CAPEBUS_MAX_PINS);
+		capebus_resources_release(ctrl->res, &more);
+		bitmap_copy(cape->claim->pins, old_pins, CAPEBUS_MAX_PINS);
+		WRITE_ONCE(cape->overlay_source, "none");
+		kvfree(cape->overlay);
+		cape->overlay = NULL;
+		cape->overlay_len = 0;
+		capebus_overlay_forget(cape);
+		cape->overlay_err = ret;
+		strscpy(cape->apply_why, why, sizeof(cape->apply_why));
+	}
+	if (!cape->dev.driver && device_attach(&cape->dev) < 0)
+		dev_warn(&cape->dev, "cannot bind again\n");
+	dev_err(&cape->dev, "overlay %s still not applied: %s\n",
+		cape->overlay_file, why);
+
+	return ret;
+}
+
+static int capebus_retry_child(struct device *dev, void *data)
+{
+	char why[CAPEBUS_REASON_LEN];
+	unsigned int *missing = data;
+
+	if (dev->type != &capebus_cape_type)
+		return 0;
+	if (capebus_cape_retry_overlay(to_cape_device(dev), why, sizeof(why)))
+		(*missing)++;
+
+	return 0;
+}
+
+/**
+ * capebus_controller_retry_overlays() - look again for every missing overlay
+ *	file of a controller's capes
+ * @ctrl: the controller
+ *
+ * Context: process context; see capebus_cape_retry_overlay().  The walk
+ * holds no lock across a cape's retry (device_for_each_child() keeps only a
+ * reference on the child).
+ * Return: how many capes still lack their overlay.
+ */
+unsigned int capebus_controller_retry_overlays(struct capebus_controller *ctrl)
+{
+	unsigned int missing = 0;
+
+	device_for_each_child(&ctrl->dev, &missing, capebus_retry_child);
+
+	return missing;
+}
+
+static ssize_t rescan_store(struct device *dev, struct device_attribute *attr,
+			    const char *buf, size_t count)
+{
+	bool rescan;
+	int ret;
+
+	ret = kstrtobool(buf, &rescan);
+	if (ret)
+		return ret;
+	if (rescan)
+		capebus_controller_retry_overlays(to_capebus_controller(dev));
+
+	return count;
+}
+static DEVICE_ATTR_WO(rescan);
+
+static struct attribute *capebus_controller_attrs[] = {
+	&dev_attr_rescan.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(capebus_controller);
+
 /* ---- controllers --------------------------------------------------------- */
 
 static DEFINE_IDA(capebus_ida);
@@ -489,6 +747,7 @@ const struct class capebus_class = {
 
 static const struct device_type capebus_controller_type = {
 	.name		= "capebus_controller",
+	.groups		= capebus_controller_groups,
 	.release	= capebus_controller_release,
 };
 

@@ -138,6 +138,10 @@ ssize_t capebus_slot_read_override(struct capebus_slot *slot, void *buf,
 				   size_t count);
 
 /* capebus-controller.c */
+int capebus_cape_retry_overlay(struct cape_device *cape, char *why,
+			       size_t why_len);
+unsigned int capebus_controller_retry_overlays(struct capebus_controller *ctrl);
+size_t capebus_cape_note(const struct cape_device *cape, char *buf, size_t len);
 int capebus_controller_decode(struct capebus_controller *ctrl,
 			      const void *image, size_t len,
 			      struct capebus_cape_info *info,

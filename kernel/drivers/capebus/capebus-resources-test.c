@@ -188,6 +188,49 @@ static void capebus_resources_test_shared_pins(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, res->holder[pin("P8.13")]);
 }
 
+/* By default a rail over budget is reported, and the claim granted. */
+static void capebus_resources_test_over_budget_granted(struct kunit *test)
+{
+	static const char *const a_pins[] = { "P9.19" };
+	static const char *const b_pins[] = { "P8.13" };
+	struct capebus_resources *res = test_resources(test);
+	struct capebus_claim a, b;
+	char why[TEST_WHY_LEN];
+
+	test_claim(test, &a, wthr, 200, a_pins, ARRAY_SIZE(a_pins));
+	test_claim(test, &b, rtc, 150, b_pins, ARRAY_SIZE(b_pins));
+	KUNIT_ASSERT_EQ(test, capebus_resources_claim(res, &a, why, sizeof(why)), 0);
+	KUNIT_EXPECT_STREQ(test, why, "");
+	KUNIT_EXPECT_EQ(test, capebus_resources_claim(res, &b, why, sizeof(why)),
+			CAPEBUS_CLAIM_OVER_BUDGET);
+	KUNIT_EXPECT_STREQ(test, why, "vdd-3v3b over budget: needs 150 mA, 200 of 250 mA in use");
+	KUNIT_EXPECT_EQ(test, res->used_ma[TEST_RAIL_VDD_3V3B], 350);
+	KUNIT_EXPECT_PTR_EQ(test, res->holder[pin("P8.13")], rtc);
+
+	/* Released, the rail is back to what the first claim draws. */
+	capebus_resources_release(res, &b);
+	KUNIT_EXPECT_EQ(test, res->used_ma[TEST_RAIL_VDD_3V3B], 200);
+	KUNIT_EXPECT_NULL(test, res->holder[pin("P8.13")]);
+}
+
+/* A pin conflict still refuses, over budget or not. */
+static void capebus_resources_test_over_budget_pins_refuse(struct kunit *test)
+{
+	static const char *const pins[] = { "P9.19" };
+	struct capebus_resources *res = test_resources(test);
+	struct capebus_claim a, b;
+	char why[TEST_WHY_LEN];
+
+	test_claim(test, &a, wthr, 300, pins, ARRAY_SIZE(pins));
+	test_claim(test, &b, rtc, 300, pins, ARRAY_SIZE(pins));
+	KUNIT_ASSERT_EQ(test, capebus_resources_claim(res, &a, why, sizeof(why)),
+			CAPEBUS_CLAIM_OVER_BUDGET);
+	KUNIT_EXPECT_EQ(test, capebus_resources_claim(res, &b, why, sizeof(why)), -EBUSY);
+	KUNIT_EXPECT_STREQ(test, why, "pin P9.19 is held by BB-WTHR-01 (slot 0)");
+	KUNIT_EXPECT_EQ(test, res->used_ma[TEST_RAIL_VDD_3V3B], 300);
+}
+
+/* With strict_budget, a rail over budget refuses the claim whole. */
 static void capebus_resources_test_over_budget(struct kunit *test)
 {
 	static const char *const a_pins[] = { "P9.19" };
@@ -196,6 +239,7 @@ static void capebus_resources_test_over_budget(struct kunit *test)
 	struct capebus_claim a, b;
 	char why[TEST_WHY_LEN];
 
+	res->strict_budget = true;
 	test_claim(test, &a, wthr, 200, a_pins, ARRAY_SIZE(a_pins));
 	test_claim(test, &b, rtc, 150, b_pins, ARRAY_SIZE(b_pins));
 	KUNIT_ASSERT_EQ(test, capebus_resources_claim(res, &a, why, sizeof(why)), 0);
@@ -243,6 +287,7 @@ static void capebus_resources_test_several_rails(struct kunit *test)
 	struct capebus_claim a = { .holder = wthr };
 	char why[TEST_WHY_LEN];
 
+	res->strict_budget = true;
 	a.current_ma[TEST_RAIL_VDD_3V3B] = 300;
 	a.current_ma[TEST_RAIL_VDD_5V] = 1000;
 	a.current_ma[TEST_RAIL_SYS_5V] = 251;
@@ -279,6 +324,7 @@ static void capebus_resources_test_zero_budget(struct kunit *test)
 	char why[TEST_WHY_LEN];
 
 	capebus_resources_init(res, &test_header, budget);
+	res->strict_budget = true;
 	a.current_ma[TEST_RAIL_VDD_5V] = 65535;
 	a.current_ma[TEST_RAIL_SYS_5V] = 65535;
 	b.current_ma[TEST_RAIL_VDD_3V3B] = 1;
@@ -374,6 +420,8 @@ static struct kunit_case capebus_resources_test_cases[] = {
 	KUNIT_CASE(capebus_resources_test_board_pins),
 	KUNIT_CASE(capebus_resources_test_reserve_board_busy),
 	KUNIT_CASE(capebus_resources_test_shared_pins),
+	KUNIT_CASE(capebus_resources_test_over_budget_granted),
+	KUNIT_CASE(capebus_resources_test_over_budget_pins_refuse),
 	KUNIT_CASE(capebus_resources_test_over_budget),
 	KUNIT_CASE(capebus_resources_test_at_limit),
 	KUNIT_CASE(capebus_resources_test_release_restores_budget),

@@ -111,12 +111,14 @@ EXPORT_SYMBOL_IF_KUNIT(capebus_resources_set_shared);
  * "pin P9.19 is held by BB-WTHR-01 (slot 0); pin P8.3 is held by the board".
  * Only if every pin is free are the rails checked: a rail is over budget
  * when what is in use plus what the claim needs exceeds the budget (using
- * it exactly is allowed); the reason names every such rail, e.g.
+ * it exactly is allowed); @why names every such rail, e.g.
  * "vdd-3v3b over budget: needs 150 mA, 200 of 250 mA in use".  A rail the
- * claim draws nothing from is never over budget.
+ * claim draws nothing from is never over budget.  Over budget is
+ * information, not a refusal, unless @res->strict_budget is set.
  *
- * Return: 0, -EBUSY for a pin conflict, -ENOSPC for a rail over budget,
- * -EINVAL if @claim has no holder.
+ * Return: 0; %CAPEBUS_CLAIM_OVER_BUDGET if granted with a rail over budget
+ * (@why says which); -EBUSY for a pin conflict; -ENOSPC for a rail over
+ * budget with @res->strict_budget set; -EINVAL if @claim has no holder.
  */
 int capebus_resources_claim(struct capebus_resources *res,
 			    const struct capebus_claim *claim,
@@ -150,7 +152,7 @@ int capebus_resources_claim(struct capebus_resources *res,
 					   need, res->used_ma[rail],
 					   res->budget_ma[rail]);
 	}
-	if (pos)
+	if (pos && res->strict_budget)
 		return -ENOSPC;
 
 	for_each_set_bit(pin, claim->pins, res->header->num_pins)
@@ -158,7 +160,7 @@ int capebus_resources_claim(struct capebus_resources *res,
 			res->holder[pin] = claim->holder;
 	for (rail = 0; rail < res->header->num_rails; rail++)
 		res->used_ma[rail] += claim->current_ma[rail];
-	return 0;
+	return pos ? CAPEBUS_CLAIM_OVER_BUDGET : 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(capebus_resources_claim);
 

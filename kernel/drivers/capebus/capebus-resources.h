@@ -36,6 +36,9 @@ struct capebus_claim {
  *	CAPEBUS_BUDGET_UNLIMITED if the board declared no budget.  A budget
  *	of 0 means the rail gives capes nothing.
  * @used_ma: per rail, what the claims held now draw, mA
+ * @strict_budget: refuse a claim that takes a rail over its budget; by
+ *	default such a claim is granted and reported (a cape that is plugged
+ *	in draws its current whether or not capebus lets its drivers load)
  */
 struct capebus_resources {
 	const struct capebus_header *header;
@@ -43,7 +46,11 @@ struct capebus_resources {
 	DECLARE_BITMAP(shared, CAPEBUS_MAX_PINS);
 	u32 budget_ma[CAPEBUS_MAX_RAILS];
 	u32 used_ma[CAPEBUS_MAX_RAILS];
+	bool strict_budget;
 };
+
+/* capebus_resources_claim(): granted, with a rail over its budget. */
+#define CAPEBUS_CLAIM_OVER_BUDGET	1
 
 void capebus_resources_init(struct capebus_resources *res,
 			    const struct capebus_header *header,

@@ -86,8 +86,10 @@ static ssize_t reason_show(struct device *dev, struct device_attribute *attr,
 {
 	struct capebus_slot *slot = container_of(dev, struct capebus_slot, dev);
 
-	guard(mutex)(&slot->ctrl->lock);
-	return sysfs_emit(buf, "%s\n", slot->reason);
+	char why[CAPEBUS_REASON_LEN];
+
+	capebus_slot_reason(slot, why, sizeof(why));
+	return sysfs_emit(buf, "%s\n", why);
 }
 static DEVICE_ATTR_RO(reason);
 
@@ -210,15 +212,21 @@ void capebus_slot_set_failed(struct capebus_slot *slot, const char *fmt, ...)
 EXPORT_SYMBOL_GPL(capebus_slot_set_failed);
 
 /**
- * capebus_slot_reason() - copy a slot's last failure reason
+ * capebus_slot_reason() - copy a slot's last failure reason, or what its
+ *	loaded cape reports (over budget, overlay file not found)
  * @slot: the slot
  * @buf: where to copy it ("" if none)
  * @len: bytes at @buf
  */
 void capebus_slot_reason(struct capebus_slot *slot, char *buf, size_t len)
 {
+	const struct cape_device *cape;
+
 	guard(mutex)(&slot->ctrl->lock);
-	strscpy(buf, slot->reason, len);
+	cape = slot->cape;
+	/* A loaded cape has no failure, but may have something to tell. */
+	if (slot->reason[0] || !cape || !capebus_cape_note(cape, buf, len))
+		strscpy(buf, slot->reason, len);
 }
 
 /**
@@ -438,7 +446,8 @@ static int capebus_slot_enable(struct capebus_slot *slot)
  * @slot: the slot
  * @disable: true to unload the cape (its overlay is reverted, its pins and
  *	current freed) and mark the slot "disabled"; false to load the cape
- *	last detected (or overridden) in the slot
+ *	last detected (or overridden) in the slot, or, if it is loaded, to
+ *	look again for its overlay file if that was missing
  *
  * The transitions of Documentation/capebus/slot-states.rst, each taken whole
  * under the controller's transition lock, so concurrent writers see one of
@@ -463,12 +472,18 @@ int capebus_slot_disable(struct capebus_slot *slot, bool disable)
 		if (slot->cape && !slot->cape->detected)
 			return disable && slot->state == CAPEBUS_SLOT_DISABLED ?
 			       0 : -EBUSY;
-		if (!disable && slot->cape)
-			return 0;
-		if (disable && slot->cape)
+		if (slot->cape)
 			cape = capebus_cape_get(slot->cape);
 	}
 
+	/* Enabling a loaded cape looks again for its missing overlay file. */
+	if (!disable && cape) {
+		char why[CAPEBUS_REASON_LEN];
+
+		capebus_cape_retry_overlay(cape, why, sizeof(why));
+		capebus_cape_put(cape);
+		return 0;
+	}
 	if (!disable)
 		return capebus_slot_enable(slot);
 

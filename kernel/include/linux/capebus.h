@@ -192,6 +192,9 @@ struct capebus_controller_ops {
  * @cookie: marks @resolved as this cape's to capebus's overlay notifier
  * @overlay_source: "eeprom", "firmware", "configfs" or "none"
  * @overlay_file: the firmware file name looked up, "" if none was
+ * @overlay_err: why the firmware file gave no overlay (-ENOENT: not found),
+ *	0 if it did or none was looked up; capebus_cape_retry_overlay()
+ *	looks again
  * @holder: the name the pin table shows for this cape, "<part> (slot <N>)"
  * @claim: the pins and currents the cape holds (private to the core)
  * @ovcs_id: overlay changeset id while the overlay is applied, else 0
@@ -208,6 +211,9 @@ struct capebus_controller_ops {
  * @verify_ns: how much of @apply_ns verifying the overlay took
  * @registered: between device_add() and device_del() (controller's lock)
  * @detected: read from a slot's ID EEPROM (not declared)
+ * @over_budget: granted although a rail is over its budget (the default:
+ *	a plugged-in cape draws its current whether or not it is loaded)
+ * @budget_why: which rails, when @over_budget
  *
  * Cape drivers use @dev and the accessors below; the rest is the core's.
  */
@@ -224,6 +230,7 @@ struct cape_device {
 	u32 cookie;
 	const char *overlay_source;
 	char overlay_file[CAPEBUS_TEXT_LEN * 2 + 8];
+	int overlay_err;
 	char holder[CAPEBUS_TEXT_LEN + 24];
 	struct capebus_claim *claim;
 	int ovcs_id;
@@ -237,6 +244,8 @@ struct cape_device {
 	u64 verify_ns;
 	bool registered;
 	bool detected;
+	bool over_budget;
+	char budget_why[CAPEBUS_REASON_LEN];
 };
 
 #define to_cape_device(d)	container_of_const(d, struct cape_device, dev)

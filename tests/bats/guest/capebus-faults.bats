@@ -97,7 +97,7 @@ teardown() {
 		   --append capebus.disable_partno=EXL-RTC-01:00A0
 	wait_state 0 loaded
 	wait_state 1 disabled
-	wait_state 2 failed
+	wait_state 2 detected
 	wait_state 3 failed
 	guest_ok "cat $CTRL/slot1/reason; echo \"[\$(readlink $CTRL/slot1/cape | sed 's,.*/,,')]\"; ls /sys/class/rtc | wc -l"
 	[ "${lines[0]}" = "EXL-RTC-01 disabled by disable_partno" ]
@@ -105,11 +105,30 @@ teardown() {
 	[ "${lines[2]}" = 0 ]
 }
 
-@test "a cape that would take a rail over its budget is refused, naming the rail" {
-	guest_ok "cat $CTRL/slot2/reason; ls /sys/bus/capebus/devices"
-	[ "${lines[0]}" = "vdd-3v3b over budget: needs 150 mA, 150 of 250 mA in use" ]
-	[ "${lines[1]}" = capebus0-slot0 ]
-	[ "${#lines[@]}" -eq 2 ]
+@test "a cape that takes a rail over its budget loads, and slot, cape, uevent and log say so" {
+	guest_ok "cat $CTRL/slot2/reason $CTRL/slot2/cape/budget $CTRL/slot0/cape/budget; grep CAPEBUS_BUDGET $CTRL/slot2/cape/uevent $CTRL/slot0/cape/uevent | sed 's,.*/,,'; ls /sys/bus/capebus/devices"
+	[ "${lines[0]}" = "over budget: vdd-3v3b over budget: needs 150 mA, 150 of 250 mA in use; no overlay: firmware BB-PWR-01-00A0.dtbo not found" ]
+	[ "${lines[1]}" = "over: vdd-3v3b over budget: needs 150 mA, 150 of 250 mA in use" ]
+	[ "${lines[2]}" = within ]
+	[ "${lines[3]}" = "uevent:CAPEBUS_BUDGET=over" ]
+	[ "${lines[4]}" = "uevent:CAPEBUS_BUDGET=within" ]
+	[ "${lines[5]}" = capebus0-slot0 ]
+	[ "${lines[6]}" = capebus0-slot2 ]
+	[ "${#lines[@]}" -eq 7 ]
+	guest_ok "dmesg | grep -c 'BB-PWR-01 (slot 2) is over budget: vdd-3v3b over budget: needs 150 mA, 150 of 250 mA in use'"
+	[ "$output" = 1 ]
+}
+
+@test "capebus.strict_budget=1 refuses a cape over budget, naming the rail" {
+	local CFS=/sys/kernel/config/capebus/capebus0
+	guest_run "echo 1 > $CFS/slots/2/disable && echo 1 > /sys/module/capebus/parameters/strict_budget && echo 0 > $CFS/slots/2/disable"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"No space left on device"* ]]
+	guest_ok "cat $CTRL/slot2/state $CTRL/slot2/reason; ls /sys/bus/capebus/devices; echo 0 > /sys/module/capebus/parameters/strict_budget; echo 0 > $CFS/slots/2/disable && cat $CTRL/slot2/state"
+	[ "${lines[0]}" = disabled ]
+	[ "${lines[1]}" = "vdd-3v3b over budget: needs 150 mA, 150 of 250 mA in use" ]
+	[ "${lines[2]}" = capebus0-slot0 ]
+	[ "${lines[3]}" = detected ]
 }
 
 @test "a cape wanting a pin the board uses is refused, naming the board" {

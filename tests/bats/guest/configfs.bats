@@ -143,7 +143,7 @@ boot_with_rtc_cape() {
 		echo 1 > $CAPES/pins/enable && cat $CAPES/pins/status $CAPES/pins/pins &&
 		rmdir $CAPES/pins'
 	[ "$status" -eq 0 ]
-	[ "${lines[*]}" = "detected P9.19 P9.20" ]
+	[ "${lines[*]}" = "detected (no overlay: firmware CFS-PINS-00A0.dtbo not found) P9.19 P9.20" ]
 }
 
 @test "a conflicting declaration is refused with EBUSY, status names the pin and its holder, nothing changes" {
@@ -207,13 +207,18 @@ boot_with_rtc_cape() {
 	[ "${lines[*]}" = "vdd-3v3b 0 vdd-5v 0 sys-5v 0 dc-supplied 0 virtual" ]
 }
 
-@test "a declared cape's currents count against the rails: over budget is ENOSPC naming the rail" {
+@test "a declared cape's currents count against the rails: over budget loads and says so, strict_budget refuses" {
 	# The test board's vdd-3v3b budget is 250 mA.
 	cfs_run 'declare_cape hungry CFS-HUNGRY && echo "vdd-3v3b 300" > $CAPES/hungry/currents &&
-		echo 1 > $CAPES/hungry/enable'
+		echo 1 > $CAPES/hungry/enable && cat $CAPES/hungry/status /sys/bus/capebus/devices/$(cat $CAPES/hungry/cape)/budget &&
+		echo 0 > $CAPES/hungry/enable'
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "detected (over budget: vdd-3v3b over budget: needs 300 mA, "*" of 250 mA in use; no overlay: firmware CFS-HUNGRY-00A0.dtbo not found)" ]]
+	[[ "${lines[1]}" == "over: vdd-3v3b over budget: needs 300 mA, "*" of 250 mA in use" ]]
+	cfs_run 'echo 1 > /sys/module/capebus/parameters/strict_budget && echo 1 > $CAPES/hungry/enable'
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"No space left on device"* ]]
-	cfs_run 'cat $CAPES/hungry/status; cape_devices'
+	cfs_run 'echo 0 > /sys/module/capebus/parameters/strict_budget; cat $CAPES/hungry/status; cape_devices'
 	[[ "${lines[0]}" == "failed: vdd-3v3b over budget: needs 300 mA, "*" of 250 mA in use" ]]
 	[ "${lines[1]}" = none ]
 	# Within budget it loads, and its device states the same currents.
@@ -223,7 +228,7 @@ boot_with_rtc_cape() {
 		cat $CAPES/hungry/currents | md5sum && cat /sys/bus/capebus/devices/$(cat $CAPES/hungry/cape)/currents | md5sum &&
 		rmdir $CAPES/hungry && cape_devices'
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = detected ]
+	[ "${lines[0]}" = "detected (no overlay: firmware CFS-HUNGRY-00A0.dtbo not found)" ]
 	[ "${lines[*]:1:4}" = "vdd-3v3b 200 vdd-5v 0 sys-5v 100 dc-supplied 50" ]
 	[ "${lines[5]}" = "${lines[6]}" ]
 	[ "${lines[7]}" = none ]
