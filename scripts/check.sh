@@ -27,8 +27,8 @@ host       198
 build      1
 checkpatch 8
 dtbinding  1
-bisect     14
-kunit      90
+bisect     12
+kunit      94
 guest      113
 '
 

@@ -26,6 +26,7 @@
 #include <linux/capebus.h>
 #include <linux/device.h>
 #include <linux/err.h>
+#include <linux/fwnode.h>
 #include <linux/of.h>
 #include <linux/pinctrl/consumer.h>
 #include <linux/slab.h>
@@ -357,6 +358,14 @@ int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,
 		snprintf(why, why_len, "cannot add its pin group: %d", ret);
 		goto err_free;
 	}
+
+	/*
+	 * The group never becomes a device: fw_devlink links the cape to the
+	 * pin controller's device instead (as it does for the groups there at
+	 * boot when the pin controller binds), and does not hold the cape's
+	 * probe back waiting for one.
+	 */
+	fw_devlink_purge_absent_suppliers(of_fwnode_handle(cp->group));
 
 	device_set_node(&cape->dev, of_fwnode_handle(cp->node));
 	cp->pinctrl = pinctrl_get(&cape->dev);
