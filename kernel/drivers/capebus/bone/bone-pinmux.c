@@ -9,7 +9,7 @@
  * code 800 + n for P8.n and 900 + n for P9.n as in the connector's gpio-map).
  * For each cape with muxable pins, a changeset the connector owns adds:
  *
- *   - under the pin controller, a group node "<cape>-<gen>" with
+ *   - under the pin controller, a group node "<cape>-<crc>" with
  *     pinctrl-single,pins = <offset value> for each pin, the value the AM335x
  *     conf_ register layout of the pin's setting (bone_pin_setting_conf());
  *   - under the connector, a node "<cape>" with pinctrl-0 pointing at the
@@ -18,11 +18,15 @@
  * Then the cape device gets its pinctrl handle and the default state is
  * selected: the pin controller requests the pads and writes them, and
  * refuses pads someone else holds (a board hog, say).  pinctrl-single never
- * forgets a group or function it has parsed, so each group node gets a name
- * of its own (<gen> counts the connector's attaches).
+ * forgets a group or function it has parsed, and takes a group by its name:
+ * <crc> (the CRC-32 of the group's cells) gives each distinct set of pads
+ * and values a name of its own, and the same cape the same group each time
+ * it comes back.  The nodes' phandle is the cape's slot's, so the tree a cape
+ * leaves is the same each time too.
  */
 
 #include <linux/bitmap.h>
+#include <linux/crc32.h>
 #include <linux/capebus.h>
 #include <linux/device.h>
 #include <linux/err.h>
@@ -229,15 +233,20 @@ err:
 	return NULL;
 }
 
-/* An unused phandle for a group node.  The controller's lock is held. */
-static u32 bone_pinmux_phandle(struct bone_pinmux *pm)
+/*
+ * An unused phandle for a cape's group node: the slot's, unless something
+ * else took it.  The controller's lock is held: no other cape of the
+ * connector is in this slot.
+ */
+static u32 bone_pinmux_phandle(struct cape_device *cape)
 {
 	struct device_node *np;
 	unsigned int i;
 	u32 ph;
 
-	for (i = 0; i < 1024; i++) {
-		ph = BONE_PINMUX_PHANDLE_BASE + (pm->gen + i) % 0x100000;
+	for (i = 0; i < 64; i++) {
+		ph = BONE_PINMUX_PHANDLE_BASE + (cape->slot_nr % 0x1000) +
+		     i * 0x1000;
 		np = of_find_node_by_phandle(ph);
 		if (!np)
 			return ph;
@@ -321,8 +330,7 @@ int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,
 		return -ENOMEM;
 	of_changeset_init(&cp->ocs);
 
-	pm->gen++;
-	ph = bone_pinmux_phandle(pm);
+	ph = bone_pinmux_phandle(cape);
 	if (!ph) {
 		snprintf(why, why_len, "no free phandle for its pin group");
 		ret = -ENOSPC;
@@ -330,7 +338,9 @@ int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,
 	}
 
 	ret = -ENOMEM;
-	name = kasprintf(GFP_KERNEL, "%s-%u", dev_name(&cape->dev), pm->gen);
+	name = kasprintf(GFP_KERNEL, "%s-%08x", dev_name(&cape->dev),
+			 crc32_le(~0, (const u8 *)cells,
+				  2 * n * sizeof(*cells)));
 	if (!name)
 		goto err_free;
 	cp->group = bone_new_node(&cp->ocs, pm->pctl_np, name, ph);

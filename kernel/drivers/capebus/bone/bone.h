@@ -18,12 +18,10 @@ extern const struct capebus_header bone_header;
  * struct bone_pinmux - the connector's pin controller and pad table
  * @pctl_np: the pin controller (cape-pinctrl), or NULL: nothing is muxed
  * @pad: per header pin, the offset of its pad's register, or BONE_PAD_NONE
- * @gen: attaches so far, to name each pin group (controller's lock)
  */
 struct bone_pinmux {
 	struct device_node *pctl_np;
 	u32 pad[CAPEBUS_MAX_PINS];
-	unsigned int gen;
 };
 
 int bone_pin_setting_conf(const char *setting, u32 *conf);
