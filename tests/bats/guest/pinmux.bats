@@ -42,7 +42,9 @@ setup_file() {
 	image c.eeprom PM-C P9.20=0xC00A
 	image hog.eeprom PM-HOG P9.19=0xE073 P9.24=0xC000
 	dtc -q -I dts -O dtb -o "$BATS_FILE_TMPDIR/pin-controller.dtbo" "$FIX/hostile/pin-controller.dtso"
-	guest_boot --slot 0="$BATS_FILE_TMPDIR/slot0.eeprom"
+	# slub_debug=P: freed objects are poisoned (0x6b, "k"), so a name the
+	# pin controller kept of a node that is gone reads as "kkkk...".
+	guest_boot --slot 0="$BATS_FILE_TMPDIR/slot0.eeprom" --append "slub_debug=P"
 	for f in a b c hog; do
 		guest_put "$BATS_FILE_TMPDIR/$f.eeprom"
 	done
@@ -122,10 +124,13 @@ enable() {
 	[ "$(pad_value P9.19)" = "$(conf 0xA027)" ]
 	# P9.20 was the last cape's, not this one's: not muxed, not held.
 	[ "$(pad_owner P9.20)" = "(MUX UNCLAIMED) (GPIO UNCLAIMED)" ]
-	# The pin controller's debugfs names every group it ever parsed: reading
-	# the names of the removed capes' groups must not touch freed memory.
-	guest_run "cat $PCTL/pingroups $PCTL/pinmux-functions >/dev/null"
+	# The pin controller keeps every group it parsed, named after its node:
+	# the removed cape's group is still listed, by a name that outlived the
+	# node (series patch 0002; without it the name reads as slab poison).
+	guest_run "cat $PCTL/pingroups $PCTL/pinmux-functions"
 	[ "$status" -eq 0 ]
+	[[ "$output" != *kkkkkkkk* ]]
+	[ "$(grep -c '^group: capebus0-slot4-[0-9a-f]\{8\}$' <<< "$output")" = 2 ]
 	cfs_run 'rmdir $CAPES/b'
 	[ "$(pad_owner P9.19)" = "(MUX UNCLAIMED) (GPIO UNCLAIMED)" ]
 }
