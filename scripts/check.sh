@@ -28,7 +28,7 @@ build      1
 checkpatch 8
 dtbinding  1
 bisect     12
-kunit      94
+kunit      96
 guest      113
 '
 
