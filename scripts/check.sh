@@ -25,11 +25,11 @@ STAGE_FLOORS='
 tooling    59
 host       198
 build      1
-checkpatch 7
+checkpatch 8
 dtbinding  1
 bisect     12
-kunit      90
-guest      105
+kunit      96
+guest      113
 '
 
 # summarize DIR: one line per stage of STAGE_FLOORS, then the summary line;

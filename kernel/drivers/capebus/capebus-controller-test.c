@@ -72,13 +72,48 @@ static int toy_decode(struct capebus_controller *ctrl, const void *image,
 	return 0;
 }
 
-static const struct capebus_controller_ops toy_ops = {
-	.decode	= toy_decode,
-};
-
 struct toy_test {
 	struct capebus_controller *ctrl;
 	struct capebus_cape_info *info;
+	unsigned int attached;
+	unsigned int detached;
+};
+
+/*
+ * What the toy connector does for a cape: nothing but counting, and it
+ * refuses part TOY-NA (a pad it cannot give, say).
+ */
+static int toy_attach(struct capebus_controller *ctrl,
+		      struct cape_device *cape, char *why, size_t why_len)
+{
+	struct toy_test *t = capebus_controller_get_drvdata(ctrl);
+
+	if (!strcmp(cape_text(cape, CAPEBUS_PART_NUMBER), "TOY-NA")) {
+		snprintf(why, why_len, "the toy connector cannot attach %s",
+			 cape->holder);
+		return -EIO;
+	}
+	t->attached++;
+	cape->ctrl_data = t;
+
+	return 0;
+}
+
+static void toy_detach(struct capebus_controller *ctrl,
+		       struct cape_device *cape)
+{
+	struct toy_test *t = capebus_controller_get_drvdata(ctrl);
+
+	/* Only for a cape attach succeeded for, and only once. */
+	if (cape->ctrl_data == t)
+		t->detached++;
+	cape->ctrl_data = NULL;
+}
+
+static const struct capebus_controller_ops toy_ops = {
+	.decode	= toy_decode,
+	.attach	= toy_attach,
+	.detach	= toy_detach,
 };
 
 static int toy_test_init(struct kunit *test)
@@ -98,6 +133,7 @@ static int toy_test_init(struct kunit *test)
 
 	t->ctrl = capebus_controller_alloc(dev, &toy_header, &toy_ops, 2);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t->ctrl);
+	capebus_controller_set_drvdata(t->ctrl, t);
 	__set_bit(3, board);		/* J1.4: the board's own */
 	KUNIT_ASSERT_EQ(test, capebus_controller_set_resources(t->ctrl, budget,
 							       board, NULL), 0);
@@ -255,7 +291,9 @@ static void toy_test_unregistered(struct kunit *test)
 	/* The controller takes its capes with it; later adds are refused. */
 	capebus_controller_unregister(t->ctrl);
 	KUNIT_EXPECT_FALSE(test, device_is_registered(&a->dev));
+	KUNIT_EXPECT_EQ(test, t->detached, 1);
 	capebus_cape_remove(a);		/* already gone: nothing happens */
+	KUNIT_EXPECT_EQ(test, t->detached, 1);
 	capebus_cape_put(a);
 	b = toy_add(test, "TOY1 TOY-B 0001 0x2 0", 1, why);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(b), -ENODEV);
@@ -265,6 +303,58 @@ static void toy_test_unregistered(struct kunit *test)
 	t->ctrl = capebus_controller_alloc(NULL, &toy_header, NULL, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t->ctrl);
 	KUNIT_ASSERT_EQ(test, capebus_controller_register(t->ctrl), 0);
+}
+
+static void toy_test_attach_detach(struct kunit *test)
+{
+	struct toy_test *t = test->priv;
+	char why[CAPEBUS_REASON_LEN];
+	struct cape_device *a, *b;
+
+	a = toy_add(test, "TOY1 TOY-A 0001 0x1 10", 0, why);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a);
+	KUNIT_EXPECT_EQ(test, t->attached, 1);
+	KUNIT_EXPECT_TRUE(test, a->attached);
+	KUNIT_EXPECT_PTR_EQ(test, a->ctrl_data, (void *)t);
+	KUNIT_EXPECT_EQ(test, t->detached, 0);
+
+	/* Refused by the pin claim: the connector is never asked. */
+	b = toy_add(test, "TOY1 TOY-B 0001 0x1 10", 1, why);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(b), -EBUSY);
+	KUNIT_EXPECT_EQ(test, t->attached, 1);
+	KUNIT_EXPECT_EQ(test, t->detached, 0);
+
+	/* Removed: detached once, and not again on a second removal. */
+	capebus_cape_remove(a);
+	KUNIT_EXPECT_EQ(test, t->detached, 1);
+	KUNIT_EXPECT_FALSE(test, a->attached);
+	capebus_cape_remove(a);
+	KUNIT_EXPECT_EQ(test, t->detached, 1);
+	capebus_cape_put(a);
+}
+
+static void toy_test_attach_refuses(struct kunit *test)
+{
+	struct toy_test *t = test->priv;
+	char why[CAPEBUS_REASON_LEN];
+	struct cape_device *a, *b;
+
+	/* The connector's refusal is the cape's: its reason, no detach. */
+	a = toy_add(test, "TOY1 TOY-NA 0001 0x3 90", 0, why);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(a), -EIO);
+	KUNIT_EXPECT_STREQ(test, why,
+			   "the toy connector cannot attach TOY-NA (slot 0)");
+	KUNIT_EXPECT_EQ(test, t->detached, 0);
+	KUNIT_EXPECT_EQ(test, capebus_slot_state(capebus_slot(t->ctrl, 0)),
+			CAPEBUS_SLOT_EMPTY);
+
+	/* Its pins and current were given back. */
+	b = toy_add(test, "TOY1 TOY-B 0001 0x3 90", 0, why);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
+	KUNIT_EXPECT_EQ(test, t->attached, 1);
+	capebus_cape_remove(b);
+	capebus_cape_put(b);
+	KUNIT_EXPECT_EQ(test, t->detached, 1);
 }
 
 static void toy_test_bad_header(struct kunit *test)
@@ -289,6 +379,8 @@ static struct kunit_case toy_test_cases[] = {
 	KUNIT_CASE(toy_test_virtual_slots),
 	KUNIT_CASE(toy_test_detected),
 	KUNIT_CASE(toy_test_unregistered),
+	KUNIT_CASE(toy_test_attach_detach),
+	KUNIT_CASE(toy_test_attach_refuses),
 	KUNIT_CASE(toy_test_bad_header),
 	{}
 };

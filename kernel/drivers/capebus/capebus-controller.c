@@ -14,7 +14,9 @@
  *   2. capebus_controller.lock: slots, the resource table, the set of capes
  *   3. device_lock() of a cape (driver core: probe, remove, bind, unbind)
  *   4. of_overlay_mutex, of_mutex (of_overlay_fdt_apply(), of_overlay_remove())
- *      and, below them, the locks of the devices an overlay adds or removes
+ *      and, below them, the locks of the devices an overlay adds or removes;
+ *      the controller module's attach and detach (under 2, before and after
+ *      3) take of_mutex and the pin controller's locks the same way
  *
  * So nothing called with a cape's device lock held (cape drivers' probe and
  * remove, the overlay helpers) may take a controller's lock, and no sysfs
@@ -251,6 +253,45 @@ static void capebus_retry_stuck_overlays(struct capebus_controller *ctrl)
 	} while (progress);
 }
 
+/* Let the controller module set the cape up (ops->attach).  ctrl->lock held. */
+static int capebus_cape_attach(struct cape_device *cape, char *why,
+			       size_t why_len)
+{
+	struct capebus_controller *ctrl = cape->ctrl;
+	int ret;
+
+	lockdep_assert_held(&ctrl->lock);
+
+	if (!ctrl->ops || !ctrl->ops->attach)
+		return 0;
+
+	ret = ctrl->ops->attach(ctrl, cape, why, why_len);
+	if (ret) {
+		if (!why[0])
+			snprintf(why, why_len, "%s cannot attach it: %d",
+				 dev_name(&ctrl->dev), ret);
+		return ret;
+	}
+	cape->attached = true;
+
+	return 0;
+}
+
+/* Undo capebus_cape_attach(), once.  ctrl->lock held. */
+static void capebus_cape_detach(struct cape_device *cape)
+{
+	struct capebus_controller *ctrl = cape->ctrl;
+
+	lockdep_assert_held(&ctrl->lock);
+
+	if (!cape->attached)
+		return;
+
+	cape->attached = false;
+	if (ctrl->ops && ctrl->ops->detach)
+		ctrl->ops->detach(ctrl, cape);
+}
+
 /* Unbind, delete and drop the core's reference.  ctrl->lock held. */
 static void capebus_cape_unregister(struct cape_device *cape)
 {
@@ -263,6 +304,7 @@ static void capebus_cape_unregister(struct cape_device *cape)
 
 	cape->registered = false;
 	device_del(&cape->dev);
+	capebus_cape_detach(cape);
 
 	if (cape->slot) {
 		sysfs_remove_link(&cape->slot->dev.kobj, "cape");
@@ -344,6 +386,12 @@ static int capebus_cape_register(struct cape_device *cape, char *why,
 	}
 	cape->over_budget = ret == CAPEBUS_CLAIM_OVER_BUDGET;
 
+	ret = capebus_cape_attach(cape, why, why_len);
+	if (ret) {
+		capebus_resources_release(ctrl->res, cape->claim);
+		return ret;
+	}
+
 	cape->registered = true;
 	if (slot)
 		slot->cape = cape;
@@ -380,6 +428,7 @@ err_release:
 	if (slot)
 		slot->cape = NULL;
 	cape->registered = false;
+	capebus_cape_detach(cape);
 	capebus_resources_release(ctrl->res, cape->claim);
 	return ret;
 }
@@ -1130,6 +1179,31 @@ void capebus_controller_put(struct capebus_controller *ctrl)
 		put_device(&ctrl->dev);
 }
 EXPORT_SYMBOL_GPL(capebus_controller_put);
+
+/**
+ * capebus_controller_set_drvdata() - keep the controller module's data
+ * @ctrl: the controller
+ * @data: what capebus_controller_get_drvdata() returns; set it before
+ *	capebus_controller_register(), the core calls @ctrl's ops from then on
+ */
+void capebus_controller_set_drvdata(struct capebus_controller *ctrl,
+				    void *data)
+{
+	dev_set_drvdata(&ctrl->dev, data);
+}
+EXPORT_SYMBOL_GPL(capebus_controller_set_drvdata);
+
+/**
+ * capebus_controller_get_drvdata() - the controller module's data
+ * @ctrl: the controller
+ *
+ * Return: what capebus_controller_set_drvdata() set, or NULL.
+ */
+void *capebus_controller_get_drvdata(const struct capebus_controller *ctrl)
+{
+	return dev_get_drvdata(&ctrl->dev);
+}
+EXPORT_SYMBOL_GPL(capebus_controller_get_drvdata);
 
 /**
  * capebus_controller_decode() - have a controller decode an ID image

@@ -28,6 +28,7 @@
 struct capebus_controller;
 struct capebus_slot;
 struct capebus_claim;
+struct cape_device;
 struct device_node;
 struct module;
 
@@ -169,12 +170,24 @@ struct capebus_cape_desc {
  *	configfs) into @info and, if the image embeds one, an overlay
  *	(pointing into @image); on failure say why in @why.  Optional: without
  *	it, images are refused.
+ * @attach: do what the connector does for a cape before its device is
+ *	registered (on the BeagleBone: mux the pads behind the cape's header
+ *	pins); called under the controller's lock once the cape's pins and
+ *	currents are claimed.  On failure say why in @why: the cape is
+ *	refused and nothing else happens.  Optional.
+ * @detach: undo @attach; called under the controller's lock exactly once
+ *	for every cape @attach succeeded for, after its device is deleted or
+ *	when its registration is unwound.  Optional.
  */
 struct capebus_controller_ops {
 	int (*decode)(struct capebus_controller *ctrl, const void *image,
 		      size_t len, struct capebus_cape_info *info,
 		      const void **overlay, size_t *overlay_len,
 		      char *why, size_t why_len);
+	int (*attach)(struct capebus_controller *ctrl, struct cape_device *cape,
+		      char *why, size_t why_len);
+	void (*detach)(struct capebus_controller *ctrl,
+		       struct cape_device *cape);
 };
 
 /**
@@ -214,6 +227,9 @@ struct capebus_controller_ops {
  * @over_budget: granted although a rail is over its budget (the default:
  *	a plugged-in cape draws its current whether or not it is loaded)
  * @budget_why: which rails, when @over_budget
+ * @attached: the controller's @attach succeeded and @detach is still due
+ *	(controller's lock)
+ * @ctrl_data: the controller module's, between @attach and @detach
  *
  * Cape drivers use @dev and the accessors below; the rest is the core's.
  */
@@ -246,6 +262,8 @@ struct cape_device {
 	bool detected;
 	bool over_budget;
 	char budget_why[CAPEBUS_REASON_LEN];
+	bool attached;
+	void *ctrl_data;
 };
 
 #define to_cape_device(d)	container_of_const(d, struct cape_device, dev)
@@ -327,6 +345,9 @@ int devm_capebus_controller_register(struct device *dev,
 				     struct capebus_controller *ctrl);
 void capebus_controller_unregister(struct capebus_controller *ctrl);
 void capebus_controller_put(struct capebus_controller *ctrl);
+void capebus_controller_set_drvdata(struct capebus_controller *ctrl,
+				    void *data);
+void *capebus_controller_get_drvdata(const struct capebus_controller *ctrl);
 void capebus_controller_enable_parts(struct capebus_controller *ctrl);
 int capebus_header_pin_index(const struct capebus_header *header,
 			     const char *name);

@@ -45,6 +45,7 @@ struct bone_capebus {
 	struct device_node *slot_np[BONE_MAX_SLOTS];
 	struct work_struct scan_work;
 	ktime_t probe_time;
+	struct bone_pinmux pinmux;
 };
 
 static const char *const bone_budget_props[BONE_NUM_RAILS] = {
@@ -437,9 +438,32 @@ static int bone_capebus_decode(struct capebus_controller *ctrl,
 				 why_len);
 }
 
+static int bone_capebus_attach(struct capebus_controller *ctrl,
+			       struct cape_device *cape, char *why,
+			       size_t why_len)
+{
+	struct bone_capebus *bc = capebus_controller_get_drvdata(ctrl);
+
+	return bone_pinmux_attach(&bc->pinmux, bc->dev->of_node, cape, why,
+				  why_len);
+}
+
+static void bone_capebus_detach(struct capebus_controller *ctrl,
+				struct cape_device *cape)
+{
+	bone_pinmux_detach(cape);
+}
+
 static const struct capebus_controller_ops bone_capebus_ops = {
 	.decode	= bone_capebus_decode,
+	.attach	= bone_capebus_attach,
+	.detach	= bone_capebus_detach,
 };
+
+static void bone_pinmux_exit_action(void *pm)
+{
+	bone_pinmux_exit(pm);
+}
 
 static void bone_put_slots_action(void *bc)
 {
@@ -476,6 +500,15 @@ static int bone_capebus_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
+	ret = bone_pinmux_init(dev, &bc->pinmux);
+	if (ret)
+		return ret;
+	ret = devm_add_action_or_reset(dev, bone_pinmux_exit_action,
+				       &bc->pinmux);
+	if (ret)
+		return ret;
+
+	capebus_controller_set_drvdata(bc->ctrl, bc);
 	ret = devm_capebus_controller_register(dev, bc->ctrl);
 	if (ret)
 		return ret;

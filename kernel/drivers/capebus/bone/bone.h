@@ -11,6 +11,26 @@
 
 extern const struct capebus_header bone_header;
 
+/* No pad behind a header pin (cape-pads does not name it). */
+#define BONE_PAD_NONE	U32_MAX
+
+/**
+ * struct bone_pinmux - the connector's pin controller and pad table
+ * @pctl_np: the pin controller (cape-pinctrl), or NULL: nothing is muxed
+ * @pad: per header pin, the offset of its pad's register, or BONE_PAD_NONE
+ */
+struct bone_pinmux {
+	struct device_node *pctl_np;
+	u32 pad[CAPEBUS_MAX_PINS];
+};
+
+int bone_pin_setting_conf(const char *setting, u32 *conf);
+int bone_pinmux_init(struct device *dev, struct bone_pinmux *pm);
+void bone_pinmux_exit(struct bone_pinmux *pm);
+int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,
+		       struct cape_device *cape, char *why, size_t why_len);
+void bone_pinmux_detach(struct cape_device *cape);
+
 void bone_info_from_eeprom(struct capebus_cape_info *info,
 			   const struct cape_eeprom *ee);
 int bone_decode_image(const void *buf, size_t len,

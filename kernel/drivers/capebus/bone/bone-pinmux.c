@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capebus-bone: the connector muxes the pads behind a cape's header pins.
+ *
+ * A cape states its pins and their settings (its EEPROM's pin words); a cape
+ * overlay never targets the pin controller.  The connector node names the
+ * pin controller (cape-pinctrl, a pinctrl-single instance) and, per header
+ * pin, the pad behind it (cape-pads: <pin-code pad-offset> pairs, the pin
+ * code 800 + n for P8.n and 900 + n for P9.n as in the connector's gpio-map).
+ * For each cape with muxable pins, a changeset the connector owns adds:
+ *
+ *   - under the pin controller, a group node "<cape>-<crc>" with
+ *     pinctrl-single,pins = <offset value> for each pin, the value the AM335x
+ *     conf_ register layout of the pin's setting (bone_pin_setting_conf());
+ *   - under the connector, a node "<cape>" with pinctrl-0 pointing at the
+ *     group and pinctrl-names = "default": the cape device's of_node.
+ *
+ * Then the cape device gets its pinctrl handle and the default state is
+ * selected: the pin controller requests the pads and writes them, and
+ * refuses pads someone else holds (a board hog, say).  pinctrl-single never
+ * forgets a group or function it has parsed, and takes a group by its name:
+ * <crc> (the CRC-32 of the group's cells) gives each distinct set of pads
+ * and values a name of its own, and the same cape the same group each time
+ * it comes back.  The nodes' phandle is the cape's slot's, so the tree a cape
+ * leaves is the same each time too.
+ */
+
+#include <linux/bitmap.h>
+#include <linux/crc32.h>
+#include <linux/capebus.h>
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/fwnode.h>
+#include <linux/of.h>
+#include <linux/pinctrl/consumer.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include <kunit/visibility.h>
+
+#include "bone.h"
+
+/* am335x conf_<pad> bits (AM335x TRM, "pad control registers"). */
+#define BONE_CONF_MUXMODE	0x07
+#define BONE_CONF_PULLUDDISABLE	0x08
+#define BONE_CONF_PULLTYPESEL	0x10
+#define BONE_CONF_RXACTIVE	0x20
+#define BONE_CONF_SLEWCTRL	0x40
+
+/* The phandles the connector gives its group nodes start here. */
+#define BONE_PINMUX_PHANDLE_BASE	0xcb000000
+
+/**
+ * bone_pin_setting_conf() - the pad control value for a pin's setting
+ * @setting: a pin's setting as cape_pin_word_setting() writes it, e.g.
+ *	"mode3 bidir pull-up rx slow"
+ * @conf: set to the am335x conf_ register value: mux mode (bits 2-0), pull
+ *	disabled (bit 3), pull-up (bit 4; 0 when the pull is disabled), receiver
+ *	enabled (bit 5), slow slew (bit 6)
+ *
+ * The pin word's bits 6-0 are that value; the setting keeps all of them but
+ * the pull type of a disabled pull, which means nothing to the pad.
+ *
+ * Return: 0, or -EINVAL if @setting is not such a setting (an analog input's
+ * or a declared pin's empty one included).
+ */
+int bone_pin_setting_conf(const char *setting, u32 *conf)
+{
+	char dir[8], pull[12], rest[12], slew[8];
+	unsigned int mode;
+	int n;
+	u32 v;
+
+	n = sscanf(setting, "mode%u %7s %11s %11s %7s", &mode, dir, pull,
+		   rest, slew);
+	if (n == 4) {
+		strscpy(slew, rest);
+		strscpy(rest, "");
+	} else if (n != 5 || strcmp(rest, "rx")) {
+		return -EINVAL;
+	}
+	if (mode > BONE_CONF_MUXMODE)
+		return -EINVAL;
+	if (strcmp(dir, "in") && strcmp(dir, "out") && strcmp(dir, "bidir") &&
+	    strcmp(dir, "none"))
+		return -EINVAL;
+
+	v = mode;
+	if (!strcmp(pull, "no-pull"))
+		v |= BONE_CONF_PULLUDDISABLE;
+	else if (!strcmp(pull, "pull-up"))
+		v |= BONE_CONF_PULLTYPESEL;
+	else if (strcmp(pull, "pull-down"))
+		return -EINVAL;
+	if (rest[0])
+		v |= BONE_CONF_RXACTIVE;
+	if (!strcmp(slew, "slow"))
+		v |= BONE_CONF_SLEWCTRL;
+	else if (strcmp(slew, "fast"))
+		return -EINVAL;
+
+	*conf = v;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(bone_pin_setting_conf);
+
+/**
+ * bone_pinmux_init() - read the connector's pin controller and pad table
+ * @dev: the connector's device (its of_node is the connector)
+ * @pm: filled in; bone_pinmux_exit() undoes it
+ *
+ * Without cape-pinctrl the connector muxes nothing.
+ *
+ * Return: 0, or -EINVAL (bad cape-pads; the log says which entry).
+ */
+int bone_pinmux_init(struct device *dev, struct bone_pinmux *pm)
+{
+	struct device_node *np = dev->of_node;
+	int i, n, pin;
+	u32 code, pad;
+
+	memset(pm, 0, sizeof(*pm));
+	for (i = 0; i < CAPEBUS_MAX_PINS; i++)
+		pm->pad[i] = BONE_PAD_NONE;
+
+	pm->pctl_np = of_parse_phandle(np, "cape-pinctrl", 0);
+	if (!pm->pctl_np)
+		return 0;
+
+	n = of_property_count_u32_elems(np, "cape-pads");
+	if (n < 0 || n % 2) {
+		dev_err(dev, "cape-pads: not <pin-code pad-offset> pairs\n");
+		goto err;
+	}
+	for (i = 0; i < n; i += 2) {
+		of_property_read_u32_index(np, "cape-pads", i, &code);
+		of_property_read_u32_index(np, "cape-pads", i + 1, &pad);
+		pin = bone_header.gpio_pin(&bone_header, code);
+		if (pin < 0 || pad == BONE_PAD_NONE || pad % 4) {
+			dev_err(dev, "cape-pads: bad entry <%u 0x%x>\n", code,
+				pad);
+			goto err;
+		}
+		pm->pad[pin] = pad;
+	}
+
+	return 0;
+
+err:
+	of_node_put(pm->pctl_np);
+	pm->pctl_np = NULL;
+	return -EINVAL;
+}
+
+/**
+ * bone_pinmux_exit() - let go of what bone_pinmux_init() took
+ * @pm: the connector's pin table
+ */
+void bone_pinmux_exit(struct bone_pinmux *pm)
+{
+	of_node_put(pm->pctl_np);
+	pm->pctl_np = NULL;
+}
+
+/* What the connector set up for one cape (cape->ctrl_data). */
+struct bone_cape_pinmux {
+	struct of_changeset ocs;
+	struct device_node *group;
+	struct device_node *node;
+	struct pinctrl *pinctrl;
+};
+
+static struct property *bone_new_prop(const char *name, const void *value,
+				      int len)
+{
+	struct property *pp = kzalloc(sizeof(*pp), GFP_KERNEL);
+
+	if (!pp)
+		return NULL;
+	pp->name = kstrdup(name, GFP_KERNEL);
+	pp->value = kmemdup(value, len, GFP_KERNEL);
+	pp->length = len;
+	if (!pp->name || !pp->value) {
+		kfree(pp->name);
+		kfree(pp->value);
+		kfree(pp);
+		return NULL;
+	}
+	of_property_set_flag(pp, OF_DYNAMIC);
+
+	return pp;
+}
+
+/*
+ * A node of the changeset @ocs, with its "name" (and "phandle", if
+ * @phandle) properties in place before the changeset is applied: attaching
+ * a node takes both from the node's own properties, and the properties a
+ * changeset adds come after the attach (so nodes of_changeset_create_node()
+ * makes are named "<NULL>" and have no phandle).  The node is private until
+ * the changeset is applied.  Returns it with a reference for the caller;
+ * the changeset holds its own.
+ */
+static struct device_node *bone_new_node(struct of_changeset *ocs,
+					 struct device_node *parent,
+					 const char *name, u32 phandle)
+{
+	__be32 ph = cpu_to_be32(phandle);
+	struct device_node *np;
+	struct property *pp;
+
+	np = of_changeset_create_node(ocs, parent, name);
+	if (!np)
+		return NULL;
+
+	pp = bone_new_prop("name", name, strlen(name) + 1);
+	if (!pp)
+		goto err;
+	pp->next = np->properties;
+	np->properties = pp;
+	if (phandle) {
+		pp = bone_new_prop("phandle", &ph, sizeof(ph));
+		if (!pp)
+			goto err;
+		pp->next = np->properties;
+		np->properties = pp;
+	}
+
+	return np;
+
+err:
+	/* The changeset's reference frees it when the changeset goes. */
+	of_node_put(np);
+	return NULL;
+}
+
+/*
+ * An unused phandle for a cape's group node: the slot's, unless something
+ * else took it.  The controller's lock is held: no other cape of the
+ * connector is in this slot.
+ */
+static u32 bone_pinmux_phandle(struct cape_device *cape)
+{
+	struct device_node *np;
+	unsigned int i;
+	u32 ph;
+
+	for (i = 0; i < 64; i++) {
+		ph = BONE_PINMUX_PHANDLE_BASE + (cape->slot_nr % 0x1000) +
+		     i * 0x1000;
+		np = of_find_node_by_phandle(ph);
+		if (!np)
+			return ph;
+		of_node_put(np);
+	}
+
+	return 0;
+}
+
+static void bone_cape_pinmux_free(struct bone_cape_pinmux *cp)
+{
+	of_changeset_destroy(&cp->ocs);
+	of_node_put(cp->node);
+	of_node_put(cp->group);
+	kfree(cp);
+}
+
+/* The header pins of @cape the connector muxes, and their values. */
+static unsigned int bone_pinmux_pins(struct bone_pinmux *pm,
+				     struct cape_device *cape, u32 *cells,
+				     char *names, size_t names_len)
+{
+	const struct capebus_cape_info *info = cape->info;
+	unsigned int pin, n = 0;
+	size_t len = 0;
+	u32 conf;
+
+	for_each_set_bit(pin, info->pins, bone_header.num_pins) {
+		if (pm->pad[pin] == BONE_PAD_NONE ||
+		    bone_pin_setting_conf(info->pin_setting[pin], &conf))
+			continue;
+		cells[2 * n] = pm->pad[pin];
+		cells[2 * n + 1] = conf;
+		n++;
+		if (len < names_len)
+			len += scnprintf(names + len, names_len - len, "%s%s",
+					 len ? " " : "",
+					 bone_header.pin_names[pin]);
+	}
+
+	return n;
+}
+
+/**
+ * bone_pinmux_attach() - mux the pads behind a cape's header pins
+ * @pm: the connector's pin table
+ * @conn: the connector's node
+ * @cape: the cape (not registered yet); its of_node is set on success
+ * @why: where to say why the pads cannot be muxed
+ * @why_len: bytes at @why
+ *
+ * Context: the controller's lock is held (it serializes @pm).
+ * Return: 0 (nothing to do counts), or a negative errno with @why set; the
+ * pin controller's own when it refuses a pad (pinctrl says -EINVAL for a
+ * pad someone else holds).
+ */
+int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,
+		       struct cape_device *cape, char *why, size_t why_len)
+{
+	u32 *cells __free(kfree) = NULL;
+	struct bone_cape_pinmux *cp;
+	struct pinctrl_state *state;
+	char pins[CAPEBUS_REASON_LEN / 2];
+	char *name;
+	unsigned int n;
+	u32 ph;
+	int ret;
+
+	if (!pm->pctl_np)
+		return 0;
+
+	cells = kcalloc(2 * CAPEBUS_MAX_PINS, sizeof(*cells), GFP_KERNEL);
+	if (!cells)
+		return -ENOMEM;
+	n = bone_pinmux_pins(pm, cape, cells, pins, sizeof(pins));
+	if (!n)
+		return 0;
+
+	cp = kzalloc(sizeof(*cp), GFP_KERNEL);
+	if (!cp)
+		return -ENOMEM;
+	of_changeset_init(&cp->ocs);
+
+	ph = bone_pinmux_phandle(cape);
+	if (!ph) {
+		snprintf(why, why_len, "no free phandle for its pin group");
+		ret = -ENOSPC;
+		goto err_free;
+	}
+
+	ret = -ENOMEM;
+	name = kasprintf(GFP_KERNEL, "%s-%08x", dev_name(&cape->dev),
+			 crc32_le(~0, (const u8 *)cells,
+				  2 * n * sizeof(*cells)));
+	if (!name)
+		goto err_free;
+	cp->group = bone_new_node(&cp->ocs, pm->pctl_np, name, ph);
+	kfree(name);
+	if (!cp->group)
+		goto err_free;
+	cp->node = bone_new_node(&cp->ocs, conn, dev_name(&cape->dev), 0);
+	if (!cp->node)
+		goto err_free;
+
+	ret = of_changeset_add_prop_u32_array(&cp->ocs, cp->group,
+					      "pinctrl-single,pins", cells,
+					      2 * n);
+	if (!ret)
+		ret = of_changeset_add_prop_u32(&cp->ocs, cp->node, "pinctrl-0",
+						ph);
+	if (!ret)
+		ret = of_changeset_add_prop_string(&cp->ocs, cp->node,
+						   "pinctrl-names", "default");
+	if (ret)
+		goto err_free;
+
+	ret = of_changeset_apply(&cp->ocs);
+	if (ret) {
+		snprintf(why, why_len, "cannot add its pin group: %d", ret);
+		goto err_free;
+	}
+
+	/*
+	 * The group never becomes a device: fw_devlink links the cape to the
+	 * pin controller's device instead (as it does for the groups there at
+	 * boot when the pin controller binds), and does not hold the cape's
+	 * probe back waiting for one.
+	 */
+	fw_devlink_purge_absent_suppliers(of_fwnode_handle(cp->group));
+
+	device_set_node(&cape->dev, of_fwnode_handle(cp->node));
+	cp->pinctrl = pinctrl_get(&cape->dev);
+	if (IS_ERR(cp->pinctrl)) {
+		ret = PTR_ERR(cp->pinctrl);
+		goto err_revert;
+	}
+	state = pinctrl_lookup_state(cp->pinctrl, PINCTRL_STATE_DEFAULT);
+	ret = PTR_ERR_OR_ZERO(state);
+	if (!ret)
+		ret = pinctrl_select_state(cp->pinctrl, state);
+	if (ret) {
+		pinctrl_put(cp->pinctrl);
+		goto err_revert;
+	}
+
+	cape->ctrl_data = cp;
+	dev_dbg(&cape->dev, "pads of %s muxed by %pOF\n", pins, pm->pctl_np);
+
+	return 0;
+
+err_revert:
+	snprintf(why, why_len,
+		 "pin controller %pOFP refused the pads of %s: error %d (its log says why)",
+		 pm->pctl_np, pins, ret);
+	device_set_node(&cape->dev, NULL);
+	of_changeset_revert(&cp->ocs);
+err_free:
+	bone_cape_pinmux_free(cp);
+	return ret;
+}
+
+/**
+ * bone_pinmux_detach() - free a cape's pads and remove its pin group
+ * @cape: a cape bone_pinmux_attach() succeeded for (or had nothing to do)
+ *
+ * Context: the controller's lock is held; the cape device is not registered.
+ */
+void bone_pinmux_detach(struct cape_device *cape)
+{
+	struct bone_cape_pinmux *cp = cape->ctrl_data;
+
+	if (!cp)
+		return;
+
+	cape->ctrl_data = NULL;
+	pinctrl_put(cp->pinctrl);
+	device_set_node(&cape->dev, NULL);
+	of_changeset_revert(&cp->ocs);
+	bone_cape_pinmux_free(cp);
+}

@@ -1,0 +1,206 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# The connector muxes its capes' pads (Documentation/capebus/overlays-and-pins.rst,
+# "Pin multiplexing"), through the test board's real pinctrl-single instance
+# (tests/qemu/capebus-vexpress-a9.dts: pinmux@2,00000800 over the
+# motherboard SRAM, the am335x conf_ offsets in the connector's cape-pads,
+# the UART1 pads P9.24/P9.26 hogged by the board).  The expected register
+# values are computed here from the pin words written into the EEPROM
+# images (bits 6-0, the SRM's pad control value; a disabled pull's type
+# bit cleared), not taken from the kernel; the pads' offsets are the
+# BeagleBone Black's (schemas/boards/beaglebone-black.board).
+
+load ../../qemu/lib
+
+FIX=$BATS_TEST_DIRNAME/fixtures
+PCTL=/sys/kernel/debug/pinctrl/48000800.pinmux-pinctrl-single
+GROUPS_DIR=/proc/device-tree/bus@40000000/motherboard-bus@40000000/pinmux@2,00000800
+
+# Pads (register offsets) of the header pins used here.
+declare -gA PAD=([P9.19]=0x17c [P9.20]=0x178 [P9.24]=0x184 [P8.13]=0x024 [P8.14]=0x028)
+
+# conf WORD: the pad value a pin word asks for.
+conf() {
+	local v=$(($1 & 0x7f))
+	(( v & 0x08 )) && v=$((v & ~0x10))
+	printf '%08x' "$v"
+}
+
+# image OUT PART PIN=WORD...: an EEPROM image (no overlay) for PART.
+image() {
+	local out=$1 part=$2 p args=()
+	shift 2
+	for p in "$@"; do args+=(--pin "$p"); done
+	"$FIX/configfs-eeprom.py" "$BATS_FILE_TMPDIR/$out" "Pinmux Test Cape" 00A0 \
+		capebus-tests "$part" 0000TEST0009 "${args[@]}"
+}
+
+setup_file() {
+	image slot0.eeprom PM-SLOT P8.13=0xC007 P8.14=0xA037
+	image a.eeprom PM-A P9.19=0xE073 P9.20=0xC01A
+	image b.eeprom PM-B P9.19=0xA027
+	image c.eeprom PM-C P9.20=0xC00A
+	image hog.eeprom PM-HOG P9.19=0xE073 P9.24=0xC000
+	dtc -q -I dts -O dtb -o "$BATS_FILE_TMPDIR/pin-controller.dtbo" "$FIX/hostile/pin-controller.dtso"
+	# slub_debug=P: freed objects are poisoned (0x6b, "k"), so a name the
+	# pin controller kept of a node that is gone reads as "kkkk...".
+	guest_boot --slot 0="$BATS_FILE_TMPDIR/slot0.eeprom" --append "slub_debug=P"
+	for f in a b c hog; do
+		guest_put "$BATS_FILE_TMPDIR/$f.eeprom"
+	done
+	guest_put "$BATS_FILE_TMPDIR/pin-controller.dtbo"
+	guest_put "$FIX/configfs-lib.sh" cfs.sh
+	# No overlay, so no driver: the slot's cape is "detected".
+	guest_run '. /host/cfs.sh; for i in $(seq 100); do [ "$(cat $CB/slots/0/state 2>/dev/null)" = detected ] && exit 0; sleep 0.1; done; exit 1'
+	[ "$status" -eq 0 ] || { echo "slot 0 not detected: $output" >&2; return 1; }
+}
+
+teardown_file() {
+	guest_shutdown
+}
+
+setup() {
+	guest_setup
+}
+
+teardown() {
+	guest_teardown
+}
+
+cfs_run() {
+	guest_run ". /host/cfs.sh; $*"
+	printf '# guest (status %s):\n%s\n' "$status" "$output"
+}
+
+# pad_value PIN: the pad's register as the pin controller shows it.
+pad_value() {
+	local addr
+	addr=$(printf '%x' $((0x48000800 + PAD[$1])))
+	guest_run "grep ' $addr ' $PCTL/pins"
+	echo "# $1: $output" >&2
+	sed -n "s/.* $addr \([0-9a-f]*\) pinctrl-single.*/\1/p" <<< "$output"
+}
+
+# pad_owner PIN: the pinmux-pins line of the pin's pad, without "pin N (PINN): ".
+pad_owner() {
+	guest_run "grep '^pin $((PAD[$1] / 4)) ' $PCTL/pinmux-pins"
+	echo "# $1: $output" >&2
+	echo "${output#*): }"
+}
+
+# enable NAME IMAGE: declare a cape from an EEPROM image (configfs).
+enable() {
+	cfs_run "mkdir \$CAPES/$1 && cat /host/$2 > \$CAPES/$1/eeprom && echo 1 > \$CAPES/$1/enable"
+}
+
+@test "a cape detected in a slot has the pads of its pins muxed as its pin words say" {
+	[ "$(pad_value P8.13)" = "$(conf 0xC007)" ]
+	[ "$(pad_value P8.14)" = "$(conf 0xA037)" ]
+	[[ "$(pad_owner P8.13)" == "capebus0-slot0 (GPIO UNCLAIMED) function capebus0-slot0-"*" group capebus0-slot0-"* ]]
+	# The connector's node for the cape is the cape device's of_node.
+	guest_run 'cat /sys/bus/capebus/devices/capebus0-slot0/of_node/pinctrl-names'
+	[ "$output" = default ]
+}
+
+@test "a cape declared from an EEPROM image gets its pads; removing it frees them and its group" {
+	cfs_run 'dt_hash > /tmp/dt.base'
+	enable a a.eeprom
+	[ "$status" -eq 0 ]
+	[ "$(pad_value P9.19)" = "$(conf 0xE073)" ]
+	[ "$(pad_value P9.20)" = "$(conf 0xC01A)" ]
+	[ "$(conf 0xC01A)" = 0000000a ]	# no-pull: the pull type bit is cleared
+	owner=$(pad_owner P9.19)
+	[[ "$owner" == "capebus0-slot4 (GPIO UNCLAIMED) function capebus0-slot4-"* ]]
+	cfs_run 'rmdir $CAPES/a; [ "$(dt_hash)" = "$(cat /tmp/dt.base)" ] && echo same-tree;
+		ls '"$GROUPS_DIR"' | grep -c capebus0-slot4'
+	[ "${lines[*]}" = "same-tree 0" ]
+	[ "$(pad_owner P9.19)" = "(MUX UNCLAIMED) (GPIO UNCLAIMED)" ]
+	[ "$(pad_owner P9.20)" = "(MUX UNCLAIMED) (GPIO UNCLAIMED)" ]
+}
+
+@test "the next cape on the same pads gets its own values, not the last one's group" {
+	enable b b.eeprom
+	[ "$status" -eq 0 ]
+	[ "$(pad_value P9.19)" = "$(conf 0xA027)" ]
+	# P9.20 was the last cape's, not this one's: not muxed, not held.
+	[ "$(pad_owner P9.20)" = "(MUX UNCLAIMED) (GPIO UNCLAIMED)" ]
+	# The pin controller keeps every group it parsed, named after its node:
+	# the removed cape's group is still listed, by a name that outlived the
+	# node (series patch 0002; without it the name reads as slab poison).
+	guest_run "cat $PCTL/pingroups $PCTL/pinmux-functions"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *kkkkkkkk* ]]
+	[ "$(grep -c '^group: capebus0-slot4-[0-9a-f]\{8\}$' <<< "$output")" = 2 ]
+	cfs_run 'rmdir $CAPES/b'
+	[ "$(pad_owner P9.19)" = "(MUX UNCLAIMED) (GPIO UNCLAIMED)" ]
+}
+
+@test "two capes declaring one pad: capebus refuses the second, naming the holder" {
+	enable a a.eeprom
+	[ "$status" -eq 0 ]
+	enable b b.eeprom
+	[ "$status" -ne 0 ]
+	cfs_run 'cat $CAPES/b/status; cape_devices | grep -c slot'
+	[ "${lines[0]}" = "failed: pin P9.19 is held by PM-A (slot 4)" ]
+	[ "${lines[1]}" = 2 ]
+	# The holder's pads are untouched.
+	[ "$(pad_value P9.19)" = "$(conf 0xE073)" ]
+	[[ "$(pad_owner P9.19)" == "capebus0-slot4 "* ]]
+	cfs_run 'rmdir $CAPES/b; rmdir $CAPES/a'
+	[ "$status" -eq 0 ]
+}
+
+@test "a cape declaring a pad the board hogs passes capebus's accounting and meets the pin controller's refusal" {
+	cfs_run 'dt_hash > /tmp/dt.base'
+	hog_before=$(pad_value P9.24)
+	[[ "$(pad_owner P9.24)" == "48000800.pinmux (GPIO UNCLAIMED) function board-uart1-pins group board-uart1-pins" ]]
+	enable hog hog.eeprom
+	[ "$status" -ne 0 ]
+	cfs_run 'cat $CAPES/hog/status; cape_devices | grep -c slot4;
+		[ "$(dt_hash)" = "$(cat /tmp/dt.base)" ] && echo same-tree'
+	[ "${lines[0]}" = "failed: pin controller pinmux@2,00000800 refused the pads of P9.19 P9.24: error -22 (its log says why)" ]
+	[ "${lines[1]}" = 0 ]
+	[ "${lines[2]}" = same-tree ]
+	# Nothing of it stays: its other pad is free, the hog is the board's.
+	[ "$(pad_owner P9.19)" = "(MUX UNCLAIMED) (GPIO UNCLAIMED)" ]
+	[ "$(pad_value P9.24)" = "$hog_before" ]
+	[[ "$(pad_owner P9.24)" == "48000800.pinmux (GPIO UNCLAIMED) function board-uart1-pins "* ]]
+	# and the pins it declared are free for capebus too.
+	enable c c.eeprom
+	[ "$status" -eq 0 ]
+	cfs_run 'rmdir $CAPES/c; rmdir $CAPES/hog'
+	[ "$status" -eq 0 ]
+}
+
+@test "an overlay adding a pin group under the pin controller is refused by the target rule" {
+	cfs_run 'dt_hash > /tmp/dt.base; declare_cape h PM-EVIL && cat /host/pin-controller.dtbo > $CAPES/h/dtbo && echo 1 > $CAPES/h/enable'
+	[ "$status" -ne 0 ]
+	cfs_run 'cat $CAPES/h/status; [ "$(dt_hash)" = "$(cat /tmp/dt.base)" ] && echo same-tree; rmdir $CAPES/h'
+	[ "${lines[0]}" = "failed: overlay refused: fragment fragment@0 targets /bus@40000000/motherboard-bus@40000000/pinmux@2,00000800, which is not a cape target of capebus0" ]
+	[ "${lines[1]}" = same-tree ]
+	[ "$(pad_owner P9.24)" != "(MUX UNCLAIMED) (GPIO UNCLAIMED)" ]
+}
+
+@test "unloading capebus-bone frees every cape's pads; loading it again muxes the slot's cape again" {
+	enable a a.eeprom
+	[ "$status" -eq 0 ]
+	cfs_run 'rmmod capebus_bone && ls '"$GROUPS_DIR"' | grep -c capebus0; ls /proc/device-tree/capebus | grep -c capebus0'
+	[ "${lines[*]}" = "0 0" ]
+	for p in P8.13 P8.14 P9.19 P9.20; do
+		[ "$(pad_owner $p)" = "(MUX UNCLAIMED) (GPIO UNCLAIMED)" ]
+	done
+	cfs_run 'rmdir $CAPES/a; modprobe capebus-bone && for i in $(seq 100); do [ "$(cat $CB/slots/0/state 2>/dev/null)" = detected ] && break; sleep 0.1; done; cat $CB/slots/0/state'
+	[ "$output" = detected ]
+	[ "$(pad_value P8.13)" = "$(conf 0xC007)" ]
+	[[ "$(pad_owner P8.14)" == "capebus0-slot0 "* ]]
+}
+
+@test "removing the slot's cape (slot disable) frees its pads, enabling muxes them again" {
+	cfs_run 'echo 1 > $CB/slots/0/disable; cat $CB/slots/0/state'
+	[ "$output" = disabled ]
+	[ "$(pad_owner P8.13)" = "(MUX UNCLAIMED) (GPIO UNCLAIMED)" ]
+	cfs_run 'echo 0 > $CB/slots/0/disable; cat $CB/slots/0/state'
+	[ "$output" = detected ]
+	[ "$(pad_value P8.14)" = "$(conf 0xA037)" ]
+	[[ "$(pad_owner P8.14)" == "capebus0-slot0 "* ]]
+}
