@@ -2,8 +2,10 @@
 # Build drivers/capebus at every patch of the series, so that the series
 # bisects: each patch must compile on its own (CAPEBUS=y and =m).  Prints
 # TAP.  (Compiles the directory.  modpost needs the whole kernel, so of what
-# it checks only the one a lone patch can break is checked here: every
-# module has a MODULE_LICENSE.)
+# it checks only what a lone patch can break is checked here: every module
+# has a MODULE_LICENSE, and every symbol a module needs is defined by one
+# of the series' modules or exported by the rest of the kernel, as the full
+# build's Module.symvers lists it.)
 #
 # usage: series-bisect.sh SRCDIR OBJDIR PATCHDIR
 #   SRCDIR: the unpacked tree with the series applied (make kernel)
@@ -55,6 +57,46 @@ modules_licensed() {
 	return $ok
 }
 
+# modules_resolved OBJTREE: every undefined symbol of the modules kbuild
+# made under drivers/capebus is defined by one of them, by what
+# drivers/capebus builds in (CAPEBUS=y), or exported by the kernel outside
+# drivers/capebus (modpost's "undefined!" error, which a Makefile that
+# forgets an object brings).
+modules_resolved() {
+	local mods need have missing
+	mods=$(cd "$1" && find drivers/capebus -name '*.mod' | sed 's/\.mod$/.o/')
+	[ -n "$mods" ] || return 0
+	# shellcheck disable=SC2086
+	need=$(cd "$1" && arm-linux-gnueabihf-nm -u $mods | awk 'NF == 2 { print $2 }' | sort -u)
+	# shellcheck disable=SC2086
+	have=$({ cd "$1" && arm-linux-gnueabihf-nm --defined-only -g $mods \
+			$(find drivers/capebus -name built-in.a) | awk 'NF == 3 { print $3 }'
+		 awk '$3 !~ /drivers\/capebus/ { print $2 }' "$obj/Module.symvers"
+		 echo __this_module; } | sort -u)
+	missing=$(comm -23 <(echo "$need") <(echo "$have"))
+	[ -z "$missing" ] && return 0
+	echo "modpost would say: undefined symbols:" $missing
+	return 1
+}
+
+# builtin_resolved OBJTREE: what drivers/capebus builds in (CAPEBUS=y) needs
+# only itself and the kernel (the full build's System.map, where capebus is
+# a module): vmlinux's link.
+builtin_resolved() {
+	local ars need have missing
+	ars=$(cd "$1" && find drivers/capebus -name built-in.a)
+	[ -n "$ars" ] || return 0
+	# shellcheck disable=SC2086
+	need=$(cd "$1" && arm-linux-gnueabihf-nm -u $ars | awk 'NF == 2 { print $2 }' | sort -u)
+	# shellcheck disable=SC2086
+	have=$({ cd "$1" && arm-linux-gnueabihf-nm --defined-only -g $ars | awk 'NF == 3 { print $3 }'
+		 awk '{ print $3 }' "$obj/System.map"; } | sort -u)
+	missing=$(comm -23 <(echo "$need") <(echo "$have"))
+	[ -z "$missing" ] && return 0
+	echo "vmlinux would not link: undefined symbols:" $missing
+	return 1
+}
+
 fail=0 n=0
 for p in "$patches"/0*.patch; do
 	case $p in *0000-cover-letter.patch) continue ;; esac
@@ -75,7 +117,9 @@ for p in "$patches"/0*.patch; do
 		rm -rf "$b/drivers/capebus"
 		n=$((n + 1))
 		if "${kmake[@]}" O="$b" drivers/capebus/ >"$b/log" 2>&1 &&
-		   modules_licensed "$b/drivers/capebus" >>"$b/log" 2>&1; then
+		   modules_licensed "$b/drivers/capebus" >>"$b/log" 2>&1 &&
+		   modules_resolved "$b" >>"$b/log" 2>&1 &&
+		   builtin_resolved "$b" >>"$b/log" 2>&1; then
 			echo "ok $n bisect $(basename "$p") builds with CAPEBUS=$m"
 			echo "# $(cd "$b/drivers/capebus" && ls *.o | tr '\n' ' ')"
 		else

@@ -554,6 +554,7 @@ static void __exit capebus_exit(void)
 	capebus_configfs_exit();
 	capebus_driver_unregister(&capebus_generic_driver);
 	capebus_overlay_exit();
+	capebus_enable_exit();
 	class_unregister(&capebus_class);
 	bus_unregister(&capebus_bus_type);
 }

@@ -560,6 +560,19 @@ void capebus_cape_remove(struct cape_device *cape)
 }
 EXPORT_SYMBOL_GPL(capebus_cape_remove);
 
+/* Is @np one of @ctrl's cape targets?  They are fixed once registered. */
+bool capebus_controller_has_target(struct capebus_controller *ctrl,
+				   struct device_node *np)
+{
+	unsigned int i;
+
+	for (i = 0; i < ctrl->num_targets; i++)
+		if (ctrl->targets[i] == np)
+			return true;
+
+	return false;
+}
+
 /*
  * What a loaded cape has to tell (over budget, overlay file missing), for
  * its slot's reason and its configfs status.  ctrl->lock held.

@@ -255,6 +255,135 @@ static void fdt_test_good(struct kunit *test)
 	kvfree(out);
 }
 
+/* An overlay whose fragment@0 sets status = @status on &bone_i2c_2. */
+static void *tb_enabling(struct kunit *test, const char *status, bool path,
+			 size_t *len)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	static const u32 unresolved = 0xffffffff;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	tb_begin(b, "");
+	tb_begin(b, "fragment@0");
+	if (path)
+		tb_prop_str(b, "target-path", "/i2c");
+	else
+		tb_prop_cells(b, "target", &unresolved, 1);
+	tb_begin(b, "__overlay__");
+	tb_prop_str(b, "status", status);
+	tb_begin(b, "sensor@48");
+	tb_prop_str(b, "compatible", "ti,tmp105");
+	tb_prop_str(b, "status", status);
+	tb_end(b);
+	tb_end(b);
+	tb_end(b);
+	if (!path) {
+		tb_begin(b, "__fixups__");
+		tb_prop_strs(b, "bone_i2c_2", "/fragment@0:target:0", NULL);
+		tb_end(b);
+	}
+	tb_end(b);
+
+	return tb_finish(test, b, len);
+}
+
+/* Count "status" properties in a resolved blob's structure. */
+static unsigned int status_props(const void *fdt)
+{
+	const u8 *b = fdt;
+	const u8 *s = b + be32_to_cpup((const __be32 *)(b + 8));
+	const char *strings = (const char *)b + be32_to_cpup((const __be32 *)(b + 12));
+	u32 size = be32_to_cpup((const __be32 *)(b + 36)), off = 0, tag, plen;
+	unsigned int n = 0;
+
+	while (off < size) {
+		tag = be32_to_cpup((const __be32 *)(s + off));
+		off += 4;
+		if (tag == 1) {
+			off += ALIGN(strlen((const char *)s + off) + 1, 4);
+		} else if (tag == 3) {
+			plen = be32_to_cpup((const __be32 *)(s + off));
+			if (!strcmp(strings + be32_to_cpup((const __be32 *)(s + off + 4)),
+				    "status"))
+				n++;
+			off += 8 + ALIGN(plen, 4);
+		} else if (tag == 9) {
+			break;
+		}
+	}
+
+	return n;
+}
+
+/*
+ * status = "okay" on a fragment's target is taken out of the overlay and
+ * listed at the root; the same property on a new node stays.
+ */
+static void fdt_test_enable_taken_out(struct kunit *test)
+{
+	char why[TEST_WHY_LEN];
+	size_t len, out_len;
+	const __be32 *val;
+	void *blob, *out;
+	u32 plen;
+
+	blob = tb_enabling(test, "okay", false, &len);
+	KUNIT_ASSERT_EQ(test, capebus_fdt_resolve(blob, len, test_lookup, NULL,
+						  1, &out, &out_len, why,
+						  sizeof(why)), 0);
+	val = capebus_fdt_root_prop(out, CAPEBUS_FDT_ENABLE_PROP, &plen);
+	KUNIT_ASSERT_NOT_NULL(test, val);
+	KUNIT_EXPECT_EQ(test, plen, 4);
+	KUNIT_EXPECT_EQ(test, be32_to_cpup(val), PH_I2C);
+	KUNIT_EXPECT_EQ(test, status_props(out), 1);
+	/* The cookie is still found past the new property. */
+	KUNIT_EXPECT_NOT_NULL(test, capebus_fdt_root_prop(out, CAPEBUS_FDT_COOKIE_PROP,
+							  &plen));
+	kvfree(out);
+}
+
+/* Any other status, or a target-path fragment's, stays for the notifier. */
+static void fdt_test_enable_only_okay(struct kunit *test)
+{
+	static const struct { const char *status; bool path; } cases[] = {
+		{ "disabled", false }, { "okay", true }, { "okayish", false },
+	};
+	char why[TEST_WHY_LEN];
+	size_t len, out_len;
+	unsigned int i;
+	void *blob, *out;
+	u32 plen;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		blob = tb_enabling(test, cases[i].status, cases[i].path, &len);
+		KUNIT_ASSERT_EQ(test, capebus_fdt_resolve(blob, len, test_lookup,
+							  NULL, 1, &out,
+							  &out_len, why,
+							  sizeof(why)), 0);
+		KUNIT_EXPECT_NULL(test, capebus_fdt_root_prop(out,
+							      CAPEBUS_FDT_ENABLE_PROP,
+							      &plen));
+		KUNIT_EXPECT_EQ(test, status_props(out), 2);
+		kvfree(out);
+	}
+}
+
+/* An overlay may not write capebus's list of targets to enable itself. */
+static void fdt_test_reserved_enable(struct kunit *test)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	const u32 ph = PH_GPIO;
+	size_t len;
+	void *blob;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	tb_begin(b, "");
+	tb_prop_cells(b, CAPEBUS_FDT_ENABLE_PROP, &ph, 1);
+	tb_end(b);
+	blob = tb_finish(test, b, &len);
+	expect_refused(test, blob, len, "which capebus reserves");
+}
+
 static void fdt_test_unexported(struct kunit *test)
 {
 	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
@@ -997,6 +1126,9 @@ static struct kunit_case capebus_fdt_test_cases[] = {
 	KUNIT_CASE(fdt_test_bad_names),
 	KUNIT_CASE(fdt_test_too_deep),
 	KUNIT_CASE(fdt_test_reserved_cookie),
+	KUNIT_CASE(fdt_test_enable_taken_out),
+	KUNIT_CASE(fdt_test_enable_only_okay),
+	KUNIT_CASE(fdt_test_reserved_enable),
 	KUNIT_CASE(fdt_test_damaged),
 	KUNIT_CASE_SLOW(fdt_test_mutations),
 	{}

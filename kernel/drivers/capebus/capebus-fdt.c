@@ -18,6 +18,11 @@
  *    connector's exports), writing the phandle at exactly the offset the
  *    entry names, refusing entries that point into the overlay's metadata
  *    or at a location another entry also patches;
+ *  - takes out of the fragments the one edit of an existing node a cape
+ *    may ask for, status = "okay" on a target (enabling a header bus the
+ *    board leaves disabled), and lists those targets at the root: capebus
+ *    makes that edit itself, counted and exactly reverted, rather than
+ *    through the overlay (whose removal would leak the property);
  *  - writes a new blob without __fixups__, so that nothing is left for
  *    the kernel's resolver (of_resolve_phandles()) to look up in the
  *    board's __symbols__, and with a cookie property at the root by which
@@ -74,6 +79,8 @@ struct cb_fdt {
 	unsigned int num_props;
 	int fixups;		/* node index of /__fixups__, or -1 */
 	int local_fixups;	/* node index of /__local_fixups__, or -1 */
+	u32 enables[CAPEBUS_FDT_MAX_ENABLES];	/* target phandles, big-endian */
+	unsigned int num_enables;
 	char *why;
 	size_t why_len;
 };
@@ -437,6 +444,9 @@ static int cb_check_root(struct cb_fdt *f)
 	if (cb_find_prop(f, 0, CAPEBUS_FDT_COOKIE_PROP))
 		return cb_bad(f, "overlay sets %s, which capebus reserves",
 			      CAPEBUS_FDT_COOKIE_PROP);
+	if (cb_find_prop(f, 0, CAPEBUS_FDT_ENABLE_PROP))
+		return cb_bad(f, "overlay sets %s, which capebus reserves",
+			      CAPEBUS_FDT_ENABLE_PROP);
 
 	for (i = 1; i < f->num_nodes; i++) {
 		const char *name = f->nodes[i].name;
@@ -650,13 +660,61 @@ static int cb_resolve_fixups(struct cb_fdt *f, capebus_fdt_lookup_t lookup,
 }
 
 /*
+ * A fragment (by "target", after the fixups) that sets status = "okay" on
+ * its target: record the target, and overwrite the property with FDT_NOP
+ * tokens, which every reader of the format skips.  Any other value, or a
+ * target-path fragment, is left for the notifier to refuse as an edit.
+ */
+static int cb_take_enables(struct cb_fdt *f)
+{
+	unsigned int i, j;
+	u32 o, target;
+	u8 *s = f->buf + f->off_struct;
+
+	for (i = 0; i < f->num_props; i++) {
+		const struct cb_prop *p = &f->props[i];
+		const struct cb_prop *t;
+		int ov = p->node, frag;
+
+		if (strcmp(p->name, "status") || ov <= 0 ||
+		    strcmp(f->nodes[ov].name, "__overlay__"))
+			continue;
+		frag = f->nodes[ov].parent;
+		if (frag <= 0 || f->nodes[frag].parent != 0)
+			continue;
+		t = cb_find_prop(f, frag, "target");
+		if (!t || !((p->len == 5 && !memcmp(s + p->value, "okay", 5)) ||
+			    (p->len == 3 && !memcmp(s + p->value, "ok", 3))))
+			continue;
+
+		memcpy(&target, s + t->value, sizeof(target));
+		for (j = 0; j < f->num_enables; j++)
+			if (f->enables[j] == target)
+				break;
+		if (j == f->num_enables) {
+			if (j == CAPEBUS_FDT_MAX_ENABLES)
+				return cb_bad(f, "overlay enables more than %d targets",
+					      CAPEBUS_FDT_MAX_ENABLES);
+			f->enables[f->num_enables++] = target;
+		}
+		for (o = p->value - 12; o < p->value + cb_align4(p->len); o += 4)
+			cb_put_be32(s + o, CB_FDT_NOP);
+	}
+
+	return 0;
+}
+
+/*
  * The blob the overlay code gets: header, an empty reservation map, the
- * structure without /__fixups__ and with the cookie as the root's first
- * property, the strings with the cookie's name appended.
+ * structure without /__fixups__ and with the cookie (and the list of
+ * targets to enable, if any) as the root's first properties, the strings
+ * with their names appended.
  */
 static int cb_emit(struct cb_fdt *f, u32 cookie, void **out, size_t *out_len)
 {
 	const u32 cookie_len = sizeof(CAPEBUS_FDT_COOKIE_PROP);
+	const u32 enable_len = f->num_enables ? sizeof(CAPEBUS_FDT_ENABLE_PROP) : 0;
+	const u32 enable_prop = f->num_enables ? 12 + 4 * f->num_enables : 0;
 	const struct cb_node *root = &f->nodes[0];
 	u32 ins = root->begin + 8;	/* past BEGIN_NODE and the empty name */
 	u32 skip_from = f->size_struct, skip_to = f->size_struct;
@@ -670,11 +728,11 @@ static int cb_emit(struct cb_fdt *f, u32 cookie, void **out, size_t *out_len)
 	}
 
 	/* Leading NOPs are dropped: the root comes first. */
-	size_struct = (ins - root->begin) + 16 + (skip_from - ins) +
-		      (f->size_struct - skip_to);
+	size_struct = (ins - root->begin) + 16 + enable_prop +
+		      (skip_from - ins) + (f->size_struct - skip_to);
 	off_struct = CB_FDT_HEADER_SIZE + CB_FDT_RSV_SIZE;
 	off_strings = off_struct + size_struct;
-	total = off_strings + f->size_strings + cookie_len;
+	total = off_strings + f->size_strings + cookie_len + enable_len;
 
 	b = kvzalloc(total, GFP_KERNEL);
 	if (!b)
@@ -687,7 +745,7 @@ static int cb_emit(struct cb_fdt *f, u32 cookie, void **out, size_t *out_len)
 	cb_put_be32(b + 16, CB_FDT_HEADER_SIZE);
 	cb_put_be32(b + 20, 17);
 	cb_put_be32(b + 24, 16);
-	cb_put_be32(b + 32, f->size_strings + cookie_len);
+	cb_put_be32(b + 32, f->size_strings + cookie_len + enable_len);
 	cb_put_be32(b + 36, size_struct);
 
 	d = b + off_struct;
@@ -698,6 +756,13 @@ static int cb_emit(struct cb_fdt *f, u32 cookie, void **out, size_t *out_len)
 	cb_put_be32(d + 8, f->size_strings);
 	cb_put_be32(d + 12, cookie);
 	d += 16;
+	if (f->num_enables) {
+		cb_put_be32(d, CB_FDT_PROP);
+		cb_put_be32(d + 4, 4 * f->num_enables);
+		cb_put_be32(d + 8, f->size_strings + cookie_len);
+		memcpy(d + 12, f->enables, 4 * f->num_enables);
+		d += enable_prop;
+	}
 	memcpy(d, s + ins, skip_from - ins);
 	d += skip_from - ins;
 	memcpy(d, s + skip_to, f->size_struct - skip_to);
@@ -705,6 +770,8 @@ static int cb_emit(struct cb_fdt *f, u32 cookie, void **out, size_t *out_len)
 	memcpy(b + off_strings, f->buf + f->off_strings, f->size_strings);
 	memcpy(b + off_strings + f->size_strings, CAPEBUS_FDT_COOKIE_PROP,
 	       cookie_len);
+	memcpy(b + off_strings + f->size_strings + cookie_len,
+	       CAPEBUS_FDT_ENABLE_PROP, enable_len);
 
 	*out = b;
 	*out_len = total;
@@ -767,6 +834,8 @@ int capebus_fdt_resolve(const void *blob, size_t len,
 		ret = cb_check_self_targets(&f);
 	if (!ret)
 		ret = cb_resolve_fixups(&f, lookup, ctx);
+	if (!ret)
+		ret = cb_take_enables(&f);
 	if (!ret)
 		ret = cb_emit(&f, cookie, out, out_len);
 out:

@@ -12,6 +12,16 @@
 /* The root property that tells capebus's overlay notifier "this is mine". */
 #define CAPEBUS_FDT_COOKIE_PROP	"capebus,apply-id"
 
+/*
+ * The root property listing, as phandles, the cape targets the overlay
+ * enables (status = "okay" in a fragment's __overlay__): capebus takes those
+ * edits out of the overlay and makes them itself (capebus-enable.c).
+ */
+#define CAPEBUS_FDT_ENABLE_PROP	"capebus,enable-targets"
+
+/* Most targets one overlay may enable. */
+#define CAPEBUS_FDT_MAX_ENABLES	8
+
 /* Deepest node nesting a cape overlay may have (root = 0). */
 #define CAPEBUS_FDT_MAX_DEPTH	16
 

@@ -141,6 +141,8 @@ ssize_t capebus_slot_read_override(struct capebus_slot *slot, void *buf,
 int capebus_cape_retry_overlay(struct cape_device *cape, char *why,
 			       size_t why_len);
 unsigned int capebus_controller_retry_overlays(struct capebus_controller *ctrl);
+bool capebus_controller_has_target(struct capebus_controller *ctrl,
+				   struct device_node *np);
 size_t capebus_cape_note(const struct cape_device *cape, char *buf, size_t len);
 int capebus_controller_decode(struct capebus_controller *ctrl,
 			      const void *image, size_t len,
@@ -151,6 +153,11 @@ int capebus_controller_decode(struct capebus_controller *ctrl,
 /* capebus-partno.c: the disable_partno and enable_partno parameters. */
 bool capebus_partno_disabled(const struct capebus_cape_info *info);
 const char *capebus_partno_enabled(void);
+
+/* capebus-enable.c: cape targets enabled for the capes that ask. */
+int capebus_overlay_enable(struct cape_device *cape, char *why, size_t why_len);
+void capebus_overlay_disable(struct cape_device *cape);
+void capebus_enable_exit(void);
 
 /* capebus-overlay.c */
 int capebus_overlay_check(struct cape_device *cape, unsigned long *pins,

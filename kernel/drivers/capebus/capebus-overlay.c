@@ -635,6 +635,15 @@ int capebus_overlay_apply(struct cape_device *cape)
 		return -EINVAL;
 	}
 
+	/* Header buses the board leaves disabled, first (capebus-enable.c). */
+	ret = capebus_overlay_enable(cape, cape->apply_why,
+				     sizeof(cape->apply_why));
+	if (ret) {
+		cape->apply_refused = ret == -EINVAL;
+		dev_err(&cape->dev, "overlay refused: %s\n", cape->apply_why);
+		return ret;
+	}
+
 	INIT_LIST_HEAD(&ap.claims);
 	scoped_guard(mutex, &capebus_ov_lock)
 		list_add(&ap.node, &capebus_applies);
@@ -657,6 +666,7 @@ int capebus_overlay_apply(struct cape_device *cape)
 	}
 
 	if (!id) {
+		capebus_overlay_disable(cape);
 		snprintf(cape->apply_why, sizeof(cape->apply_why), "error %d%s",
 			 ret, ret == -EBUSY ?
 			 " (device tree corrupt after an earlier failed overlay change)" :
@@ -680,6 +690,7 @@ int capebus_overlay_apply(struct cape_device *cape)
 		return ret;
 	}
 
+	capebus_overlay_disable(cape);
 	if (ap.why[0]) {
 		cape->apply_refused = true;
 		strscpy(cape->apply_why, ap.why, sizeof(cape->apply_why));
@@ -722,6 +733,7 @@ int capebus_overlay_revert(struct cape_device *cape, bool quiet)
 	if (!cape->overlay_stuck) {
 		scoped_guard(mutex, &capebus_ov_lock)
 			capebus_claims_free(&capebus_claims, cape);
+		capebus_overlay_disable(cape);
 	}
 	if (ret && !(quiet && cape->overlay_stuck))
 		dev_err(&cape->dev,

@@ -224,6 +224,9 @@ struct capebus_controller_ops {
  * @verify_ns: how much of @apply_ns verifying the overlay took
  * @registered: between device_add() and device_del() (controller's lock)
  * @detected: read from a slot's ID EEPROM (not declared)
+ * @enabled: the cape targets the board left disabled that capebus enabled
+ *	for this cape's overlay (references held)
+ * @num_enabled: entries in @enabled
  * @over_budget: granted although a rail is over its budget (the default:
  *	a plugged-in cape draws its current whether or not it is loaded)
  * @budget_why: which rails, when @over_budget
@@ -260,6 +263,8 @@ struct cape_device {
 	u64 verify_ns;
 	bool registered;
 	bool detected;
+	struct device_node *enabled[8];
+	unsigned int num_enabled;
 	bool over_budget;
 	char budget_why[CAPEBUS_REASON_LEN];
 	bool attached;

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capebus: header buses the board leaves disabled, enabled for the capes
+ * that ask.
+ *
+ * The one edit of an existing node a cape overlay may ask for is
+ * status = "okay" on a cape target (a bus behind header pins that the board
+ * leaves disabled until a cape uses it); capebus-fdt.c takes it out of the
+ * overlay.  Made by the overlay, it would be a property the overlay code
+ * replaces on a node of the base tree: removing the overlay could not free
+ * the new property, and the overlay code warns so ("memory leak will occur
+ * if overlay removed").  Here it is a changeset of capebus's own, applied
+ * for the first cape that asks and reverted after the last one goes, so the
+ * target's status is exactly what it was.
+ *
+ * The "okay" property is allocated once per target and kept for capebus's
+ * life: the OF core keeps a replaced property on its node's deadprops list
+ * (readers may still hold pointers into it) and takes it off again when the
+ * same property is set anew, so no number of enables and disables grows
+ * memory.
+ */
+
+#include <linux/capebus.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/of.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "capebus-fdt.h"
+#include "capebus-internal.h"
+
+struct capebus_enable {
+	struct list_head node;
+	struct device_node *np;
+	unsigned int users;
+	struct of_changeset cs;
+	struct property *okay;
+	bool okay_in_tree;	/* live, or on the node's deadprops */
+};
+
+/* Protects capebus_enables.  Taken under a cape's device lock. */
+static DEFINE_MUTEX(capebus_enable_lock);
+static LIST_HEAD(capebus_enables);
+
+static struct capebus_enable *capebus_enable_of(struct device_node *np)
+{
+	struct capebus_enable *e;
+
+	list_for_each_entry(e, &capebus_enables, node)
+		if (e->np == np)
+			return e;
+
+	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	if (!e)
+		return NULL;
+	e->okay = kzalloc(sizeof(*e->okay), GFP_KERNEL);
+	if (e->okay) {
+		e->okay->name = kstrdup("status", GFP_KERNEL);
+		e->okay->value = kstrdup("okay", GFP_KERNEL);
+		e->okay->length = sizeof("okay");
+	}
+	if (!e->okay || !e->okay->name || !e->okay->value) {
+		if (e->okay) {
+			kfree(e->okay->name);
+			kfree(e->okay->value);
+		}
+		kfree(e->okay);
+		kfree(e);
+		return NULL;
+	}
+	e->np = of_node_get(np);
+	list_add(&e->node, &capebus_enables);
+
+	return e;
+}
+
+/* Enable @np for one more cape.  capebus_enable_lock held. */
+static int capebus_enable_get(struct device_node *np, char *why, size_t why_len)
+{
+	struct capebus_enable *e;
+	const char *status;
+	int ret;
+
+	e = capebus_enable_of(np);
+	if (!e)
+		return -ENOMEM;
+	if (e->users) {
+		e->users++;
+		return 0;
+	}
+
+	if (of_property_read_string(np, "status", &status) ||
+	    strcmp(status, "disabled")) {
+		/* Enabled by the board (or failed): nothing to change. */
+		if (of_device_is_available(np))
+			return 0;
+		snprintf(why, why_len, "%pOF cannot be enabled: its status is \"%s\"",
+			 np, status);
+		return -EINVAL;
+	}
+
+	of_changeset_init(&e->cs);
+	ret = of_changeset_update_property(&e->cs, np, e->okay);
+	if (!ret)
+		ret = of_changeset_apply(&e->cs);
+	if (ret) {
+		of_changeset_destroy(&e->cs);
+		snprintf(why, why_len, "cannot enable %pOF: error %d", np, ret);
+		return ret;
+	}
+	e->okay_in_tree = true;
+	e->users = 1;
+
+	return 0;
+}
+
+/* One cape fewer uses @np: the last one puts its status back. */
+static void capebus_enable_put(struct device_node *np)
+{
+	struct capebus_enable *e;
+	int ret;
+
+	list_for_each_entry(e, &capebus_enables, node) {
+		if (e->np != np || !e->users)
+			continue;
+		if (--e->users)
+			return;
+		ret = of_changeset_revert(&e->cs);
+		if (ret) {
+			/* Still enabled: the next cape that asks shares it. */
+			pr_err("capebus: %pOF stays enabled: revert failed (%d)\n",
+			       np, ret);
+			e->users = 1;
+			return;
+		}
+		of_changeset_destroy(&e->cs);
+		return;
+	}
+}
+
+/* capebus_enable_lock held. */
+static void capebus_overlay_disable_locked(struct cape_device *cape)
+{
+	lockdep_assert_held(&capebus_enable_lock);
+
+	while (cape->num_enabled) {
+		struct device_node *np = cape->enabled[--cape->num_enabled];
+
+		capebus_enable_put(np);
+		of_node_put(np);
+	}
+}
+
+/**
+ * capebus_overlay_enable() - enable the cape targets a cape's overlay asks for
+ * @cape: the cape, its overlay resolved (capebus_overlay_check())
+ * @why: where to say why not
+ * @why_len: bytes at @why
+ *
+ * Each target the resolved overlay lists (CAPEBUS_FDT_ENABLE_PROP) must be
+ * one of the controller's cape targets.  Those the board left disabled are
+ * enabled now, before the overlay adds nodes below them.
+ *
+ * Context: the cape's device lock held.
+ * Return: 0, -EINVAL (@why says why; nothing was enabled) or -ENOMEM.
+ */
+int capebus_overlay_enable(struct cape_device *cape, char *why, size_t why_len)
+{
+	struct capebus_controller *ctrl = cape->ctrl;
+	struct device_node *np;
+	const __be32 *ph;
+	unsigned int i, n;
+	u32 len = 0;
+	int ret = 0;
+
+	BUILD_BUG_ON(ARRAY_SIZE(cape->enabled) < CAPEBUS_FDT_MAX_ENABLES);
+	cape->num_enabled = 0;
+	ph = capebus_fdt_root_prop(cape->resolved, CAPEBUS_FDT_ENABLE_PROP, &len);
+	n = ph ? min_t(u32, len / 4, CAPEBUS_FDT_MAX_ENABLES) : 0;
+
+	guard(mutex)(&capebus_enable_lock);
+	for (i = 0; i < n && !ret; i++) {
+		np = of_find_node_by_phandle(be32_to_cpu(ph[i]));
+		if (!np || !capebus_controller_has_target(ctrl, np)) {
+			snprintf(why, why_len,
+				 "it enables %pOF, which is not a cape target of %s",
+				 np, dev_name(&ctrl->dev));
+			ret = -EINVAL;
+		} else {
+			ret = capebus_enable_get(np, why, why_len);
+		}
+		if (!ret)
+			cape->enabled[cape->num_enabled++] = np;
+		else
+			of_node_put(np);
+	}
+	if (ret)
+		capebus_overlay_disable_locked(cape);
+
+	return ret;
+}
+
+/**
+ * capebus_overlay_disable() - give back what capebus_overlay_enable() enabled
+ * @cape: the cape, its overlay removed (or never applied)
+ *
+ * Context: the cape's device lock held, or the cape unregistered.
+ */
+void capebus_overlay_disable(struct cape_device *cape)
+{
+	guard(mutex)(&capebus_enable_lock);
+	capebus_overlay_disable_locked(cape);
+}
+
+/* Module exit: every cape is gone. */
+void capebus_enable_exit(void)
+{
+	struct capebus_enable *e, *next;
+
+	guard(mutex)(&capebus_enable_lock);
+	list_for_each_entry_safe(e, next, &capebus_enables, node) {
+		list_del(&e->node);
+		WARN_ON(e->users);
+		/* A property the tree has seen stays with the node. */
+		if (!e->okay_in_tree) {
+			kfree(e->okay->name);
+			kfree(e->okay->value);
+			kfree(e->okay);
+		}
+		of_node_put(e->np);
+		kfree(e);
+	}
+}
