@@ -55,6 +55,9 @@ if [ "$CB_LANE" = distro ]; then
 fi
 export CB_LANE CB_KERNEL CB_INITRD
 CB_LOGDIR=${CB_LOGDIR:-$CB_TOP/build/test-logs}
+# The distribution lane boots KASAN and loads its modules before the agent
+# answers: minutes on a loaded machine.
+[ "$CB_LANE" != distro ] || CB_BOOT_TIMEOUT=${CB_BOOT_TIMEOUT:-360}
 CB_BOOT_TIMEOUT=${CB_BOOT_TIMEOUT:-120}
 # Generous: most commands take well under a second, and a timeout fails the
 # test either way (with a dump of the guest, see _guest_diagnose).  The

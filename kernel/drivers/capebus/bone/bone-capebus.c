@@ -266,11 +266,10 @@ static void bone_slot_read(struct bone_capebus *bc, unsigned int nr)
 	}
 
 	bone_info_from_eeprom(info, ee);
-	ret = capebus_slot_detected(slot, info, ext.overlay, ext.overlay_len);
+	capebus_slot_detected(slot, info, ext.overlay, ext.overlay_len);
 	dev_info(bc->dev,
 		 "slot %u: %s %s, %zu EEPROM bytes read in %lld us, done %lld us after probe\n",
 		 nr, ee->part_number,
-		 ret == -EBUSY ? "already in the slot" :
 		 capebus_slot_state_name(capebus_slot_state(slot)), len,
 		 ktime_us_delta(t_read, t0),
 		 ktime_us_delta(ktime_get(), bc->probe_time));
