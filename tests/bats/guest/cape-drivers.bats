@@ -58,7 +58,10 @@ teardown() {
 	# Loaded by the cape's MODALIAS, as udev would (by mdev, on the
 	# distribution lane).
 	local load="modprobe \$(cat $WEATHER/modalias)"
-	[ "$CB_LANE" != distro ] || load="echo add > $WEATHER/uevent && cb-settle"
+	# (mdev's modprobe, then the takeover, happen after the write returns:
+	# wait for the driver link.)
+	[ "$CB_LANE" != distro ] || load="echo add > $WEATHER/uevent && for i in \$(seq 150); do
+		[ \"\$($DRIVER)\" = capebus-bone-weather ] && break; sleep 0.2; done; cb-settle"
 	guest_ok "$load && $DRIVER && cat $WEATHER/revision_known $CTRL/slot0/state && $TMP105 &&
 		[ \"\$($DT_HASH)\" = \"\$(cat /tmp/dt.weather)\" ] && echo same-tree"
 	[ "${lines[*]}" = "capebus-bone-weather 1 loaded 1 same-tree" ]
