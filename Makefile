@@ -5,6 +5,8 @@ CAPEBUS_CACHE ?= $(HOME)/.cache/capebus
 export CAPEBUS_CACHE
 KSRC    := $(CAPEBUS_CACHE)/linux-6.12
 KOBJ    := $(CAPEBUS_CACHE)/build/kernel
+# The distribution-like lane: same tree, kernel/configs/distro/ on top.
+KOBJ_DISTRO := $(CAPEBUS_CACHE)/build/kernel-distro
 SYSROOT := $(CAPEBUS_CACHE)/sysroot-armhf
 export CCACHE_DIR ?= $(CAPEBUS_CACHE)/ccache
 B       := build
@@ -14,6 +16,8 @@ export JOBS
 ZIMAGE  := $(KOBJ)/arch/arm/boot/zImage
 DTB     := $(B)/guest/board.dtb
 INITRD  := $(B)/guest/initramfs.cpio.gz
+ZIMAGE_DISTRO := $(KOBJ_DISTRO)/arch/arm/boot/zImage
+INITRD_DISTRO := $(B)/guest-distro/initramfs.cpio.gz
 FIRMWARE:= $(B)/firmware
 CAPETOOL_HOST  := $(B)/capetool/host/capetool
 CAPETOOL_ARMHF := $(B)/capetool/armhf/capetool
@@ -24,8 +28,11 @@ export CB_DTB    := $(abspath $(DTB))
 export CB_INITRD := $(abspath $(INITRD))
 export CB_FIRMWARE := $(abspath $(FIRMWARE))
 export CB_CAPETOOL := $(abspath $(CAPETOOL_HOST))
+# The distribution lane's, which boot.sh and lib.bash use when CB_LANE=distro.
+export CB_DISTRO_KERNEL := $(abspath $(ZIMAGE_DISTRO))
+export CB_DISTRO_INITRD := $(abspath $(INITRD_DISTRO))
 
-.PHONY: all deps kernel guest capetool capetool-armhf firmware check demo series-bisect \
+.PHONY: all deps kernel guest kernel-distro guest-distro check-distro capetool capetool-armhf firmware check demo series-bisect \
 	series checkpatch bench clean help
 
 all: guest
@@ -36,6 +43,8 @@ help:
 	@echo "make deps        install the Debian packages capebus needs (apt-get)"
 	@echo "make kernel      patched Linux 6.12 for the test board, in $(KOBJ)"
 	@echo "make guest       kernel + board DTB + initramfs"
+	@echo "make guest-distro  the distribution-like lane: PM, modules, mdev, KASAN (kernel in $(KOBJ_DISTRO))"
+	@echo "make check-distro  only the distribution lane's stages of make check"
 	@echo "make capetool    the host capetool ($(CAPETOOL_HOST))"
 	@echo "make series      the kernel series as git format-patch files in $(B)/series"
 	@echo "make checkpatch  checkpatch.pl --strict on every patch of the series"
@@ -55,7 +64,20 @@ kernel: deps
 
 guest: kernel $(DTB) initramfs
 
-$(DTB): tests/qemu/capebus-vexpress-a9.dts kernel
+kernel-distro: deps
+	@mkdir -p $(CAPEBUS_CACHE)
+	@flock $(CAPEBUS_CACHE)/kernel.lock sh -c \
+		'scripts/kernel-tree.sh $(KSRC) && scripts/kernel-build.sh $(KSRC) $(KOBJ_DISTRO) distro'
+
+guest-distro: kernel-distro $(DTB) initramfs-distro
+
+# Needs only the patched tree, shared by both lanes.
+.PHONY: kernel-tree
+kernel-tree: deps
+	@mkdir -p $(CAPEBUS_CACHE)
+	@flock $(CAPEBUS_CACHE)/kernel.lock scripts/kernel-tree.sh $(KSRC)
+
+$(DTB): tests/qemu/capebus-vexpress-a9.dts kernel-tree
 	@mkdir -p $(@D)
 	@echo "  DTB     $@"
 	@scripts/mk-dtb.sh $(KSRC) $< $@
@@ -82,8 +104,18 @@ initramfs: kernel firmware capetool-armhf
 	@scripts/mk-initramfs.sh $(INITRD) $(SYSROOT)/bin/busybox $(KOBJ)/modules-install \
 		$(FIRMWARE) $(CAPETOOL_ARMHF)
 
+.PHONY: initramfs-distro
+initramfs-distro: kernel-distro firmware capetool-armhf
+	@mkdir -p $(B)/guest-distro
+	@echo "  INITRD  $(INITRD_DISTRO)"
+	@scripts/mk-initramfs.sh $(INITRD_DISTRO) $(SYSROOT)/bin/busybox $(KOBJ_DISTRO)/modules-install \
+		$(FIRMWARE) $(CAPETOOL_ARMHF)
+
 check: deps
 	@scripts/check.sh
+
+check-distro: deps
+	@scripts/check.sh --lane distro
 
 demo: guest
 	@scripts/demo.sh

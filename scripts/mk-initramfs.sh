@@ -15,6 +15,10 @@ mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,run,host,etc,root,
 install -m755 "$busybox" "$stage/bin/busybox"
 install -m755 "$top/tests/qemu/rootfs/init" "$stage/init"
 install -m755 "$top/tests/qemu/rootfs/capebus-agent" "$stage/sbin/capebus-agent"
+# The hotplug helper's rules and settle (used where the kernel has a uevent
+# helper: the distribution lane).
+install -m644 "$top/tests/qemu/rootfs/mdev.conf" "$stage/etc/mdev.conf"
+install -m755 "$top/tests/qemu/rootfs/cb-settle" "$stage/sbin/cb-settle"
 [ -n "$capetool" ] && [ -f "$capetool" ] && install -m755 "$capetool" "$stage/usr/bin/capetool"
 [ -d "$modules/lib/modules" ] && cp -a "$modules/lib/modules" "$stage/lib/"
 if [ -d "$firmware" ]; then

@@ -12,7 +12,9 @@
 #   --interactive   console on this terminal (the demo); default: console
 #                   to RUNDIR/console.log and QEMU in the background
 #
-# Kernel, DTB and initramfs come from $CB_KERNEL, $CB_DTB, $CB_INITRD.
+# Kernel, DTB and initramfs come from $CB_KERNEL, $CB_DTB, $CB_INITRD; with
+# CB_LANE=distro, kernel and initramfs are the distribution lane's,
+# $CB_DISTRO_KERNEL and $CB_DISTRO_INITRD (make guest-distro).
 # RUNDIR gets: console.log (and console.sock, the console's input),
 # agent.in/agent.out (the command channel FIFOs),
 # qmp.sock, share/ (mounted at /host in the guest over 9p), qemu.pid.
@@ -35,6 +37,11 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+case ${CB_LANE:-fast} in
+fast) ;;
+distro) CB_KERNEL=${CB_DISTRO_KERNEL:-} CB_INITRD=${CB_DISTRO_INITRD:-} ;;
+*) echo "boot.sh: unknown CB_LANE $CB_LANE (fast or distro)" >&2; exit 2 ;;
+esac
 for f in CB_KERNEL CB_DTB CB_INITRD; do
 	[ -f "${!f:-}" ] || { echo "boot.sh: \$$f (${!f:-unset}) is not a file" >&2; exit 1; }
 done

@@ -19,6 +19,9 @@
 # guest_dmesg          the guest's kernel log, in $output
 # guest_put FILE [NAME]  make FILE readable in the guest as /host/NAME
 # guest_qmp CMD [JSON] a QMP command to this guest's QEMU; prints its return
+# guest_settle         wait until the guest's hotplug helpers (mdev, the
+#                      modprobe runs they start) are done; at once on the
+#                      fast lane, whose kernel runs no helper
 # guest_teardown       fails the test if the kernel logged an error (see
 #                      CB_KERNEL_ERRORS) while it ran
 # guest_shutdown       scan kmemleak, judge the rest of the log, power off;
@@ -35,10 +38,26 @@
 # real cape may do it, but it is a leak: it fails every test that does not
 # say it expects it.
 #
-# The console log of each boot is kept in $CB_LOGDIR (build/test-logs).
+# The console log of each boot is kept in $CB_LOGDIR (build/test-logs, or
+# build/test-logs/distro on the distribution lane).
+#
+# CB_LANE selects the kernel: "fast" (default; $CB_KERNEL, $CB_INITRD) or
+# "distro", the distribution-like lane ($CB_DISTRO_KERNEL, $CB_DISTRO_INITRD:
+# PM, drivers as modules loaded by mdev, KASAN).  A suite that must set
+# things up differently on a lane tests "$CB_LANE".
 
 CB_TOP=${CB_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+CB_LANE=${CB_LANE:-fast}
+if [ "$CB_LANE" = distro ]; then
+	CB_KERNEL=${CB_DISTRO_KERNEL:-}
+	CB_INITRD=${CB_DISTRO_INITRD:-}
+	CB_LOGDIR=${CB_LOGDIR:-$CB_TOP/build/test-logs/distro}
+fi
+export CB_LANE CB_KERNEL CB_INITRD
 CB_LOGDIR=${CB_LOGDIR:-$CB_TOP/build/test-logs}
+# The distribution lane boots KASAN and loads its modules before the agent
+# answers: minutes on a loaded machine.
+[ "$CB_LANE" != distro ] || CB_BOOT_TIMEOUT=${CB_BOOT_TIMEOUT:-360}
 CB_BOOT_TIMEOUT=${CB_BOOT_TIMEOUT:-120}
 # Generous: most commands take well under a second, and a timeout fails the
 # test either way (with a dump of the guest, see _guest_diagnose).  The
@@ -281,6 +300,10 @@ guest_reboot() {
 	guest_shutdown
 	mapfile -t args < "$CB_BOOT_ARGS_FILE"
 	_guest_start "${args[@]}" --keep
+}
+
+guest_settle() {
+	guest_ok "cb-settle"
 }
 
 # Per-test setup: nothing to do yet (kept so suites read symmetrically).

@@ -277,6 +277,12 @@ static void toy_test_detected(struct kunit *test)
 	capebus_slot_set_empty(capebus_slot(t->ctrl, 0));
 	KUNIT_EXPECT_EQ(test, capebus_slot_state(capebus_slot(t->ctrl, 0)),
 			CAPEBUS_SLOT_EMPTY);
+
+	/* The EEPROM went away: its cape goes; a cape read again is added. */
+	capebus_slot_set_empty(slot);
+	KUNIT_EXPECT_EQ(test, capebus_slot_state(slot), CAPEBUS_SLOT_EMPTY);
+	KUNIT_EXPECT_EQ(test, capebus_slot_detected(slot, t->info, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, capebus_slot_state(slot), CAPEBUS_SLOT_DETECTED);
 }
 
 static void toy_test_unregistered(struct kunit *test)

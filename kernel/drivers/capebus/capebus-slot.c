@@ -163,16 +163,40 @@ EXPORT_SYMBOL_GPL(capebus_slot_set_nvmem);
 
 /**
  * capebus_slot_set_empty() - record that a slot holds no cape
- * @slot: the slot; it must hold no cape device
+ * @slot: the slot
+ *
+ * For a slot whose EEPROM does not answer, is blank, or went away (its
+ * driver unbound): what the EEPROM described is forgotten and a cape
+ * detected in the slot is removed (its overlay reverted, its pins and
+ * current freed).  An override, or a declared cape in the slot, stays.
  */
 void capebus_slot_set_empty(struct capebus_slot *slot)
 {
-	guard(mutex)(&slot->ctrl->transition);
-	guard(mutex)(&slot->ctrl->lock);
-	if (slot->override_info)
-		return;		/* the override stands in for the EEPROM */
-	if (WARN_ON(slot->cape))
-		return;
+	struct capebus_controller *ctrl = slot->ctrl;
+	struct cape_device *cape = NULL;
+
+	guard(mutex)(&ctrl->transition);
+	scoped_guard(mutex, &ctrl->lock) {
+		kfree(slot->desc_info);
+		slot->desc_info = NULL;
+		kvfree(slot->overlay);
+		slot->overlay = NULL;
+		slot->overlay_len = 0;
+		if (slot->override_info)
+			return;	/* the override stands in for the EEPROM */
+		if (slot->cape && !slot->cape->detected)
+			return;	/* a declared cape: not the EEPROM's */
+		if (slot->cape)
+			cape = capebus_cape_get(slot->cape);
+	}
+	if (cape) {
+		capebus_cape_remove(cape);
+		capebus_cape_put(cape);
+	}
+
+	guard(mutex)(&ctrl->lock);
+	if (slot->cape)
+		return;		/* an overlay that would not come off */
 	slot->state = CAPEBUS_SLOT_EMPTY;
 	slot->reason[0] = '\0';
 }

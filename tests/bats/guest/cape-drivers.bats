@@ -5,7 +5,11 @@
 # taking it over from the generic driver, and handing it back when it goes.
 #
 # Slot 0: the weather cape (BB-WTHR-01 00A2); its driver is the
-# capebus-bone-weather module, not loaded at boot (nothing runs udev here).
+# capebus-bone-weather module, not loaded at boot on the fast lane (nothing
+# runs udev there).  On the distribution lane (CB_LANE=distro) mdev loads it
+# when the cape appears (tests/bats/distro/hotplug-modules.bats checks
+# that); setup_file unloads it, and the cape's "add" event, replayed, loads
+# it again by its MODALIAS through mdev, as udev would.
 
 load ../../qemu/lib
 
@@ -21,6 +25,9 @@ TMP105='grep -l tmp105 /sys/class/hwmon/hwmon*/name 2>/dev/null | wc -l'
 setup_file() {
 	guest_boot --slot 0="$CB_FIRMWARE/BB-WTHR-01-00A2.eeprom"
 	guest_run "for i in \$(seq 100); do [ \"\$(cat $CTRL/slot0/state 2>/dev/null)\" = loaded ] && exit 0; sleep 0.2; done; exit 1"
+	if [ "$CB_LANE" = distro ]; then
+		guest_run "cb-settle && rmmod capebus_bone_weather"
+	fi
 	guest_run "$DT_HASH > /tmp/dt.weather"
 	guest_put "$FIX/configfs-lib.sh" cfs.sh
 	guest_teardown
@@ -48,8 +55,14 @@ teardown() {
 @test "a driver loaded after its cape appeared takes it over from the generic driver" {
 	guest_ok "$DRIVER; [ -e $WEATHER/revision_known ] || echo no-attribute"
 	[ "${lines[*]}" = "capebus-generic no-attribute" ]
-	# Loaded by the cape's MODALIAS, as udev would.
-	guest_ok "modprobe \$(cat $WEATHER/modalias) && $DRIVER && cat $WEATHER/revision_known $CTRL/slot0/state && $TMP105 &&
+	# Loaded by the cape's MODALIAS, as udev would (by mdev, on the
+	# distribution lane).
+	local load="modprobe \$(cat $WEATHER/modalias)"
+	# (mdev's modprobe, then the takeover, happen after the write returns:
+	# wait for the driver link.)
+	[ "$CB_LANE" != distro ] || load="echo add > $WEATHER/uevent && for i in \$(seq 150); do
+		[ \"\$($DRIVER)\" = capebus-bone-weather ] && break; sleep 0.2; done; cb-settle"
+	guest_ok "$load && $DRIVER && cat $WEATHER/revision_known $CTRL/slot0/state && $TMP105 &&
 		[ \"\$($DT_HASH)\" = \"\$(cat /tmp/dt.weather)\" ] && echo same-tree"
 	[ "${lines[*]}" = "capebus-bone-weather 1 loaded 1 same-tree" ]
 }

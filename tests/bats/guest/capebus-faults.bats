@@ -28,6 +28,8 @@ PY
 		   --slot 2="$CORRUPT" \
 		   --slot 3="$CB_FIRMWARE/EXL-RTC-01-00A0.eeprom"
 	wait_state 3 loaded
+	# The capes' device drivers, modules mdev loads on the distribution lane.
+	guest_settle
 }
 
 teardown_file() {

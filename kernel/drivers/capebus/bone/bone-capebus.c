@@ -8,20 +8,23 @@
  * bytes needed: the standard area plus an extension header, then the
  * extension records if the header says there are any.
  *
- * A slot with no EEPROM is empty, quietly.  Its at24 client exists but its
- * probe failed (the chip does not answer), so its nvmem device never
- * appears and of_nvmem_device_get() would defer forever: once the client
- * exists and probing has settled with no driver bound, the slot is empty.
+ * A slot follows its EEPROM's driver: the slot is read when the driver binds
+ * to the EEPROM's I2C client (at probe if it is bound already; later when
+ * at24 is a module loaded after this one), and is empty, its detected cape
+ * removed, while no driver is bound (the chip does not answer, so at24's
+ * probe failed; at24 is not loaded; it was unbound or unloaded).  See
+ * bone_i2c_notify() for why a bus notifier and not nvmem's.
  */
 
 #include <linux/bitmap.h>
+#include <linux/bitops.h>
 #include <linux/capebus.h>
-#include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/i2c.h>
-#include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/mod_devicetable.h>
+#include <linux/mutex.h>
+#include <linux/notifier.h>
 #include <linux/nvmem-consumer.h>
 #include <linux/of.h>
 #include <linux/platform_device.h>
@@ -32,18 +35,42 @@
 
 #include "bone.h"
 
-/* How long a slot's EEPROM device may take to appear before it is empty. */
-#define BONE_EEPROM_APPEAR_MS	10000
-#define BONE_EEPROM_POLL_MS	20
-
 /* Slots a controller may have: the bone header's 0x54-0x57. */
 #define BONE_MAX_SLOTS		4
 
+/* What a slot last made of its EEPROM (bone_capebus.seen). */
+enum bone_seen {
+	BONE_SEEN_NOTHING,	/* not looked at yet */
+	BONE_SEEN_READ,		/* read while its driver was bound */
+	BONE_SEEN_ABSENT,	/* no driver bound: empty */
+};
+
+/**
+ * struct bone_capebus - a "beagle,bone-capebus" controller
+ * @dev: the platform device
+ * @ctrl: the capebus controller
+ * @slot_np: each slot's node, or NULL
+ * @ee_np: each slot's EEPROM node (its "nvmem" phandle), or NULL
+ * @scan_work: reads the slots whose bit is set in @pending
+ * @pending: slots to look at again (their EEPROM's driver came or went)
+ * @i2c_nb: the I2C bus notifier (bone_i2c_notify())
+ * @lock: @seen and @unbinding, and held across every use of an EEPROM's
+ *	nvmem device, so that unbinding its driver waits for the read
+ * @seen: what the work made of each slot's EEPROM last
+ * @unbinding: each slot's EEPROM driver is being unbound: do not read it
+ * @probe_time: when the controller probed (for the detection log line)
+ */
 struct bone_capebus {
 	struct device *dev;
 	struct capebus_controller *ctrl;
 	struct device_node *slot_np[BONE_MAX_SLOTS];
+	struct device_node *ee_np[BONE_MAX_SLOTS];
 	struct work_struct scan_work;
+	unsigned long pending;
+	struct notifier_block i2c_nb;
+	struct mutex lock;	/* see above */
+	enum bone_seen seen[BONE_MAX_SLOTS];
+	bool unbinding[BONE_MAX_SLOTS];
 	ktime_t probe_time;
 	struct bone_pinmux pinmux;
 };
@@ -54,27 +81,23 @@ static const char *const bone_budget_props[BONE_NUM_RAILS] = {
 	[BONE_RAIL_SYS_5V]	= "sys-5v-budget-microamp",
 };
 
-/*
- * Is the EEPROM's device there and done probing?  Returns true with
- * *@bound set once it is, false while it has not appeared yet.
- */
-static bool bone_eeprom_settled(struct device_node *ee_np, bool *bound)
+/* Is a driver bound to the EEPROM's device (at24 probed, the chip answered)? */
+static bool bone_eeprom_bound(struct device_node *ee_np)
 {
 #if IS_REACHABLE(CONFIG_I2C)
-	struct i2c_client *client = of_find_i2c_device_by_node(ee_np);
+	struct i2c_client *client;
+	bool bound;
 
+	if (!ee_np)
+		return false;
+	client = of_find_i2c_device_by_node(ee_np);
 	if (!client)
 		return false;
-
-	/* The client exists: let its probe (and any deferred one) finish. */
-	wait_for_device_probe();
-	*bound = device_is_bound(&client->dev);
+	bound = device_is_bound(&client->dev);
 	put_device(&client->dev);
-	return true;
+	return bound;
 #else
-	wait_for_device_probe();
-	*bound = true;
-	return true;
+	return ee_np;	/* no notifier: try nvmem once */
 #endif
 }
 
@@ -98,41 +121,6 @@ static struct device *bone_nvmem_device(struct device_node *ee_np,
 #else
 	return NULL;
 #endif
-}
-
-/* The slot's nvmem device, or an ERR_PTR (-ENODEV: no EEPROM answers). */
-static struct nvmem_device *bone_slot_nvmem(struct bone_capebus *bc,
-					    struct device_node *slot_np,
-					    struct device **nvmem_dev)
-{
-	unsigned long deadline = jiffies + msecs_to_jiffies(BONE_EEPROM_APPEAR_MS);
-	struct nvmem_device *nvmem = ERR_PTR(-ENODEV);
-	struct device_node *ee_np;
-	bool bound = false;
-
-	ee_np = of_parse_phandle(slot_np, "nvmem", 0);
-	if (!ee_np)
-		return ERR_PTR(-ENOENT);
-
-	/*
-	 * Ask nvmem only once the EEPROM's driver has bound: an at24 that
-	 * fails its test read registers its nvmem device for a moment.
-	 */
-	while (!bone_eeprom_settled(ee_np, &bound)) {
-		if (time_after(jiffies, deadline))
-			goto out;
-		msleep(BONE_EEPROM_POLL_MS);
-	}
-
-	if (bound)
-		nvmem = of_nvmem_device_get(slot_np, NULL);
-	if (IS_ERR(nvmem) && PTR_ERR(nvmem) == -EPROBE_DEFER)
-		nvmem = ERR_PTR(-ENODEV);
-	if (!IS_ERR(nvmem))
-		*nvmem_dev = bone_nvmem_device(ee_np, nvmem);
-out:
-	of_node_put(ee_np);
-	return nvmem;
 }
 
 /* Read the slot's EEPROM: standard area, extension header, records. */
@@ -191,7 +179,24 @@ static int bone_read_eeprom(struct nvmem_device *nvmem, void **bufp,
 	return 0;
 }
 
-static void bone_scan_slot(struct bone_capebus *bc, unsigned int nr)
+/* The EEPROM of slot @nr is gone, or was never there: the slot is empty. */
+static void bone_slot_absent(struct bone_capebus *bc, unsigned int nr)
+{
+	struct capebus_slot *slot = capebus_slot(bc->ctrl, nr);
+
+	dev_dbg(bc->dev, "slot %u: no EEPROM\n", nr);
+	capebus_slot_set_empty(slot);
+	capebus_slot_set_nvmem(slot, NULL);
+	capebus_slot_set_eeprom(slot, NULL, 0);
+}
+
+/*
+ * Read slot @nr's EEPROM (its driver is bound) and report the cape.  The
+ * nvmem device is used only under bc->lock, and not if the EEPROM's driver
+ * is being unbound meanwhile: at24 frees what nvmem reads through as it
+ * unbinds, whatever references nvmem consumers hold.
+ */
+static void bone_slot_read(struct bone_capebus *bc, unsigned int nr)
 {
 	struct capebus_slot *slot = capebus_slot(bc->ctrl, nr);
 	struct capebus_cape_info *info = NULL;
@@ -205,28 +210,39 @@ static void bone_scan_slot(struct bone_capebus *bc, unsigned int nr)
 	size_t len = 0;
 	int ret;
 
-	t0 = ktime_get();
-	nvmem = bone_slot_nvmem(bc, bc->slot_np[nr], &nvmem_dev);
-	if (IS_ERR(nvmem)) {
-		dev_dbg(bc->dev, "slot %u: no EEPROM (%ld)\n", nr, PTR_ERR(nvmem));
-		capebus_slot_set_empty(slot);
-		return;
-	}
-	capebus_slot_set_nvmem(slot, nvmem_dev);
-	put_device(nvmem_dev);
-
 	ee = kzalloc(sizeof(*ee), GFP_KERNEL);
 	info = kzalloc(sizeof(*info), GFP_KERNEL);
-	if (!ee || !info) {
-		ret = -ENOMEM;
+	if (!ee || !info)
+		goto out;
+
+	mutex_lock(&bc->lock);
+	if (bc->unbinding[nr]) {
+		/*
+		 * Not read, and the slot is still empty: its unbound event
+		 * queues the work again, its next bound one reads it.
+		 */
+		bc->seen[nr] = BONE_SEEN_ABSENT;
+		mutex_unlock(&bc->lock);
 		goto out;
 	}
-
+	nvmem = of_nvmem_device_get(bc->slot_np[nr], NULL);
+	if (IS_ERR(nvmem)) {
+		mutex_unlock(&bc->lock);
+		dev_dbg(bc->dev, "slot %u: no nvmem device (%ld)\n", nr,
+			PTR_ERR(nvmem));
+		bone_slot_absent(bc, nr);
+		goto out;
+	}
+	nvmem_dev = bone_nvmem_device(bc->ee_np[nr], nvmem);
 	t0 = ktime_get();
 	ret = bone_read_eeprom(nvmem, &buf, &len, ee, why, sizeof(why));
 	t_read = ktime_get();
-	if (len)
-		capebus_slot_set_eeprom(slot, buf, len);
+	nvmem_device_put(nvmem);
+	mutex_unlock(&bc->lock);
+
+	capebus_slot_set_nvmem(slot, nvmem_dev);
+	put_device(nvmem_dev);
+	capebus_slot_set_eeprom(slot, buf, len);
 
 	if (ret == -ENODATA) {
 		dev_dbg(bc->dev, "slot %u: blank EEPROM\n", nr);
@@ -262,21 +278,110 @@ out:
 	kfree(buf);
 	kfree(info);
 	kfree(ee);
-	nvmem_device_put(nvmem);
+}
+
+/* Bring slot @nr in line with its EEPROM's driver, if it is not yet. */
+static void bone_scan_slot(struct bone_capebus *bc, unsigned int nr)
+{
+	enum bone_seen want;
+
+	scoped_guard(mutex, &bc->lock) {
+		want = bone_eeprom_bound(bc->ee_np[nr]) && !bc->unbinding[nr] ?
+		       BONE_SEEN_READ : BONE_SEEN_ABSENT;
+		if (bc->seen[nr] == want)
+			return;
+		bc->seen[nr] = want;
+	}
+
+	if (want == BONE_SEEN_READ)
+		bone_slot_read(bc, nr);
+	else
+		bone_slot_absent(bc, nr);
 }
 
 static void bone_scan_work(struct work_struct *work)
 {
 	struct bone_capebus *bc = container_of(work, struct bone_capebus,
 					       scan_work);
+	bool first = false;
 	unsigned int i;
 
-	for (i = 0; i < BONE_MAX_SLOTS; i++)
-		if (bc->slot_np[i])
-			bone_scan_slot(bc, i);
+	for (i = 0; i < BONE_MAX_SLOTS; i++) {
+		if (!test_and_clear_bit(i, &bc->pending))
+			continue;
+		if (bc->seen[i] == BONE_SEEN_NOTHING)
+			first = true;
+		bone_scan_slot(bc, i);
+	}
 
-	capebus_controller_enable_parts(bc->ctrl);
+	/* enable_partno= names parts not found in any slot: after the first look. */
+	if (first)
+		capebus_controller_enable_parts(bc->ctrl);
 }
+
+#if IS_REACHABLE(CONFIG_I2C)
+/*
+ * Slots follow their EEPROM's driver through a notifier on the I2C bus, not
+ * nvmem's (nvmem_register_notifier()): nvmem's NVMEM_ADD comes when at24
+ * registers its nvmem device, before its probe's test read, so a slot with
+ * no chip would see a device come and go, and reading it then races at24's
+ * failed probe freeing what nvmem reads through; NVMEM_REMOVE comes only
+ * when the last nvmem reference goes, after at24 has unbound.  The bus
+ * notifier says when the probe succeeded (BUS_NOTIFY_BOUND_DRIVER), and
+ * BUS_NOTIFY_UNBIND_DRIVER comes before at24's remove: waiting here for a
+ * read in progress (bc->lock) keeps the EEPROM from vanishing under it.
+ * The rest happens in the work item: removing a cape takes the
+ * controller's locks and reverts an overlay, which removes I2C devices and
+ * so calls this notifier chain again.
+ */
+static int bone_i2c_notify(struct notifier_block *nb, unsigned long action,
+			   void *data)
+{
+	struct bone_capebus *bc = container_of(nb, struct bone_capebus, i2c_nb);
+	struct device *dev = data;
+	unsigned int nr;
+
+	if (action != BUS_NOTIFY_BOUND_DRIVER &&
+	    action != BUS_NOTIFY_UNBIND_DRIVER &&
+	    action != BUS_NOTIFY_UNBOUND_DRIVER)
+		return NOTIFY_DONE;
+
+	for (nr = 0; nr < BONE_MAX_SLOTS; nr++)
+		if (bc->ee_np[nr] && dev->of_node == bc->ee_np[nr])
+			break;
+	if (nr == BONE_MAX_SLOTS)
+		return NOTIFY_DONE;
+
+	scoped_guard(mutex, &bc->lock)
+		bc->unbinding[nr] = action == BUS_NOTIFY_UNBIND_DRIVER;
+	if (action != BUS_NOTIFY_UNBIND_DRIVER) {
+		set_bit(nr, &bc->pending);
+		queue_work(system_long_wq, &bc->scan_work);
+	}
+
+	return NOTIFY_OK;
+}
+
+static int bone_register_notifier(struct bone_capebus *bc)
+{
+	bc->i2c_nb.notifier_call = bone_i2c_notify;
+	return bus_register_notifier(&i2c_bus_type, &bc->i2c_nb);
+}
+
+static void bone_unregister_notifier(struct bone_capebus *bc)
+{
+	bus_unregister_notifier(&i2c_bus_type, &bc->i2c_nb);
+}
+#else
+static int bone_register_notifier(struct bone_capebus *bc)
+{
+	return 0;
+}
+
+static void bone_unregister_notifier(struct bone_capebus *bc)
+{
+}
+#endif
 
 /* A string list of header pin names, as a bitmap. */
 static int bone_read_pins(struct device *dev, const char *prop_name,
@@ -414,6 +519,7 @@ static int bone_read_slots(struct bone_capebus *bc, unsigned int *num_slots)
 		if (bc->slot_np[reg])
 			return dev_err_probe(dev, -EINVAL, "slot %u twice\n", reg);
 		bc->slot_np[reg] = of_node_get(child);
+		bc->ee_np[reg] = of_parse_phandle(child, "nvmem", 0);
 		*num_slots = max(*num_slots, reg + 1);
 	}
 
@@ -424,8 +530,10 @@ static void bone_put_slots(struct bone_capebus *bc)
 {
 	unsigned int i;
 
-	for (i = 0; i < BONE_MAX_SLOTS; i++)
+	for (i = 0; i < BONE_MAX_SLOTS; i++) {
+		of_node_put(bc->ee_np[i]);
 		of_node_put(bc->slot_np[i]);
+	}
 }
 
 static int bone_capebus_decode(struct capebus_controller *ctrl,
@@ -474,7 +582,7 @@ static int bone_capebus_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
 	struct bone_capebus *bc;
-	unsigned int num_slots;
+	unsigned int num_slots, i;
 	int ret;
 
 	bc = devm_kzalloc(dev, sizeof(*bc), GFP_KERNEL);
@@ -483,6 +591,9 @@ static int bone_capebus_probe(struct platform_device *pdev)
 	bc->dev = dev;
 	bc->probe_time = ktime_get();
 	INIT_WORK(&bc->scan_work, bone_scan_work);
+	ret = devm_mutex_init(dev, &bc->lock);
+	if (ret)
+		return ret;
 
 	ret = devm_add_action(dev, bone_put_slots_action, bc);
 	if (ret)
@@ -513,17 +624,31 @@ static int bone_capebus_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
+	/*
+	 * Notifier first, then the first look at every slot: an EEPROM
+	 * bound in between is looked at twice, which changes nothing.
+	 */
+	ret = bone_register_notifier(bc);
+	if (ret)
+		return ret;
 	platform_set_drvdata(pdev, bc);
+	for (i = 0; i < BONE_MAX_SLOTS; i++)
+		if (bc->slot_np[i])
+			set_bit(i, &bc->pending);
 	queue_work(system_long_wq, &bc->scan_work);
 
 	return 0;
 }
 
-/* The scan stops before devres unregisters the controller. */
+/*
+ * No notifier can queue the scan once it is unregistered; the scan then
+ * stops, both before devres unregisters the controller.
+ */
 static void bone_capebus_remove(struct platform_device *pdev)
 {
 	struct bone_capebus *bc = platform_get_drvdata(pdev);
 
+	bone_unregister_notifier(bc);
 	cancel_work_sync(&bc->scan_work);
 }
 
