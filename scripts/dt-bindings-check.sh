@@ -7,7 +7,7 @@ src=$1
 here=$(cd "$(dirname "$0")" && pwd)
 mapfile -t yamls < <("$here/kernel-series.sh" files | grep '^Documentation/devicetree/bindings/.*\.yaml$')
 echo "1..${#yamls[@]}"
-n=0
+n=0 fail=0
 for y in "${yamls[@]}"; do
 	n=$((n + 1))
 	if out=$(dt-doc-validate -u "$src/Documentation/devicetree/bindings" "$src/$y" 2>&1); then
@@ -15,5 +15,7 @@ for y in "${yamls[@]}"; do
 	else
 		echo "not ok $n dt-doc-validate $y"
 		printf '%s\n' "$out" | sed 's/^/# /'
+		fail=1
 	fi
 done
+exit $fail
