@@ -116,6 +116,8 @@ EXPORT_SYMBOL_IF_KUNIT(bone_pin_setting_conf);
 int bone_pinmux_init(struct device *dev, struct bone_pinmux *pm)
 {
 	struct device_node *np = dev->of_node;
+	struct property *prop;
+	const char *name;
 	int i, n, pin;
 	u32 code, pad;
 
@@ -142,6 +144,19 @@ int bone_pinmux_init(struct device *dev, struct bone_pinmux *pm)
 			goto err;
 		}
 		pm->pad[pin] = pad;
+	}
+
+	/*
+	 * The board's shared cape bus (shared-pins: the bone's I2C2, where
+	 * every cape's ID EEPROM answers) is muxed by the board for its own
+	 * bus device.  Every cape names those pins in its EEPROM; none may
+	 * claim their pads, or the first cape would meet pinctrl's refusal
+	 * and the second the first's group.
+	 */
+	of_property_for_each_string(np, "shared-pins", prop, name) {
+		pin = capebus_header_pin_index(&bone_header, name);
+		if (pin >= 0)
+			pm->pad[pin] = BONE_PAD_NONE;
 	}
 
 	return 0;
