@@ -14,7 +14,7 @@ host_pkgs=(
 	bc bison flex libssl-dev libelf-dev cpio ccache make gcc perl rsync kmod xz-utils
 	clang libclang-rt-14-dev dt-schema
 	librsvg2-bin	# rsvg-convert: the pinout suite renders its SVGs to PNG
-	openssl		# the distribution lane signs its modules (MODULE_SIG, selected by lockdown)
+	openssl		# module signing keys: the lockdown LSM (both lanes) selects MODULE_SIG
 )
 armhf_pkgs=(libconfig-dev:armhf)
 # Not Multi-Arch: same (libfdt-dev) or clobbering a host binary
