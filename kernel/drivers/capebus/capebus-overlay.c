@@ -63,18 +63,6 @@ static LIST_HEAD(capebus_applies);
 static LIST_HEAD(capebus_claims);
 static atomic_t capebus_ov_cookie = ATOMIC_INIT(0);
 
-static bool capebus_node_in(struct device_node *np, struct device_node **list,
-			    unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		if (list[i] == np)
-			return true;
-
-	return false;
-}
-
 static int capebus_export_lookup(void *ctx, const char *name, u32 *phandle)
 {
 	struct capebus_controller *ctrl = ctx;
@@ -499,7 +487,7 @@ static int capebus_verify_fragment(struct capebus_apply *ap,
 	struct property *prop;
 	int ret;
 
-	if (!capebus_node_in(target, ctrl->targets, ctrl->num_targets))
+	if (!capebus_controller_has_target(ctrl, target))
 		return capebus_refuse(ap,
 				      "fragment %s targets %s%pOF, which is not a cape target of %s",
 				      frag, of_node_is_root(target) ? "/" : "",
