@@ -9,6 +9,7 @@
 # edit, is refused.  Documentation/capebus/overlays-and-pins.rst, rule 4.
 
 load ../../qemu/lib
+load cfs-run
 
 FIX=$BATS_TEST_DIRNAME/fixtures
 I2C1=/proc/device-tree/i2c-header1
@@ -39,11 +40,6 @@ setup() {
 
 teardown() {
 	guest_teardown
-}
-
-cfs_run() {
-	guest_run ". /host/cfs.sh; $*"
-	printf '# guest (status %s):\n%s\n' "$status" "$output"
 }
 
 # The I2C adapter whose device-tree node is the header's I2C1 (or "none").

@@ -5,6 +5,7 @@
 # detected capes disabled and enabled; refusals that change nothing.
 
 load ../../qemu/lib
+load cfs-run
 
 FIX=$BATS_TEST_DIRNAME/fixtures
 
@@ -61,11 +62,6 @@ teardown() {
 }
 
 # Run CMD in the guest after sourcing the helpers (output shown on failure).
-cfs_run() {
-	guest_run ". /host/cfs.sh; $*"
-	printf '# guest (status %s):\n%s\n' "$status" "$output"
-}
-
 # Boot again with the RTC cape's EEPROM in slot 1.
 boot_with_rtc_cape() {
 	[ -f "$CB_RUN/rtc-booted" ] && return 0

@@ -9,6 +9,7 @@
 # documentation states them, written here by hand.
 
 load ../../qemu/lib
+load cfs-run
 
 FIX=$BATS_TEST_DIRNAME/fixtures
 HOSTILE=(edit-property edit-node eeprom-address two-at-one-address rtc-at-68
@@ -49,11 +50,6 @@ setup() {
 
 teardown() {
 	guest_teardown
-}
-
-cfs_run() {
-	guest_run ". /host/cfs.sh; $*"
-	printf '# guest (status %s):\n%s\n' "$status" "$output"
 }
 
 # refused NAME RULE: the cape declared with NAME.dtbo is refused with EINVAL

@@ -13,6 +13,7 @@
 # Slot 2: CFS-EMBED, an EEPROM that carries the LED overlay (P8.13).
 
 load ../../qemu/lib
+load cfs-run
 
 CTRL=/sys/class/capebus/capebus0
 CFS=/sys/kernel/config/capebus/capebus0
@@ -55,11 +56,6 @@ setup() {
 
 teardown() {
 	guest_teardown
-}
-
-cfs_run() {
-	guest_run ". /host/cfs.sh; $*"
-	printf '# guest (status %s):\n%s\n' "$status" "$output"
 }
 
 @test "a missing overlay file: the slot says which file it looked for" {

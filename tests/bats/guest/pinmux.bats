@@ -11,6 +11,7 @@
 # BeagleBone Black's (schemas/boards/beaglebone-black.board).
 
 load ../../qemu/lib
+load cfs-run
 
 FIX=$BATS_TEST_DIRNAME/fixtures
 PCTL=/sys/kernel/debug/pinctrl/48000800.pinmux-pinctrl-single
@@ -65,11 +66,6 @@ setup() {
 
 teardown() {
 	guest_teardown
-}
-
-cfs_run() {
-	guest_run ". /host/cfs.sh; $*"
-	printf '# guest (status %s):\n%s\n' "$status" "$output"
 }
 
 # pad_value PIN: the pad's register as the pin controller shows it.

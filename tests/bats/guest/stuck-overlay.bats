@@ -8,6 +8,7 @@
 # capebus-bone) it is reported and let go, and kmemleak finds nothing.
 
 load ../../qemu/lib
+load cfs-run
 
 FIX=$BATS_TEST_DIRNAME/fixtures
 
@@ -49,11 +50,6 @@ setup() {
 
 teardown() {
 	guest_teardown
-}
-
-cfs_run() {
-	guest_run ". /host/cfs.sh; $*"
-	printf '# guest (status %s):\n%s\n' "$status" "$output"
 }
 
 @test "a foreign overlay on a cape's node makes the cape's overlay stuck; its pin stays held" {
