@@ -75,12 +75,15 @@ teardown() {
 	[ "${lines[0]}" = capebus-bone-weather ]
 	[ "${lines[1]}" = 1 ]
 	[[ " ${lines[2]} " == *" capebus_bone_weather "* ]]
-	# The device the weather cape's overlay describes, its driver (lm75)
-	# loaded by mdev too.  (Not the RTC cape's: its overlay says
-	# "maxim,ds1338", which rtc-ds1307's OF table lacks, and an I2C device
-	# with a node has only its OF modalias, so nothing loads rtc-ds1307.)
-	guest_ok "grep -l tmp105 /sys/class/hwmon/hwmon*/name | wc -l"
-	[ "$output" = 1 ]
+	# The devices the capes' overlays describe, their drivers loaded by
+	# mdev too: lm75 for the weather cape's tmp105, rtc-ds1307 for the RTC
+	# cape's DS1338.  (An I2C device with a node has only its OF modalias,
+	# so the cape must say "dallas,ds1338", the binding's compatible: with
+	# "maxim,ds1338" nothing would load rtc-ds1307.)
+	guest_ok "cb-settle; grep -l tmp105 /sys/class/hwmon/hwmon*/name | wc -l;
+		readlink /sys/bus/i2c/devices/*-0068/driver | sed 's,.*/,,'"
+	[ "${lines[0]}" = 1 ]
+	[ "${lines[1]}" = rtc-ds1307 ]
 }
 
 @test "unbinding one EEPROM empties its slot only" {
