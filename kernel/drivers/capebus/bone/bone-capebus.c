@@ -8,6 +8,11 @@
  * bytes needed: the standard area plus an extension header, then the
  * extension records if the header says there are any.
  *
+ * Reading and loading are a pipeline: the scan work only reads, and hands
+ * each cape it found to the load work (device, pin muxing, overlay), so the
+ * next slot's EEPROM is read while the previous cape loads.  The reads stay
+ * one after the other: they share the bus.
+ *
  * A slot follows its EEPROM's driver: the slot is read when the driver binds
  * to the EEPROM's I2C client (at probe if it is bound already; later when
  * at24 is a module loaded after this one), and is empty, its detected cape
@@ -29,6 +34,8 @@
 #include <linux/of.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
 #include <linux/workqueue.h>
 
 #include <linux/module.h>
@@ -46,19 +53,34 @@ enum bone_seen {
 };
 
 /**
+ * struct bone_found - a cape read from a slot's EEPROM, not loaded yet
+ * @info: the cape, as its EEPROM describes it
+ * @overlay: the overlay of its extension record, or NULL
+ * @overlay_len: bytes at @overlay
+ */
+struct bone_found {
+	struct capebus_cape_info *info;
+	void *overlay;
+	size_t overlay_len;
+};
+
+/**
  * struct bone_capebus - a "beagle,bone-capebus" controller
  * @dev: the platform device
  * @ctrl: the capebus controller
  * @slot_np: each slot's node, or NULL
  * @ee_np: each slot's EEPROM node (its "nvmem" phandle), or NULL
  * @scan_work: reads the slots whose bit is set in @pending
+ * @load_work: loads the capes in @found
  * @pending: slots to look at again (their EEPROM's driver came or went)
  * @i2c_nb: the I2C bus notifier (bone_i2c_notify())
  * @lock: @seen and @unbinding, and held across every use of an EEPROM's
  *	nvmem device, so that unbinding its driver waits for the read
  * @seen: what the work made of each slot's EEPROM last
  * @unbinding: each slot's EEPROM driver is being unbound: do not read it
- * @probe_time: when the controller probed (for the detection log line)
+ * @found_lock: @found
+ * @found: each slot's cape, read and handed to @load_work, or NULL
+ * @probe_time: when the controller probed (for the detection log lines)
  */
 struct bone_capebus {
 	struct device *dev;
@@ -66,11 +88,14 @@ struct bone_capebus {
 	struct device_node *slot_np[BONE_MAX_SLOTS];
 	struct device_node *ee_np[BONE_MAX_SLOTS];
 	struct work_struct scan_work;
+	struct work_struct load_work;
 	unsigned long pending;
 	struct notifier_block i2c_nb;
 	struct mutex lock;	/* see above */
 	enum bone_seen seen[BONE_MAX_SLOTS];
 	bool unbinding[BONE_MAX_SLOTS];
+	spinlock_t found_lock;	/* see above */
+	struct bone_found *found[BONE_MAX_SLOTS];
 	ktime_t probe_time;
 	struct bone_pinmux pinmux;
 };
@@ -179,10 +204,75 @@ static int bone_read_eeprom(struct nvmem_device *nvmem, void **bufp,
 	return 0;
 }
 
+static void bone_found_free(struct bone_found *found)
+{
+	if (!found)
+		return;
+	kvfree(found->overlay);
+	kfree(found->info);
+	kfree(found);
+}
+
+/* Take slot @nr's cape off the load work's list, if it is still there. */
+static struct bone_found *bone_found_take(struct bone_capebus *bc,
+					  unsigned int nr)
+{
+	struct bone_found *found;
+
+	spin_lock(&bc->found_lock);
+	found = bc->found[nr];
+	bc->found[nr] = NULL;
+	spin_unlock(&bc->found_lock);
+
+	return found;
+}
+
+/* Hand slot @nr's cape to the load work; a cape it had not loaded yet goes. */
+static void bone_found_give(struct bone_capebus *bc, unsigned int nr,
+			    struct bone_found *found)
+{
+	spin_lock(&bc->found_lock);
+	swap(bc->found[nr], found);
+	spin_unlock(&bc->found_lock);
+	bone_found_free(found);
+	queue_work(system_unbound_wq, &bc->load_work);
+}
+
+/*
+ * Load the capes the scan work found, each as it comes: the scan reads the
+ * next slot meanwhile.
+ */
+static void bone_load_work(struct work_struct *work)
+{
+	struct bone_capebus *bc = container_of(work, struct bone_capebus,
+					       load_work);
+	struct bone_found *found;
+	struct capebus_slot *slot;
+	unsigned int nr;
+
+	for (nr = 0; nr < BONE_MAX_SLOTS; nr++) {
+		found = bone_found_take(bc, nr);
+		if (!found)
+			continue;
+		slot = capebus_slot(bc->ctrl, nr);
+		capebus_slot_detected(slot, found->info, found->overlay,
+				      found->overlay_len);
+		dev_info(bc->dev, "slot %u: %s %s, done %lld us after probe\n",
+			 nr, found->info->text[CAPEBUS_PART_NUMBER],
+			 capebus_slot_state_name(capebus_slot_state(slot)),
+			 ktime_us_delta(ktime_get(), bc->probe_time));
+		bone_found_free(found);
+	}
+}
+
 /* The EEPROM of slot @nr is gone, or was never there: the slot is empty. */
 static void bone_slot_absent(struct bone_capebus *bc, unsigned int nr)
 {
 	struct capebus_slot *slot = capebus_slot(bc->ctrl, nr);
+
+	/* A cape read before is not loaded now, nor being loaded. */
+	bone_found_free(bone_found_take(bc, nr));
+	flush_work(&bc->load_work);
 
 	dev_dbg(bc->dev, "slot %u: no EEPROM\n", nr);
 	capebus_slot_set_empty(slot);
@@ -199,10 +289,10 @@ static void bone_slot_absent(struct bone_capebus *bc, unsigned int nr)
 static void bone_slot_read(struct bone_capebus *bc, unsigned int nr)
 {
 	struct capebus_slot *slot = capebus_slot(bc->ctrl, nr);
-	struct capebus_cape_info *info = NULL;
 	struct cape_eeprom_ext ext = { };
 	char why[CAPEBUS_REASON_LEN] = "";
 	struct device *nvmem_dev = NULL;
+	struct bone_found *found;
 	struct nvmem_device *nvmem;
 	struct cape_eeprom *ee;
 	ktime_t t0, t_read;
@@ -211,8 +301,10 @@ static void bone_slot_read(struct bone_capebus *bc, unsigned int nr)
 	int ret;
 
 	ee = kzalloc(sizeof(*ee), GFP_KERNEL);
-	info = kzalloc(sizeof(*info), GFP_KERNEL);
-	if (!ee || !info)
+	found = kzalloc(sizeof(*found), GFP_KERNEL);
+	if (found)
+		found->info = kzalloc(sizeof(*found->info), GFP_KERNEL);
+	if (!ee || !found || !found->info)
 		goto out;
 
 	mutex_lock(&bc->lock);
@@ -266,17 +358,25 @@ static void bone_slot_read(struct bone_capebus *bc, unsigned int nr)
 		goto out;
 	}
 
-	bone_info_from_eeprom(info, ee);
-	capebus_slot_detected(slot, info, ext.overlay, ext.overlay_len);
+	if (ext.overlay) {
+		found->overlay = kvmemdup(ext.overlay, ext.overlay_len,
+					  GFP_KERNEL);
+		if (!found->overlay) {
+			capebus_slot_set_failed(slot, "out of memory");
+			goto out;
+		}
+		found->overlay_len = ext.overlay_len;
+	}
+	bone_info_from_eeprom(found->info, ee);
 	dev_info(bc->dev,
-		 "slot %u: %s %s, %zu EEPROM bytes read in %lld us, done %lld us after probe\n",
-		 nr, ee->part_number,
-		 capebus_slot_state_name(capebus_slot_state(slot)), len,
-		 ktime_us_delta(t_read, t0),
-		 ktime_us_delta(ktime_get(), bc->probe_time));
+		 "slot %u: %s, %zu EEPROM bytes read in %lld us, %lld us after probe\n",
+		 nr, ee->part_number, len, ktime_us_delta(t_read, t0),
+		 ktime_us_delta(t_read, bc->probe_time));
+	bone_found_give(bc, nr, found);
+	found = NULL;
 out:
+	bone_found_free(found);
 	kfree(buf);
-	kfree(info);
 	kfree(ee);
 }
 
@@ -314,9 +414,14 @@ static void bone_scan_work(struct work_struct *work)
 		bone_scan_slot(bc, i);
 	}
 
-	/* enable_partno= names parts not found in any slot: after the first look. */
-	if (first)
+	/*
+	 * enable_partno= names parts not found in any slot: after the first
+	 * look, and after the capes it found are loaded.
+	 */
+	if (first) {
+		flush_work(&bc->load_work);
 		capebus_controller_enable_parts(bc->ctrl);
+	}
 }
 
 #if IS_REACHABLE(CONFIG_I2C)
@@ -591,6 +696,8 @@ static int bone_capebus_probe(struct platform_device *pdev)
 	bc->dev = dev;
 	bc->probe_time = ktime_get();
 	INIT_WORK(&bc->scan_work, bone_scan_work);
+	INIT_WORK(&bc->load_work, bone_load_work);
+	spin_lock_init(&bc->found_lock);
 	ret = devm_mutex_init(dev, &bc->lock);
 	if (ret)
 		return ret;
@@ -642,14 +749,19 @@ static int bone_capebus_probe(struct platform_device *pdev)
 
 /*
  * No notifier can queue the scan once it is unregistered; the scan then
- * stops, both before devres unregisters the controller.
+ * stops, and the load work with it (capes found but not loaded are
+ * dropped), all before devres unregisters the controller.
  */
 static void bone_capebus_remove(struct platform_device *pdev)
 {
 	struct bone_capebus *bc = platform_get_drvdata(pdev);
+	unsigned int nr;
 
 	bone_unregister_notifier(bc);
 	cancel_work_sync(&bc->scan_work);
+	cancel_work_sync(&bc->load_work);
+	for (nr = 0; nr < BONE_MAX_SLOTS; nr++)
+		bone_found_free(bone_found_take(bc, nr));
 }
 
 static const struct of_device_id bone_capebus_of_match[] = {
