@@ -32,7 +32,7 @@ export CB_CAPETOOL := $(abspath $(CAPETOOL_HOST))
 export CB_DISTRO_KERNEL := $(abspath $(ZIMAGE_DISTRO))
 export CB_DISTRO_INITRD := $(abspath $(INITRD_DISTRO))
 
-.PHONY: all deps kernel guest kernel-distro guest-distro check-distro capetool capetool-armhf firmware check demo series-bisect \
+.PHONY: all deps kernel guest kernel-distro guest-distro check-fast check-distro capetool capetool-armhf firmware check demo series-bisect \
 	series checkpatch bench clean help
 
 all: guest
@@ -44,6 +44,7 @@ help:
 	@echo "make kernel      patched Linux 6.12 for the test board, in $(KOBJ)"
 	@echo "make guest       kernel + board DTB + initramfs"
 	@echo "make guest-distro  the distribution-like lane: PM, modules, mdev, KASAN (kernel in $(KOBJ_DISTRO))"
+	@echo "make check-fast  make check without the distribution lane (the warm loop)"
 	@echo "make check-distro  only the distribution lane's stages of make check"
 	@echo "make capetool    the host capetool ($(CAPETOOL_HOST))"
 	@echo "make series      the kernel series as git format-patch files in $(B)/series"
@@ -113,6 +114,9 @@ initramfs-distro: kernel-distro firmware capetool-armhf
 
 check: deps
 	@scripts/check.sh
+
+check-fast: deps
+	@scripts/check.sh --lane fast
 
 check-distro: deps
 	@scripts/check.sh --lane distro
