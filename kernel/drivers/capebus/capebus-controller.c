@@ -64,7 +64,11 @@ module_param_named(eeprom_overlays, capebus_eeprom_overlays, bool, 0644);
 MODULE_PARM_DESC(eeprom_overlays,
 		 "Use overlays embedded in cape EEPROMs (default); if off, look for the firmware file instead");
 
-/* Look up "<part>-<version>.dtbo"; @cape->overlay_err says how it went. */
+/*
+ * Look up "<part>-<version>.dtbo" into a copy at @data.  It reads the cape
+ * only for the file name, which never changes: callers need no lock (and
+ * should hold none, as the lookup may wait on a filesystem).
+ */
 static int capebus_cape_request_firmware(struct cape_device *cape,
 					 void **data, size_t *len)
 {
@@ -75,16 +79,14 @@ static int capebus_cape_request_firmware(struct cape_device *cape,
 	if (ret) {
 		dev_dbg(&cape->ctrl->dev, "%s: no firmware %s (%d)\n",
 			cape->holder, cape->overlay_file, ret);
-		cape->overlay_err = ret;
 		return ret;
 	}
 
 	*data = kvmemdup(fw->data, fw->size, GFP_KERNEL);
 	*len = fw->size;
 	release_firmware(fw);
-	cape->overlay_err = *data ? 0 : -ENOMEM;
 
-	return cape->overlay_err;
+	return *data ? 0 : -ENOMEM;
 }
 
 /*
@@ -127,6 +129,7 @@ static int capebus_cape_find_overlay(struct cape_device *cape,
 	cape->overlay_source = "none";
 	ret = capebus_cape_request_firmware(cape, &cape->overlay,
 					    &cape->overlay_len);
+	cape->overlay_err = ret;
 	if (ret == -ENOMEM)
 		return ret;
 	if (!ret)
@@ -651,12 +654,21 @@ int capebus_cape_retry_overlay(struct cape_device *cape, char *why,
 	int ret;
 
 	why[0] = '\0';
-	guard(mutex)(&ctrl->lock);
-	if (!cape->registered || !cape->overlay_err)
-		return 0;
+	scoped_guard(mutex, &ctrl->lock)
+		if (!cape->registered || !cape->overlay_err)
+			return 0;
 
+	/* Without the lock: the lookup may wait on a filesystem. */
 	ret = capebus_cape_request_firmware(cape, &data, &len);
+
+	guard(mutex)(&ctrl->lock);
+	/* Gone, or retried by someone else meanwhile. */
+	if (!cape->registered || !cape->overlay_err) {
+		kvfree(data);
+		return 0;
+	}
 	if (ret) {
+		cape->overlay_err = ret;
 		snprintf(why, why_len, "firmware %s: error %d",
 			 cape->overlay_file, ret);
 		return ret;
@@ -666,6 +678,7 @@ int capebus_cape_retry_overlay(struct cape_device *cape, char *why,
 	scoped_guard(device, &cape->dev) {
 		cape->overlay = data;
 		cape->overlay_len = len;
+		cape->overlay_err = 0;
 		cape->apply_err = 0;
 		ret = capebus_overlay_check(cape, ov_pins, &declared, why,
 					    why_len);
