@@ -31,7 +31,7 @@ checkpatch 8
 dtbinding  1
 bisect     12
 kunit      101
-guest      136
+guest      143
 build-distro 1
 guest-distro 56
 '
