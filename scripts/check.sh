@@ -33,7 +33,7 @@ checkpatch 9
 dtbinding  1
 bisect     12
 kunit      101
-guest      137
+guest      144
 build-distro 1
 guest-distro 57
 '
