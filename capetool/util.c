@@ -14,17 +14,34 @@
 const char *progname = "capetool";
 bool err_quiet;
 
+/*
+ * One message, one write: stderr is unbuffered, and a line written in
+ * pieces can be split by anything else writing to the same pipe (stdout
+ * flushed at exit, say), leaving half a message on each side.
+ */
 void err(const char *fmt, ...)
 {
+	char line[4096];
 	va_list ap;
+	int n, m;
 
 	if (err_quiet)
 		return;
-	fprintf(stderr, "%s: ", progname);
+	n = snprintf(line, sizeof(line), "%s: ", progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	m = vsnprintf(line + n, sizeof(line) - (size_t)n - 1, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	if (m < 0 || (size_t)m >= sizeof(line) - (size_t)n - 1) {
+		/* Too long for one line's buffer: in pieces after all. */
+		fprintf(stderr, "%s: ", progname);
+		va_start(ap, fmt);
+		vfprintf(stderr, fmt, ap);
+		va_end(ap);
+		fputc('\n', stderr);
+		return;
+	}
+	line[n + m] = '\n';
+	fwrite(line, 1, (size_t)(n + m + 1), stderr);
 }
 
 static void *oom(void *p)
