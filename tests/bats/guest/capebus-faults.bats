@@ -6,13 +6,9 @@
 # (wants P8.13), slot 2: a corrupt EEPROM, slot 3: the RTC cape.
 
 load ../../qemu/lib
+load slot-wait
 
 CTRL=/sys/class/capebus/capebus0
-
-wait_state() {
-	guest_run "for i in \$(seq 100); do [ \"\$(cat $CTRL/slot$1/state 2>/dev/null)\" = $2 ] && exit 0; sleep 0.2; done; cat $CTRL/slot$1/state; exit 1"
-	[ "$status" -eq 0 ] || { echo "slot $1: '$output', expected $2" >&2; return 1; }
-}
 
 setup_file() {
 	# The weather cape's image with a control character in its board name.

@@ -7,14 +7,10 @@
 # of the rules.
 
 load ../../qemu/lib
+load slot-wait
 
 CTRL=/sys/class/capebus/capebus0
 FX=$BATS_TEST_DIRNAME/fixtures
-
-wait_state() {
-	guest_run "for i in \$(seq 100); do [ \"\$(cat $CTRL/slot$1/state 2>/dev/null)\" = $2 ] && exit 0; sleep 0.2; done; cat $CTRL/slot$1/state; exit 1"
-	[ "$status" -eq 0 ] || { echo "slot $1: '$output', expected $2" >&2; return 1; }
-}
 
 # The whole device tree as one hash.
 DT_HASH='find /proc/device-tree/ -type f | LC_ALL=C sort | xargs md5sum | md5sum | cut -d" " -f1'

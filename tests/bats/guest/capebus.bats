@@ -6,6 +6,7 @@
 # slot 2: no EEPROM, slot 3: a blank EEPROM.
 
 load ../../qemu/lib
+load slot-wait
 
 CTRL=/sys/class/capebus/capebus0
 WEATHER=/sys/bus/capebus/devices/capebus0-slot0
@@ -14,12 +15,6 @@ GENERIC=/sys/bus/capebus/drivers/capebus-generic
 
 # The whole device tree as one hash.
 DT_HASH='find /proc/device-tree/ -type f | LC_ALL=C sort | xargs md5sum | md5sum | cut -d" " -f1'
-
-# wait_state SLOT STATE: the slots are read after boot, in the background.
-wait_state() {
-	guest_run "for i in \$(seq 100); do [ \"\$(cat $CTRL/slot$1/state 2>/dev/null)\" = $2 ] && exit 0; sleep 0.2; done; cat $CTRL/slot$1/state; exit 1"
-	[ "$status" -eq 0 ] || { echo "slot $1: '$output', expected $2" >&2; return 1; }
-}
 
 setup_file() {
 	# The device tree of the board with no cape, to compare with later.

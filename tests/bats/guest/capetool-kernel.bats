@@ -10,14 +10,10 @@
 # slot 0.
 
 load ../../qemu/lib
+load slot-wait
 
 CTRL=/sys/class/capebus/capebus0
 REF=$CB_TOP/tests/reference/cape_eeprom.py
-
-wait_state() {
-	guest_run "for i in \$(seq 100); do [ \"\$(cat $CTRL/slot$1/state 2>/dev/null)\" = $2 ] && exit 0; sleep 0.2; done; cat $CTRL/slot$1/state $CTRL/slot$1/reason; exit 1"
-	[ "$status" -eq 0 ] || { echo "slot $1: '$output', expected $2" >&2; return 1; }
-}
 
 setup_file() {
 	local ct=${CB_CAPETOOL:-$CB_TOP/build/capetool/host/capetool} d=$BATS_FILE_TMPDIR

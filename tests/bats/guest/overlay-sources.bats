@@ -13,16 +13,12 @@
 # Slot 2: CFS-EMBED, an EEPROM that carries the LED overlay (P8.13).
 
 load ../../qemu/lib
+load slot-wait
 load cfs-run
 
 CTRL=/sys/class/capebus/capebus0
 CFS=/sys/kernel/config/capebus/capebus0
 FIX=$BATS_TEST_DIRNAME/fixtures
-
-wait_state() {
-	guest_run "for i in \$(seq 100); do [ \"\$(cat $CTRL/slot$1/state 2>/dev/null)\" = $2 ] && exit 0; sleep 0.2; done; cat $CTRL/slot$1/state $CTRL/slot$1/reason; exit 1"
-	[ "$status" -eq 0 ] || { echo "slot $1: '$output', expected $2" >&2; return 1; }
-}
 
 setup_file() {
 	dtc -q -@ -I dts -O dtb -o "$BATS_FILE_TMPDIR/rtc.dtbo" "$FIX/configfs-rtc.dtso"

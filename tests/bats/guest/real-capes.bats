@@ -30,6 +30,7 @@
 # them to capes), so that the comms cape can have them.
 
 load ../../qemu/lib
+load slot-wait
 load cfs-run
 
 CTRL=/sys/class/capebus/capebus0
@@ -37,11 +38,6 @@ CFS=/sys/kernel/config/capebus/capebus0
 PCTL=/sys/kernel/debug/pinctrl/48000800.pinmux-pinctrl-single
 CAPES=(bone/bborg-relay bone/bborg-comms bone/bb-rtc-01 scs-dfe)
 PARTS=(BBORG_RELAY-00A2 BBORG_COMMS-00A2 BB-RTC-01-00A0 SCS-DFE-BB-0001)
-
-wait_state() {
-	guest_run "for i in \$(seq 100); do [ \"\$(cat $CTRL/slot$1/state 2>/dev/null)\" = $2 ] && exit 0; sleep 0.2; done; cat $CTRL/slot$1/state $CTRL/slot$1/reason; exit 1"
-	[ "$status" -eq 0 ] || { echo "slot $1: '$output', expected $2" >&2; return 1; }
-}
 
 # sim_line PIN: the gpio-sim directory (sim_gpioN) of header pin PIN's line
 # in the bank that stands for the bone's other GPIO banks (bank2).

@@ -11,13 +11,9 @@
 # cape's own pads but never the shared bus's.
 
 load ../../qemu/lib
+load slot-wait
 
 CTRL=/sys/class/capebus/capebus0
-
-wait_state() {
-	guest_run "for i in \$(seq 100); do [ \"\$(cat $CTRL/slot$1/state 2>/dev/null)\" = $2 ] && exit 0; sleep 0.2; done; cat $CTRL/slot$1/state $CTRL/slot$1/reason; exit 1"
-	[ "$status" -eq 0 ] || { echo "slot $1: '$output', expected $2" >&2; return 1; }
-}
 
 setup_file() {
 	cp "$CB_DTB" "$BATS_FILE_TMPDIR/board.dtb"
