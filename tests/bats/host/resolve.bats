@@ -86,6 +86,36 @@ no_temp_files() {
 	[ "$(grep -c 'mcp7940x@68 {' <<< "$output")" -eq 1 ]
 }
 
+@test "the four real capes the QEMU guest stacks (guest/real-capes.bats) pass check and apply onto am335x-boneblack.dtb" {
+	# As STACK, with the SCS DFE cape for circuitco's weather cape, whose
+	# TSL2550 at 0x39 meets the QEMU board's DVI transmitter.
+	local qemu_stack=("$DEFS/bone/bborg-relay.cape" "$DEFS/bone/bborg-comms.cape"
+			  "$DEFS/bone/bb-rtc-01.cape" "$DEFS/scs-dfe.cape")
+	run ct check --board beaglebone-black "${qemu_stack[@]}"
+	no_sanitizer_report
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"scs-dfe.cape: ok: SCS-DFE-BB-0001 in slot 3"* ]]
+	need_base_dtb bbb.dtb
+	out=$BATS_TEST_TMPDIR/out
+	for d in "${qemu_stack[@]}"; do
+		resolved "$d" "$out" >/dev/null
+	done
+	for f in "$out"/*.dtbo; do
+		dtc_clean "$f"
+	done
+	run fdtoverlay -i "$BASE_DTBS/bbb.dtb" -o "$BATS_TEST_TMPDIR/all.dtb" "$out"/*.beaglebone-black.dtbo
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	all=$BATS_TEST_TMPDIR/all.dtb
+	sym() { fdtget "$BASE_DTBS/bbb.dtb" /__symbols__ "$1"; }
+	# two RTCs at 0x68, each on its own bus
+	[ "$(fdtget "$all" "$(sym i2c2)/extrtc@68" compatible)" = maxim,ds1338 ]
+	[ "$(fdtget "$all" "$(sym i2c1)/mcp7940x@68" reg)" = 104 ]
+	[ "$(fdtget "$all" "$(sym dcan1)" status)" = okay ]
+	[ "$(fdtget "$all" "$(sym uart4)" status)" = okay ]
+	run fdtdump "$all"
+	[ "$(grep -c 'relay-jp[234]' <<< "$output")" -eq 3 ]
+}
+
 @test "the pin words may come from the cape's EEPROM image: same overlay as from its definition" {
 	out=$BATS_TEST_TMPDIR/out
 	ct create "$DEFS/bone/bborg-comms.cape" --board beaglebone-black -o "$out" >/dev/null
