@@ -9,14 +9,10 @@
 # makes that state at will; kmemleak must find nothing.
 
 load ../../qemu/lib
+load test-module
 
 setup_file() {
-	local kobj
-	kobj=$(cd "$(dirname "$CB_KERNEL")/../../.." && pwd)
-	mkdir -p "$BATS_FILE_TMPDIR/mod"
-	cp "$BATS_TEST_DIRNAME/../../modules/deferreason/"{capebus-deferreason.c,Kbuild} "$BATS_FILE_TMPDIR/mod/"
-	make -s -C "$kobj" ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- \
-		M="$BATS_FILE_TMPDIR/mod" modules >/dev/null
+	build_test_module deferreason
 	guest_boot
 	guest_put "$BATS_FILE_TMPDIR/mod/capebus-deferreason.ko"
 	guest_ok 'insmod /host/capebus-deferreason.ko'

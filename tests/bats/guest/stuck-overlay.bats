@@ -8,17 +8,13 @@
 # capebus-bone) it is reported and let go, and kmemleak finds nothing.
 
 load ../../qemu/lib
+load test-module
 load cfs-run
 
 FIX=$BATS_TEST_DIRNAME/fixtures
 
 setup_file() {
-	local kobj
-	kobj=$(cd "$(dirname "$CB_KERNEL")/../../.." && pwd)
-	mkdir -p "$BATS_FILE_TMPDIR/mod"
-	cp "$BATS_TEST_DIRNAME/../../modules/ovhold/"{capebus-ovhold.c,Kbuild} "$BATS_FILE_TMPDIR/mod/"
-	make -s -C "$kobj" ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- \
-		M="$BATS_FILE_TMPDIR/mod" modules >/dev/null
+	build_test_module ovhold
 	dtc -q -@ -I dts -O dtb -o "$BATS_FILE_TMPDIR/leds.dtbo" "$FIX/configfs-leds.dtso"
 	dtc -q -I dts -O dtb -o "$BATS_FILE_TMPDIR/foreign.dtbo" - <<'DTS'
 /dts-v1/;
