@@ -197,6 +197,37 @@ plant() {
 	esac
 }
 
+# judge_expected NAME TAP: status 0 if each test expect_failures names
+# failed in TAP (and expect_log's line is there); says which did, which
+# did not, and what else failed.
+judge_expected() {
+	local s failed expected why missed=0
+	expected=$(expect_failures "$1")
+	failed=$(sed -nE 's/^not ok [0-9]+ (.*)$/\1/p' "$2")
+	while IFS= read -r s; do
+		if grep -qxF -- "$s" <<< "$failed"; then
+			echo "  failed, as it must: $s"
+		else
+			echo "  PASSED, though it must fail: $s"
+			missed=1
+		fi
+	done <<< "$expected"
+	while IFS= read -r s; do
+		[ -n "$s" ] || continue
+		grep -qxF -- "$s" <<< "$expected" || echo "  failed too: $s"
+	done <<< "$failed"
+	why=$(expect_log "$1")
+	if [ -n "$why" ]; then
+		if grep -qE -- "$why" "$2"; then
+			echo "  and the log says why: $(grep -m1 -oE -- "$why" "$2")"
+		else
+			echo "  NOT in the log: $why"
+			missed=1
+		fi
+	fi
+	[ $missed = 0 ]
+}
+
 # run_stages NAME KIND DIR LANE: status 0 if the mutant survived: every
 # stage passed, or a test it must fail passed.
 run_stages() {
@@ -207,7 +238,7 @@ run_stages() {
 		grep -E '^not ok' "$log" | head -n 5
 		;;
 	kernel)
-		local lane=$4 target=guest cache=$MUTATE_CACHE s expected missed=0
+		local lane=$4 target=guest cache=$MUTATE_CACHE s
 		[ "$lane" = fast ] || target=guest-distro
 		(cd "$d" && CAPEBUS_CACHE=$cache make -s $target) >"$log" 2>&1 || {
 			echo "  the build failed (counts as caught; see $log)"
@@ -230,37 +261,11 @@ run_stages() {
 			fi
 		done
 		(cd "$d" && env "${env[@]}" bats --tap "${suites[@]}") >"$log.guest" 2>&1 || rc=1
-		expected=$(expect_failures "$1")
-		if [ -z "$expected" ]; then
-			grep -E '^not ok' "$log.guest" | head -n 5
+		if [ -n "$(expect_failures "$1")" ]; then
+			# Caught only if every test the fix brought failed.
+			if judge_expected "$1" "$log.guest"; then rc=1; else rc=0; fi
 		else
-			# Every test the fix brought must fail; the rest is shown.
-			local failed
-			failed=$(sed -nE 's/^not ok [0-9]+ (.*)$/\1/p' "$log.guest")
-			while IFS= read -r s; do
-				if grep -qxF -- "$s" <<< "$failed"; then
-					echo "  failed, as it must: $s"
-				else
-					echo "  PASSED, though it must fail: $s"
-					missed=1
-				fi
-			done <<< "$expected"
-			while IFS= read -r s; do
-				[ -n "$s" ] || continue
-				grep -qxF -- "$s" <<< "$expected" || echo "  failed too: $s"
-			done <<< "$failed"
-			local why
-			why=$(expect_log "$1")
-			if [ -n "$why" ]; then
-				if grep -qE -- "$why" "$log.guest"; then
-					echo "  and the log says why: $(grep -m1 -oE -- "$why" "$log.guest")"
-				else
-					echo "  NOT in the log: $why"
-					missed=1
-				fi
-			fi
-			# Caught only if every expected test failed.
-			[ $missed = 0 ] && rc=1 || rc=0
+			grep -E '^not ok' "$log.guest" | head -n 5
 		fi
 		;;
 	esac
