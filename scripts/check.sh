@@ -35,7 +35,7 @@ bisect     12
 kunit      101
 guest      144
 build-distro 1
-guest-distro 57
+guest-distro 58
 '
 
 # The distribution lane (kernel/configs/distro/: PM, drivers and capebus as

@@ -47,6 +47,19 @@ teardown() {
 	guest_teardown
 }
 
+# The suites' waits on mdev rest on this: a burst of uevents (every tty
+# again), and cb-settle returns only once mdev has handled each one (its
+# /dev/mdev.seq past the kernel's uevent_seqnum) and no helper is left.
+@test "cb-settle returns only once mdev has handled every uevent and no helper runs" {
+	guest_ok 'for u in /sys/class/tty/*/uevent; do echo add > $u; done
+		cb-settle && echo settled; echo $(cat /dev/mdev.seq) $(cat /sys/kernel/uevent_seqnum)
+		pidof mdev modprobe || echo none'
+	[ "${lines[0]}" = settled ]
+	read -r handled sent <<< "${lines[1]}"
+	[ "$handled" -gt "$sent" ]
+	[ "${lines[2]}" = none ]
+}
+
 @test "without at24, mdev loads capebus-bone and its slots are empty" {
 	guest_ok "cb-settle && $MODS"
 	[[ " $output " == *" capebus_bone "* ]]
