@@ -33,9 +33,9 @@ checkpatch 9
 dtbinding  1
 bisect     12
 kunit      101
-guest      144
+guest      145
 build-distro 1
-guest-distro 58
+guest-distro 59
 '
 
 # The distribution lane (kernel/configs/distro/: PM, drivers and capebus as

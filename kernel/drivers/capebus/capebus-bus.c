@@ -511,6 +511,32 @@ static struct capebus_driver capebus_generic_driver = {
 	},
 };
 
+/*
+ * A cape is "loaded" from the end of a driver's probe to the start of its
+ * unbinding: dev.driver is set before the probe runs (and cleared after
+ * remove), so a state read during a driver's takeover would say "loaded"
+ * with the overlay not applied yet, or already gone.
+ */
+static int capebus_bound_notify(struct notifier_block *nb,
+				unsigned long action, void *data)
+{
+	struct device *dev = data;
+
+	if (dev->type != &capebus_cape_type)
+		return NOTIFY_DONE;
+
+	if (action == BUS_NOTIFY_BOUND_DRIVER)
+		WRITE_ONCE(to_cape_device(dev)->bound, true);
+	else if (action == BUS_NOTIFY_UNBIND_DRIVER)
+		WRITE_ONCE(to_cape_device(dev)->bound, false);
+
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block capebus_bound_nb = {
+	.notifier_call	= capebus_bound_notify,
+};
+
 static int __init capebus_init(void)
 {
 	int ret;
@@ -519,9 +545,13 @@ static int __init capebus_init(void)
 	if (ret)
 		return ret;
 
-	ret = class_register(&capebus_class);
+	ret = bus_register_notifier(&capebus_bus_type, &capebus_bound_nb);
 	if (ret)
 		goto err_bus;
+
+	ret = class_register(&capebus_class);
+	if (ret)
+		goto err_notifier;
 
 	ret = capebus_overlay_init();
 	if (ret)
@@ -543,6 +573,8 @@ err_overlay:
 	capebus_overlay_exit();
 err_class:
 	class_unregister(&capebus_class);
+err_notifier:
+	bus_unregister_notifier(&capebus_bus_type, &capebus_bound_nb);
 err_bus:
 	bus_unregister(&capebus_bus_type);
 	return ret;
@@ -556,6 +588,7 @@ static void __exit capebus_exit(void)
 	capebus_overlay_exit();
 	capebus_enable_exit();
 	class_unregister(&capebus_class);
+	bus_unregister_notifier(&capebus_bus_type, &capebus_bound_nb);
 	bus_unregister(&capebus_bus_type);
 }
 module_exit(capebus_exit);

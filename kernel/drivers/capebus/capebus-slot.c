@@ -52,8 +52,8 @@ static enum capebus_slot_state capebus_slot_state_locked(struct capebus_slot *sl
 	if (!slot->cape)
 		return slot->state;
 
-	return READ_ONCE(slot->cape->dev.driver) ? CAPEBUS_SLOT_LOADED :
-						   CAPEBUS_SLOT_DETECTED;
+	return READ_ONCE(slot->cape->bound) ? CAPEBUS_SLOT_LOADED :
+					      CAPEBUS_SLOT_DETECTED;
 }
 
 /**
@@ -61,7 +61,8 @@ static enum capebus_slot_state capebus_slot_state_locked(struct capebus_slot *sl
  * @slot: the slot
  *
  * Return: the state; %CAPEBUS_SLOT_LOADED when a driver is bound to the
- * slot's cape, %CAPEBUS_SLOT_DETECTED when none is.
+ * slot's cape (its probe has returned), %CAPEBUS_SLOT_DETECTED when none
+ * is (or a driver's probe still runs).
  */
 enum capebus_slot_state capebus_slot_state(struct capebus_slot *slot)
 {

@@ -224,6 +224,9 @@ struct capebus_controller_ops {
  * @verify_ns: how much of @apply_ns verifying the overlay took
  * @registered: between device_add() and device_del() (controller's lock)
  * @detected: read from a slot's ID EEPROM (not declared)
+ * @bound: a driver's probe completed and its unbinding has not begun (the
+ *	driver core's BUS_NOTIFY_BOUND_DRIVER and _UNBIND_DRIVER): what
+ *	"loaded" means, where dev.driver is set for the whole of a probe
  * @enabled: the cape targets the board left disabled that capebus enabled
  *	for this cape's overlay (references held)
  * @num_enabled: entries in @enabled
@@ -263,6 +266,7 @@ struct cape_device {
 	u64 verify_ns;
 	bool registered;
 	bool detected;
+	bool bound;
 	struct device_node *enabled[8];
 	unsigned int num_enabled;
 	bool over_budget;

@@ -12,6 +12,7 @@
 # it again by its MODALIAS through mdev, as udev would.
 
 load ../../qemu/lib
+load test-module
 
 FIX=$BATS_TEST_DIRNAME/fixtures
 CTRL=/sys/class/capebus/capebus0
@@ -30,6 +31,10 @@ setup_file() {
 	fi
 	guest_run "$DT_HASH > /tmp/dt.weather"
 	guest_put "$FIX/configfs-lib.sh" cfs.sh
+	dtc -q -@ -I dts -O dtb -o "$BATS_FILE_TMPDIR/rtc.dtbo" "$FIX/configfs-rtc.dtso"
+	guest_put "$BATS_FILE_TMPDIR/rtc.dtbo"
+	build_test_module slowprobe
+	guest_put "$BATS_FILE_TMPDIR/mod/capebus-slowprobe.ko"
 	guest_teardown
 }
 
@@ -71,6 +76,32 @@ teardown() {
 	guest_ok "rmmod capebus_bone_weather && $DRIVER && cat $CTRL/slot0/state && $TMP105 &&
 		[ ! -e $WEATHER/revision_known ] && [ \"\$($DT_HASH)\" = \"\$(cat /tmp/dt.weather)\" ] && echo same-tree"
 	[ "${lines[*]}" = "capebus-generic loaded 1 same-tree" ]
+}
+
+# tests/modules/slowprobe: a driver whose probe waits until it is let go.
+# It takes a declared cape (the RTC overlay, in hardware slot 2) over from
+# the generic driver;
+# while its probe runs, dev.driver is set (the driver link is there) but
+# the overlay is not applied: the cape is not "loaded" until the probe
+# has returned.
+@test "while a driver's probe runs the cape reads detected, and loaded once it returned" {
+	local slow=/sys/kernel/debug/capebus-slowprobe
+	guest_ok ". /host/cfs.sh && declare_cape slow CB-SLOW-01 && cat /host/rtc.dtbo > \$CAPES/slow/dtbo &&
+		echo 2 > \$CAPES/slow/slot && echo 1 > \$CAPES/slow/enable &&
+		d=/sys/bus/capebus/devices/\$(cat \$CAPES/slow/cape) &&
+		basename \$(readlink \$d/driver) && cat \$CAPES/slow/status $CTRL/slot2/state || exit 1
+		insmod /host/capebus-slowprobe.ko > /tmp/insmod.out 2>&1 & pid=\$!
+		for i in \$(seq 150); do [ \"\$(cat $slow/probing 2>/dev/null)\" = 1 ] && break; sleep 0.2; done
+		basename \$(readlink \$d/driver); cat \$CAPES/slow/status $CTRL/slot2/state
+		ls /sys/bus/i2c/devices | grep -c -- -0068
+		echo 1 > $slow/release; wait \$pid; echo insmod \$?
+		cat \$CAPES/slow/status $CTRL/slot2/state; ls /sys/bus/i2c/devices | grep -c -- -0068
+		rmdir \$CAPES/slow && rmmod capebus_slowprobe && echo cleaned"
+	printf '# guest:\n%s\n' "$output"
+	[ "${lines[*]:0:3}" = "capebus-generic loaded loaded" ]
+	# Mid-probe: the driver is set, the overlay (its RTC) not applied yet.
+	[ "${lines[*]:3:4}" = "capebus-slowprobe detected detected 0" ]
+	[ "${lines[*]:7}" = "insmod 0 loaded loaded 1 cleaned" ]
 }
 
 @test "a part number with separators and pattern characters gets an unambiguous modalias" {
