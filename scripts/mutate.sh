@@ -40,6 +40,7 @@ no-retry|kernel|fast|a cape whose overlay file was missing is never looked at ag
 no-lockdown|kernel|fast|under lockdown, configfs and EEPROM overlays are applied anyway
 stuck-leak|kernel|fast|stuck capes are not let go when their controller goes
 budget-veto|kernel|fast|a cape over the power budget is refused even without strict_budget
+mid-probe-loaded|kernel|fast|a cape reads "loaded" as soon as dev.driver is set, before the probe ran
 '
 
 # expect_log NAME: an ERE the guest suites' output must hold as well, where
@@ -62,6 +63,7 @@ suites_for() {
 	no-retry|no-lockdown) echo tests/bats/guest/overlay-sources.bats ;;
 	stuck-leak) echo tests/bats/guest/stuck-overlay.bats ;;
 	budget-veto) echo tests/bats/guest/capebus-faults.bats ;;
+	mid-probe-loaded) echo tests/bats/guest/cape-drivers.bats ;;
 	esac
 }
 
@@ -111,6 +113,10 @@ expect_failures() {
 		;;
 	budget-veto) cat <<-'E'
 		a cape that takes a rail over its budget loads, and slot, cape, uevent and log say so
+		E
+		;;
+	mid-probe-loaded) cat <<-'E'
+		while a driver's probe runs the cape reads detected, and loaded once it returned
 		E
 		;;
 	esac
@@ -193,6 +199,11 @@ plant() {
 		sed -i 's|ctrl->res->strict_budget = READ_ONCE(capebus_strict_budget);|ctrl->res->strict_budget = true;|' \
 			"$d/kernel/drivers/capebus/capebus-controller.c"
 		grep -q 'strict_budget = true;' "$d/kernel/drivers/capebus/capebus-controller.c"
+		;;
+	mid-probe-loaded)
+		sed -i 's#READ_ONCE(\(c\|slot\)->cape->bound)#READ_ONCE(\1->cape->dev.driver)#' \
+			"$d/kernel/drivers/capebus/capebus-slot.c" "$d/kernel/drivers/capebus/capebus-configfs.c"
+		! grep -q 'cape->bound)' "$d/kernel/drivers/capebus/capebus-slot.c" "$d/kernel/drivers/capebus/capebus-configfs.c"
 		;;
 	esac
 }
