@@ -35,7 +35,7 @@ bisect     12
 kunit      101
 guest      145
 build-distro 1
-guest-distro 59
+guest-distro 60
 '
 
 # The distribution lane (kernel/configs/distro/: PM, drivers and capebus as
