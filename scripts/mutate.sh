@@ -201,9 +201,9 @@ plant() {
 		grep -q 'strict_budget = true;' "$d/kernel/drivers/capebus/capebus-controller.c"
 		;;
 	mid-probe-loaded)
-		sed -i 's#READ_ONCE(\(c\|slot\)->cape->bound)#READ_ONCE(\1->cape->dev.driver)#' \
-			"$d/kernel/drivers/capebus/capebus-slot.c" "$d/kernel/drivers/capebus/capebus-configfs.c"
-		! grep -q 'cape->bound)' "$d/kernel/drivers/capebus/capebus-slot.c" "$d/kernel/drivers/capebus/capebus-configfs.c"
+		sed -i 's#READ_ONCE(cape->bound)#READ_ONCE(cape->dev.driver)#' \
+			"$d/kernel/drivers/capebus/capebus-internal.h"
+		grep -q 'READ_ONCE(cape->dev.driver)' "$d/kernel/drivers/capebus/capebus-internal.h"
 		;;
 	esac
 }

@@ -890,9 +890,7 @@ static ssize_t capebus_cfs_cape_status_show(struct config_item *item,
 				       dev_name(&ctrl->dev));
 		else
 			n = sysfs_emit(page, "%s",
-				       capebus_slot_state_name(READ_ONCE(c->cape->bound) ?
-							       CAPEBUS_SLOT_LOADED :
-							       CAPEBUS_SLOT_DETECTED));
+				       capebus_slot_state_name(capebus_cape_state(c->cape)));
 		if (c->cape->registered) {
 			char note[CAPEBUS_REASON_LEN];
 

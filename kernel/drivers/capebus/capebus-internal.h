@@ -159,6 +159,17 @@ int capebus_overlay_enable(struct cape_device *cape, char *why, size_t why_len);
 void capebus_overlay_disable(struct cape_device *cape);
 void capebus_enable_exit(void);
 
+/*
+ * A registered cape's state word: loaded once a driver's probe returned
+ * (capebus-bus.c keeps @bound), detected before and while it runs.
+ */
+static inline enum capebus_slot_state
+capebus_cape_state(const struct cape_device *cape)
+{
+	return READ_ONCE(cape->bound) ? CAPEBUS_SLOT_LOADED :
+					CAPEBUS_SLOT_DETECTED;
+}
+
 /* capebus-overlay.c */
 int capebus_overlay_check(struct cape_device *cape, unsigned long *pins,
 			  bool *declared, char *why, size_t why_len);

@@ -52,8 +52,7 @@ static enum capebus_slot_state capebus_slot_state_locked(struct capebus_slot *sl
 	if (!slot->cape)
 		return slot->state;
 
-	return READ_ONCE(slot->cape->bound) ? CAPEBUS_SLOT_LOADED :
-					      CAPEBUS_SLOT_DETECTED;
+	return capebus_cape_state(slot->cape);
 }
 
 /**
