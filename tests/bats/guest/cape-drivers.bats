@@ -80,10 +80,9 @@ teardown() {
 
 # tests/modules/slowprobe: a driver whose probe waits until it is let go.
 # It takes a declared cape (the RTC overlay, in hardware slot 2) over from
-# the generic driver;
-# while its probe runs, dev.driver is set (the driver link is there) but
-# the overlay is not applied: the cape is not "loaded" until the probe
-# has returned.
+# the generic driver; while its probe runs, dev.driver is set (the driver
+# link is there) but the overlay is not applied: the cape is not "loaded"
+# until the probe has returned.
 @test "while a driver's probe runs the cape reads detected, and loaded once it returned" {
 	local slow=/sys/kernel/debug/capebus-slowprobe
 	guest_ok ". /host/cfs.sh && declare_cape slow CB-SLOW-01 && cat /host/rtc.dtbo > \$CAPES/slow/dtbo &&
