@@ -30,15 +30,40 @@ missing() {
 
 sudo=
 [ "$(id -u)" = 0 ] || sudo=sudo
+# apt retries a failed download itself; a mirror caught mid-sync can still
+# leave one index inconsistent ("File has unexpected size ... Mirror sync in
+# progress?"), and apt-get update then exits 100 although every package we
+# need may be installable from the other indexes.  So an update that fails
+# is reported (which index) and we go on; apt-get install decides, and only
+# a package that truly cannot be had stops us, by name.
+apt_opts=(-o Acquire::Retries=3)
 apt_updated=0
+apt_update() {
+	[ $apt_updated = 0 ] || return 0
+	apt_updated=1
+	local log
+	log=$(mktemp)
+	if ! $sudo apt-get "${apt_opts[@]}" update -qq >"$log" 2>&1; then
+		echo "  DEPS    apt-get update reported failed indexes; going on with the others:"
+		grep -E '^(E|W): Failed to fetch' "$log" | sed -E 's/^(E|W): Failed to fetch ([^ ]+).*/            \2/' | sort -u
+	fi
+	rm -f "$log"
+}
 apt_install() {
 	[ $# -gt 0 ] || return 0
 	echo "  DEPS    apt-get install $*"
-	if [ $apt_updated = 0 ]; then
-		$sudo apt-get update -qq
-		apt_updated=1
+	apt_update
+	local p bad=()
+	for p in "$@"; do
+		apt-get "${apt_opts[@]}" install -s -qq --no-install-recommends "$p" >/dev/null 2>&1 ||
+			bad+=("$p")
+	done
+	if [ ${#bad[@]} -gt 0 ]; then
+		echo "deps: cannot be installed from the reachable package indexes: ${bad[*]}" >&2
+		exit 1
 	fi
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get "${apt_opts[@]}" install -y -qq \
+		--no-install-recommends "$@" >/dev/null
 }
 
 if ! dpkg --print-foreign-architectures | grep -qx armhf; then
@@ -50,9 +75,10 @@ apt_install "${need[@]}"
 
 if [ ! -f "$sysroot/.done" ]; then
 	echo "  DEPS    armhf sysroot (${sysroot_pkgs[*]}) -> $sysroot"
-	[ $apt_updated = 1 ] || { $sudo apt-get update -qq; apt_updated=1; }
+	apt_update
 	tmp=$(mktemp -d)
-	(cd "$tmp" && chmod 777 . && apt-get download -qq "${sysroot_pkgs[@]}" 2>/dev/null)
+	(cd "$tmp" && chmod 777 . && apt-get "${apt_opts[@]}" download -qq "${sysroot_pkgs[@]}" 2>/dev/null) ||
+		{ echo "deps: cannot download ${sysroot_pkgs[*]} from the reachable package indexes" >&2; exit 1; }
 	rm -rf "$sysroot"
 	mkdir -p "$sysroot"
 	for deb in "$tmp"/*.deb; do dpkg-deb -x "$deb" "$sysroot"; done
