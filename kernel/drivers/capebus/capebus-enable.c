@@ -184,7 +184,7 @@ int capebus_overlay_enable(struct cape_device *cape, char *why, size_t why_len)
 		np = of_find_node_by_phandle(be32_to_cpu(ph[i]));
 		if (!np || !capebus_controller_has_target(ctrl, np)) {
 			snprintf(why, why_len,
-				 "it enables %pOF, which is not a cape target of %s",
+				 "targets: it enables %pOF, which is not a cape target of %s",
 				 np, dev_name(&ctrl->dev));
 			ret = -EINVAL;
 		} else {

@@ -186,6 +186,14 @@ static void *tb_good(struct kunit *test, size_t *len)
 	return tb_finish(test, b, len);
 }
 
+/* capebus_fdt_resolve() with the test's exports and the cape limits. */
+static int tb_resolve(const void *blob, size_t len, void **out,
+		      size_t *out_len, char *why)
+{
+	return capebus_fdt_resolve(blob, len, NULL, test_lookup, NULL, out,
+				   out_len, NULL, why, TEST_WHY_LEN);
+}
+
 static int resolve(struct kunit *test, const void *blob, size_t len,
 		   char *why)
 {
@@ -193,8 +201,7 @@ static int resolve(struct kunit *test, const void *blob, size_t len,
 	size_t out_len;
 	int ret;
 
-	ret = capebus_fdt_resolve(blob, len, test_lookup, NULL, 7, &out,
-				  &out_len, why, TEST_WHY_LEN);
+	ret = tb_resolve(blob, len, &out, &out_len, why);
 	if (ret)
 		KUNIT_EXPECT_NULL(test, out);
 	kvfree(out);
@@ -235,19 +242,13 @@ static void fdt_test_good(struct kunit *test)
 	u32 plen;
 
 	blob = tb_good(test, &len);
-	KUNIT_ASSERT_EQ(test, capebus_fdt_resolve(blob, len, test_lookup, NULL,
-						  0x1234, &out, &out_len, why,
-						  sizeof(why)), 0);
+	KUNIT_ASSERT_EQ(test, tb_resolve(blob, len, &out, &out_len, why), 0);
 	KUNIT_EXPECT_STREQ(test, why, "");
 
-	/* References resolved in place, __fixups__ gone, the cookie there. */
+	/* References resolved in place, __fixups__ gone. */
 	KUNIT_EXPECT_TRUE(test, mem_has(out, out_len, gpios, sizeof(gpios)));
 	KUNIT_EXPECT_TRUE(test, mem_has(out, out_len, &target, 4));
 	KUNIT_EXPECT_FALSE(test, mem_has(out, out_len, "__fixups__", 10));
-	val = capebus_fdt_root_prop(out, CAPEBUS_FDT_COOKIE_PROP, &plen);
-	KUNIT_ASSERT_NOT_NULL(test, val);
-	KUNIT_EXPECT_EQ(test, plen, 4);
-	KUNIT_EXPECT_EQ(test, be32_to_cpup(val), 0x1234);
 	val = capebus_fdt_root_prop(out, "exclusive-use", &plen);
 	KUNIT_ASSERT_NOT_NULL(test, val);
 	KUNIT_EXPECT_STREQ(test, (const char *)val, "P8.13");
@@ -264,6 +265,7 @@ static void *tb_enabling(struct kunit *test, const char *status, bool path,
 
 	KUNIT_ASSERT_NOT_NULL(test, b);
 	tb_begin(b, "");
+	tb_prop_str(b, "exclusive-use", "P9.19");
 	tb_begin(b, "fragment@0");
 	if (path)
 		tb_prop_str(b, "target-path", "/i2c");
@@ -328,16 +330,14 @@ static void fdt_test_enable_taken_out(struct kunit *test)
 	u32 plen;
 
 	blob = tb_enabling(test, "okay", false, &len);
-	KUNIT_ASSERT_EQ(test, capebus_fdt_resolve(blob, len, test_lookup, NULL,
-						  1, &out, &out_len, why,
-						  sizeof(why)), 0);
+	KUNIT_ASSERT_EQ(test, tb_resolve(blob, len, &out, &out_len, why), 0);
 	val = capebus_fdt_root_prop(out, CAPEBUS_FDT_ENABLE_PROP, &plen);
 	KUNIT_ASSERT_NOT_NULL(test, val);
 	KUNIT_EXPECT_EQ(test, plen, 4);
 	KUNIT_EXPECT_EQ(test, be32_to_cpup(val), PH_I2C);
 	KUNIT_EXPECT_EQ(test, status_props(out), 1);
-	/* The cookie is still found past the new property. */
-	KUNIT_EXPECT_NOT_NULL(test, capebus_fdt_root_prop(out, CAPEBUS_FDT_COOKIE_PROP,
+	/* The root's own properties are still found past the new one. */
+	KUNIT_EXPECT_NOT_NULL(test, capebus_fdt_root_prop(out, "exclusive-use",
 							  &plen));
 	kvfree(out);
 }
@@ -356,10 +356,7 @@ static void fdt_test_enable_only_okay(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		blob = tb_enabling(test, cases[i].status, cases[i].path, &len);
-		KUNIT_ASSERT_EQ(test, capebus_fdt_resolve(blob, len, test_lookup,
-							  NULL, 1, &out,
-							  &out_len, why,
-							  sizeof(why)), 0);
+		KUNIT_ASSERT_EQ(test, tb_resolve(blob, len, &out, &out_len, why), 0);
 		KUNIT_EXPECT_NULL(test, capebus_fdt_root_prop(out,
 							      CAPEBUS_FDT_ENABLE_PROP,
 							      &plen));
@@ -488,31 +485,268 @@ static void fdt_test_two_labels_one_cell(struct kunit *test)
 	tb_end(b);
 	tb_end(b);
 	blob = tb_finish(test, b, &len);
-	expect_refused(test, blob, len, "two fixups patch cell 0 of property target");
+	expect_refused(test, blob, len, "two references patch cell 0 of property target");
+}
+
+/*
+ * root { fragment@0 { target; __overlay__ { clk { phandle = <@ph>; };
+ *	  sensor@48 { gpios = <@ref 813 0>; }; }; }; }, and __fixups__ for
+ * the target: the caller adds what else it tests, and closes the root.
+ */
+static void tb_local(struct tb *b, u32 ph, u32 ref)
+{
+	static const u32 unresolved = 0xffffffff;
+	const u32 gpios[] = { ref, 813, 0 };
+
+	tb_begin(b, "");
+	tb_begin(b, "fragment@0");
+	tb_prop_cells(b, "target", &unresolved, 1);
+	tb_begin(b, "__overlay__");
+	tb_begin(b, "clk");
+	tb_prop_cells(b, "#clock-cells", (const u32 []){ 0 }, 1);
+	tb_prop_cells(b, "phandle", &ph, 1);
+	tb_end(b);
+	tb_begin(b, "sensor@48");
+	tb_prop_cells(b, "gpios", gpios, 3);
+	tb_end(b);
+	tb_end(b);
+	tb_end(b);
+	tb_begin(b, "__fixups__");
+	tb_prop_strs(b, "bone_i2c_2", "/fragment@0:target:0", NULL);
+	tb_end(b);
+}
+
+/* __local_fixups__ { fragment@0 { __overlay__ { @node { @prop = <0>; }; }; }; } */
+static void tb_local_fixup(struct tb *b, const char *node, const char *prop)
+{
+	static const u32 zero;
+
+	tb_begin(b, "__local_fixups__");
+	tb_begin(b, "fragment@0");
+	tb_begin(b, "__overlay__");
+	tb_begin(b, node);
+	tb_prop_cells(b, prop, &zero, 1);
+	tb_end(b);
+	tb_end(b);
+	tb_end(b);
+	tb_end(b);
 }
 
 /* A cell both __fixups__ and __local_fixups__ patch. */
 static void fdt_test_fixup_meets_local_fixup(struct kunit *test)
 {
 	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	size_t len;
+	void *blob;
+
+	tb_begin(b, "");
+	tb_begin(b, "fragment@0");
+	tb_prop_cells(b, "target", (const u32 []){ 0xffffffff }, 1);
+	tb_begin(b, "__overlay__");
+	tb_begin(b, "clk");
+	tb_prop_cells(b, "phandle", (const u32 []){ 1 }, 1);
+	tb_end(b);
+	tb_begin(b, "sensor@48");
+	tb_prop_cells(b, "gpios", (const u32 []){ 1, 813, 0 }, 3);
+	tb_end(b);
+	tb_end(b);
+	tb_end(b);
+	tb_begin(b, "__fixups__");
+	tb_prop_strs(b, "bone_i2c_2", "/fragment@0:target:0", NULL);
+	tb_prop_strs(b, "bone_gpio", "/fragment@0/__overlay__/sensor@48:gpios:0",
+		     NULL);
+	tb_end(b);
+	tb_local_fixup(b, "sensor@48", "gpios");
+	tb_end(b);
+	blob = tb_finish(test, b, &len);
+	expect_refused(test, blob, len, "two references patch cell 0 of property gpios");
+}
+
+/* The overlay's phandles are renumbered 1..n, its references with them. */
+static void fdt_test_local_renumbered(struct kunit *test)
+{
+	const __be32 ref[] = { cpu_to_be32(1), cpu_to_be32(813), 0 };
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	char why[TEST_WHY_LEN];
+	size_t len, out_len;
+	void *blob, *out;
+
+	/* Near the top of the phandle space: the kernel's delta would wrap. */
+	tb_local(b, 0xfffffffe, 0xfffffffe);
+	tb_local_fixup(b, "sensor@48", "gpios");
+	tb_end(b);
+	blob = tb_finish(test, b, &len);
+	KUNIT_ASSERT_EQ(test, tb_resolve(blob, len, &out, &out_len, why), 0);
+	KUNIT_EXPECT_TRUE(test, mem_has(out, out_len, ref, sizeof(ref)));
+	KUNIT_EXPECT_FALSE(test, mem_has(out, out_len,
+					 (const __be32 []){ cpu_to_be32(0xfffffffe) }, 4));
+	kvfree(out);
+}
+
+/* A local reference must name a node of the overlay. */
+static void fdt_test_local_outside(struct kunit *test)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	size_t len;
+	void *blob;
+
+	tb_local(b, 1, 2);	/* 2: a board node's, say */
+	tb_local_fixup(b, "sensor@48", "gpios");
+	tb_end(b);
+	blob = tb_finish(test, b, &len);
+	expect_refused(test, blob, len,
+		       "refers to phandle 0x2, which no node of the overlay has");
+}
+
+/*
+ * A local fixup at the root: the kernel would shift a root property (once
+ * capebus's own apply marker), so it is refused as patching no added node.
+ */
+static void fdt_test_local_root(struct kunit *test)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
 	static const u32 zero;
 	size_t len;
 	void *blob;
 
-	tb_good_fragment(b);
-	tb_good_fixups(b);
-	tb_begin(b, "__local_fixups__");
+	tb_begin(b, "");
+	tb_prop_cells(b, "marker", (const u32 []){ 1 }, 1);
 	tb_begin(b, "fragment@0");
+	tb_prop_cells(b, "target", (const u32 []){ 0xffffffff }, 1);
 	tb_begin(b, "__overlay__");
-	tb_begin(b, "sensor@48");
-	tb_prop_cells(b, "gpios", &zero, 1);
+	tb_begin(b, "clk");
+	tb_prop_cells(b, "phandle", (const u32 []){ 1 }, 1);
 	tb_end(b);
+	tb_end(b);
+	tb_end(b);
+	tb_begin(b, "__fixups__");
+	tb_prop_strs(b, "bone_i2c_2", "/fragment@0:target:0", NULL);
+	tb_end(b);
+	tb_begin(b, "__local_fixups__");
+	tb_prop_cells(b, "marker", &zero, 1);
+	tb_end(b);
+	tb_end(b);
+	blob = tb_finish(test, b, &len);
+	expect_refused(test, blob, len, "which is not a node the overlay adds");
+}
+
+/* Phandles: unique, never linux,phandle, never a cell count's value. */
+static void fdt_test_phandle_rules(struct kunit *test)
+{
+	static const char * const rule[] = {
+		"have one phandle", "linux,phandle, which cape overlays may not have",
+		"holds no reference",
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(rule); i++) {
+		struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+		size_t len;
+		void *blob;
+
+		tb_begin(b, "");
+		tb_begin(b, "fragment@0");
+		tb_prop_cells(b, "target", (const u32 []){ 0xffffffff }, 1);
+		tb_begin(b, "__overlay__");
+		tb_begin(b, "a");
+		tb_prop_cells(b, i == 1 ? "linux,phandle" : "phandle",
+			      (const u32 []){ 1 }, 1);
+		tb_prop_cells(b, "#gpio-cells", (const u32 []){ 1 }, 1);
+		tb_end(b);
+		tb_begin(b, "b");
+		tb_prop_cells(b, "phandle", (const u32 []){ i ? 2 : 1 }, 1);
+		tb_end(b);
+		tb_end(b);
+		tb_end(b);
+		tb_begin(b, "__fixups__");
+		tb_prop_strs(b, "bone_i2c_2", "/fragment@0:target:0", NULL);
+		tb_end(b);
+		if (i == 2)
+			tb_local_fixup(b, "a", "#gpio-cells");
+		tb_end(b);
+		blob = tb_finish(test, b, &len);
+		expect_refused(test, blob, len, rule[i]);
+	}
+}
+
+/* Cell counts the kernel reads into fixed arrays are bounded. */
+static void fdt_test_cells_bounded(struct kunit *test)
+{
+	static const char * const name[] = {
+		"#interrupt-cells", "#gpio-cells", "#address-cells", "#size-cells",
+	};
+	static const u32 value[] = { 100, 20, 4, 3 };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(name); i++) {
+		struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+		size_t len;
+		void *blob;
+
+		tb_begin(b, "");
+		tb_begin(b, "fragment@0");
+		tb_prop_cells(b, "target", (const u32 []){ 0xffffffff }, 1);
+		tb_begin(b, "__overlay__");
+		tb_begin(b, "ctl");
+		tb_prop_cells(b, name[i], &value[i], 1);
+		tb_end(b);
+		tb_end(b);
+		tb_end(b);
+		tb_end(b);
+		blob = tb_finish(test, b, &len);
+		expect_refused(test, blob, len, "is not one cell of at most");
+	}
+}
+
+/* The kernel tells node names apart ignoring case: so must overlays. */
+static void fdt_test_siblings_case(struct kunit *test)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	size_t len;
+	void *blob;
+
+	tb_begin(b, "");
+	tb_begin(b, "fragment@0");
+	tb_prop_cells(b, "target", (const u32 []){ 0xffffffff }, 1);
+	tb_begin(b, "__overlay__");
+	tb_begin(b, "led");
+	tb_end(b);
+	tb_begin(b, "LED");
 	tb_end(b);
 	tb_end(b);
 	tb_end(b);
 	tb_end(b);
 	blob = tb_finish(test, b, &len);
-	expect_refused(test, blob, len, "two fixups patch cell 0 of property gpios");
+	expect_refused(test, blob, len, "has two children named");
+}
+
+/*
+ * Limits: nodes, and 17 nodes opened and never closed (136 bytes, a heap
+ * overflow of the node array in an earlier walker, found by ASan).
+ */
+static void fdt_test_limits(struct kunit *test)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	const struct capebus_fdt_limits few = {
+		.max_size = 4096, .max_nodes = 4, .max_props = 64,
+		.max_node_props = 8, .max_refs = 8,
+	};
+	char why[TEST_WHY_LEN];
+	size_t len, out_len;
+	unsigned int i;
+	void *blob, *out;
+
+	blob = tb_good(test, &len);
+	KUNIT_EXPECT_EQ(test, capebus_fdt_resolve(blob, len, &few, test_lookup,
+						  NULL, &out, &out_len, NULL,
+						  why, sizeof(why)), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "more than 4 nodes"));
+
+	tb_begin(b, "");
+	for (i = 0; i < 16; i++)
+		tb_begin(b, "a");
+	blob = tb_finish(test, b, &len);
+	expect_refused(test, blob, len, "ends inside a node");
 }
 
 /* fragment@1 targets a node fragment@0 adds. */
@@ -538,7 +772,7 @@ static void fdt_test_self_target(struct kunit *test)
 	tb_end(b);
 	blob = tb_finish(test, b, &len);
 	expect_refused(test, blob, len,
-		       "fragment fragment@1 targets a node of the overlay itself");
+		       "patches property target of fragment@1, which is not a node the overlay adds");
 }
 
 static void fdt_test_symbols(struct kunit *test)
@@ -627,7 +861,7 @@ static void fdt_test_fixup_bounds(struct kunit *test)
 		"has a bad offset", "is not path:property:offset",
 		"is not path:property:offset", "which the overlay does not have",
 		"which it does not have", "which the overlay does not have",
-		"which the overlay does not have", "points into the overlay's fixup tables",
+		"which the overlay does not have", "which is not a node the overlay adds",
 		"which the overlay does not have",
 	};
 	unsigned int i;
@@ -688,26 +922,6 @@ static void fdt_test_too_deep(struct kunit *test)
 	expect_refused(test, blob, len, "deeper than");
 }
 
-static void fdt_test_reserved_cookie(struct kunit *test)
-{
-	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
-	static const u32 cookie = 7;
-	static const u32 target = 0xffffffff;
-	size_t len;
-	void *blob;
-
-	tb_begin(b, "");
-	tb_prop_cells(b, CAPEBUS_FDT_COOKIE_PROP, &cookie, 1);
-	tb_begin(b, "fragment@0");
-	tb_prop_cells(b, "target", &target, 1);
-	tb_begin(b, "__overlay__");
-	tb_end(b);
-	tb_end(b);
-	tb_end(b);
-	blob = tb_finish(test, b, &len);
-	expect_refused(test, blob, len, "which capebus reserves");
-}
-
 /* Header and token damage: every offset is checked. */
 static void fdt_test_damaged(struct kunit *test)
 {
@@ -759,7 +973,7 @@ static void fdt_test_damaged(struct kunit *test)
 /*
  * Mutation: the good overlay with random bytes changed.  Whatever comes
  * out, the resolver must not crash, and what it accepts must be a blob it
- * wrote (its cookie at the root).
+ * wrote (no __fixups__ left).
  */
 static void fdt_test_mutations(struct kunit *test)
 {
@@ -768,9 +982,7 @@ static void fdt_test_mutations(struct kunit *test)
 	unsigned int i, k, accepted = 0;
 	u8 *good, *blob;
 	char why[TEST_WHY_LEN];
-	const void *val;
 	void *out;
-	u32 plen;
 
 	prandom_seed_state(&rnd, 0xcafe);
 	good = tb_good(test, &len);
@@ -782,13 +994,10 @@ static void fdt_test_mutations(struct kunit *test)
 		for (k = 0; k <= prandom_u32_state(&rnd) % 4; k++)
 			blob[prandom_u32_state(&rnd) % len] =
 				prandom_u32_state(&rnd);
-		if (capebus_fdt_resolve(blob, len, test_lookup, NULL, 9, &out,
-					&out_len, why, sizeof(why)))
+		if (tb_resolve(blob, len, &out, &out_len, why))
 			continue;
 		accepted++;
-		val = capebus_fdt_root_prop(out, CAPEBUS_FDT_COOKIE_PROP, &plen);
-		KUNIT_EXPECT_TRUE(test, val && plen == 4 &&
-				  be32_to_cpup(val) == 9);
+		KUNIT_EXPECT_FALSE(test, mem_has(out, out_len, "__fixups__", 10));
 		kvfree(out);
 	}
 	kunit_info(test, "%u of %u mutants accepted", accepted, i);
@@ -867,6 +1076,7 @@ static int rules_init(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, of_changeset_add_prop_u32(&t->cs, t->gpio, "#gpio-cells", 2), 0);
 	t->secret = rules_node(test, &t->cs, t->top, "secret", PH_T_SECRET);
 	KUNIT_ASSERT_EQ(test, of_changeset_add_prop_u32(&t->cs, t->secret, "#gpio-cells", 2), 0);
+	KUNIT_ASSERT_EQ(test, of_changeset_add_prop_u32(&t->cs, t->secret, "#clock-cells", 0), 0);
 	KUNIT_ASSERT_EQ(test, of_changeset_apply(&t->cs), 0);
 	t->applied = true;
 	/* A phandle property added after its node is attached is not read. */
@@ -1020,7 +1230,7 @@ static void rules_test_sets_target_property(struct kunit *test)
 	tb_prop_cells(b, "clock-frequency", (const u32 []){ 400000 }, 1);
 	blob = tb_rules_end(test, b, NULL, &len);
 	expect_rule(test, blob, len,
-		    "sets property clock-frequency of /capebus-kunit/bus: overlays may only add nodes");
+		    "add only: fragment fragment@0 sets property clock-frequency of /capebus-kunit/bus");
 }
 
 static void rules_test_rewrites_board_node(struct kunit *test)
@@ -1067,7 +1277,7 @@ static void rules_test_raw_phandle(struct kunit *test)
 	tb_end(b);
 	blob = tb_rules_end(test, b, NULL, &len);
 	expect_rule(test, blob, len,
-		    "property reset-gpios of node dev refers to phandle 0x7fff0003, which is neither in the overlay nor exported");
+		    "references: property reset-gpios of node dev names /capebus-kunit/secret, which the connector does not export");
 }
 
 /* A fragment target written as a raw phandle of a node not allowed. */
@@ -1091,6 +1301,197 @@ static void rules_test_raw_target(struct kunit *test)
 		    "fragment fragment@0 targets /capebus-kunit/secret, which is not a cape target");
 }
 
+/* dev@48 { reg = <0x48>; @prop = <@cells>; } on the test bus. */
+static void *tb_rules_dev(struct kunit *test, const char *prop,
+			  const u32 *cells, unsigned int n, size_t *len)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+
+	tb_rules_begin(b);
+	tb_begin(b, "dev@48");
+	tb_prop_cells(b, "reg", (const u32 []){ 0x48 }, 1);
+	tb_prop_cells(b, prop, cells, n);
+	tb_end(b);
+	return tb_rules_end(test, b, NULL, len);
+}
+
+/*
+ * Raw references, whatever the property's name: where the named node
+ * provides what the property is named for (its #clock-cells here), or where
+ * the kernel's bindings read phandles.
+ */
+static void rules_test_raw_named(struct kunit *test)
+{
+	static const char * const props[] = {
+		"assigned-clocks", "assigned-clock-parents", "clocks",
+		"i2c-parent", "vcc-supply", "regmap", "pinctrl-3",
+		"interrupt-parent",
+	};
+	unsigned int i;
+	size_t len;
+	void *blob;
+
+	for (i = 0; i < ARRAY_SIZE(props); i++) {
+		blob = tb_rules_dev(test, props[i], (const u32 []){ PH_T_SECRET },
+				    1, &len);
+		kunit_info(test, "%s", props[i]);
+		expect_rule(test, blob, len,
+			    "names /capebus-kunit/secret, which the connector does not export");
+	}
+}
+
+/* The same numbers as data are no reference: no false refusal. */
+static void rules_test_raw_data(struct kunit *test)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	struct cape_device *cape = NULL;
+	char why[CAPEBUS_REASON_LEN];
+	size_t len;
+	void *blob;
+
+	tb_rules_begin(b);
+	tb_begin(b, "dev@48");
+	tb_prop_cells(b, "reg", (const u32 []){ 0x48 }, 1);
+	tb_prop_cells(b, "linux,code", (const u32 []){ PH_T_SECRET }, 1);
+	tb_prop_cells(b, "pagesize", (const u32 []){ PH_T_BUS }, 1);
+	tb_prop_cells(b, "ngpios", (const u32 []){ PH_T_SECRET }, 1);
+	tb_end(b);
+	blob = tb_rules_end(test, b, NULL, &len);
+	KUNIT_ASSERT_EQ(test, rules_add(test, blob, len, why, &cape), 0);
+	capebus_cape_remove(cape);
+	capebus_cape_put(cape);
+}
+
+/* interrupts with no interrupt-parent in the overlay take the board's. */
+static void rules_test_irq_inherited(struct kunit *test)
+{
+	size_t len;
+	void *blob;
+
+	blob = tb_rules_dev(test, "interrupts", (const u32 []){ 5, 8 }, 2, &len);
+	expect_rule(test, blob, len,
+		    "interrupts: node dev has interrupts but no interrupt-parent in the overlay");
+}
+
+/*
+ * Interrupt parents of the overlay: an interrupt controller (accepted), a
+ * node with only #interrupt-cells (refused), parents in a circle (refused).
+ */
+static void rules_test_irq_own(struct kunit *test)
+{
+	static const char * const rule[] = {
+		NULL, "which is neither an interrupt controller", "go round in a circle",
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(rule); i++) {
+		struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+		struct cape_device *cape = NULL;
+		char why[CAPEBUS_REASON_LEN];
+		size_t len;
+		void *blob;
+
+		tb_rules_begin(b);
+		tb_begin(b, "intc");
+		if (i != 2)
+			tb_prop_cells(b, "#interrupt-cells", (const u32 []){ 1 }, 1);
+		if (i == 0)
+			tb_prop(b, "interrupt-controller", NULL, 0);
+		if (i == 2)
+			tb_prop_cells(b, "interrupt-parent", (const u32 []){ 2 }, 1);
+		tb_prop_cells(b, "phandle", (const u32 []){ 1 }, 1);
+		tb_end(b);
+		tb_begin(b, "dev@48");
+		tb_prop_cells(b, "reg", (const u32 []){ 0x48 }, 1);
+		tb_prop_cells(b, "interrupt-parent", (const u32 []){ 1 }, 1);
+		tb_prop_cells(b, "interrupts", (const u32 []){ 3 }, 1);
+		tb_prop_cells(b, "phandle", (const u32 []){ 2 }, 1);
+		tb_end(b);
+		tb_end(b);	/* __overlay__ */
+		tb_end(b);	/* fragment@0 */
+		tb_begin(b, "__fixups__");
+		tb_prop_strs(b, "t_bus", "/fragment@0:target:0", NULL);
+		tb_end(b);
+		tb_begin(b, "__local_fixups__");
+		tb_begin(b, "fragment@0");
+		tb_begin(b, "__overlay__");
+		if (i == 2) {
+			tb_begin(b, "intc");
+			tb_prop_cells(b, "interrupt-parent", (const u32 []){ 0 }, 1);
+			tb_end(b);
+		}
+		tb_begin(b, "dev@48");
+		tb_prop_cells(b, "interrupt-parent", (const u32 []){ 0 }, 1);
+		tb_end(b);
+		tb_end(b);
+		tb_end(b);
+		tb_end(b);
+		tb_end(b);
+		blob = tb_finish(test, b, &len);
+		kunit_info(test, "case %u", i);
+		if (!rule[i]) {
+			KUNIT_EXPECT_EQ(test, rules_add(test, blob, len, why, &cape), 0);
+			KUNIT_EXPECT_STREQ(test, why, "");
+			if (cape) {
+				capebus_cape_remove(cape);
+				capebus_cape_put(cape);
+			}
+			continue;
+		}
+		expect_rule(test, blob, len, rule[i]);
+	}
+}
+
+/* interrupts-extended to a board node that is no export. */
+static void rules_test_irq_extended(struct kunit *test)
+{
+	size_t len;
+	void *blob;
+
+	blob = tb_rules_dev(test, "interrupts-extended",
+			    (const u32 []){ PH_T_SECRET, 1, 2 }, 3, &len);
+	expect_rule(test, blob, len,
+		    "names /capebus-kunit/secret, which the connector does not export");
+}
+
+/* I2C's flag bits: 0x40000054 would be eeprom@54's address to the bus. */
+static void rules_test_address_flags(struct kunit *test)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	size_t len;
+	void *blob;
+
+	tb_rules_begin(b);
+	tb_begin(b, "thief@40000054");
+	tb_prop_cells(b, "reg", (const u32 []){ 0x40000054 }, 1);
+	tb_end(b);
+	blob = tb_rules_end(test, b, NULL, &len);
+	expect_rule(test, blob, len, "reg 0x40000054 of node thief carries flag bits");
+}
+
+/* The address rule holds at every depth: two children of one cape node. */
+static void rules_test_address_deep(struct kunit *test)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	size_t len;
+	void *blob;
+
+	tb_rules_begin(b);
+	tb_begin(b, "mux@70");
+	tb_prop_cells(b, "reg", (const u32 []){ 0x70 }, 1);
+	tb_prop_cells(b, "#address-cells", (const u32 []){ 1 }, 1);
+	tb_prop_cells(b, "#size-cells", (const u32 []){ 0 }, 1);
+	tb_begin(b, "a@1");
+	tb_prop_cells(b, "reg", (const u32 []){ 1 }, 1);
+	tb_end(b);
+	tb_begin(b, "b@1");
+	tb_prop_cells(b, "reg", (const u32 []){ 1 }, 1);
+	tb_end(b);
+	tb_end(b);
+	blob = tb_rules_end(test, b, NULL, &len);
+	expect_rule(test, blob, len, "two nodes of the overlay use address 0x1 on");
+}
+
 static struct kunit_case capebus_overlay_rules_cases[] = {
 	KUNIT_CASE(rules_test_good),
 	KUNIT_CASE(rules_test_sets_target_property),
@@ -1098,6 +1499,13 @@ static struct kunit_case capebus_overlay_rules_cases[] = {
 	KUNIT_CASE(rules_test_address_taken),
 	KUNIT_CASE(rules_test_raw_phandle),
 	KUNIT_CASE(rules_test_raw_target),
+	KUNIT_CASE(rules_test_raw_named),
+	KUNIT_CASE(rules_test_raw_data),
+	KUNIT_CASE(rules_test_irq_inherited),
+	KUNIT_CASE(rules_test_irq_own),
+	KUNIT_CASE(rules_test_irq_extended),
+	KUNIT_CASE(rules_test_address_flags),
+	KUNIT_CASE(rules_test_address_deep),
 	{}
 };
 
@@ -1117,6 +1525,13 @@ static struct kunit_case capebus_fdt_test_cases[] = {
 	KUNIT_CASE(fdt_test_duplicate_property),
 	KUNIT_CASE(fdt_test_two_labels_one_cell),
 	KUNIT_CASE(fdt_test_fixup_meets_local_fixup),
+	KUNIT_CASE(fdt_test_local_renumbered),
+	KUNIT_CASE(fdt_test_local_outside),
+	KUNIT_CASE(fdt_test_local_root),
+	KUNIT_CASE(fdt_test_phandle_rules),
+	KUNIT_CASE(fdt_test_cells_bounded),
+	KUNIT_CASE(fdt_test_siblings_case),
+	KUNIT_CASE(fdt_test_limits),
 	KUNIT_CASE(fdt_test_self_target),
 	KUNIT_CASE(fdt_test_symbols),
 	KUNIT_CASE(fdt_test_property_after_subnode),
@@ -1125,7 +1540,6 @@ static struct kunit_case capebus_fdt_test_cases[] = {
 	KUNIT_CASE(fdt_test_fixup_bounds),
 	KUNIT_CASE(fdt_test_bad_names),
 	KUNIT_CASE(fdt_test_too_deep),
-	KUNIT_CASE(fdt_test_reserved_cookie),
 	KUNIT_CASE(fdt_test_enable_taken_out),
 	KUNIT_CASE(fdt_test_enable_only_okay),
 	KUNIT_CASE(fdt_test_reserved_enable),

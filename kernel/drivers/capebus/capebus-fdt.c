@@ -1,23 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * capebus: resolve an untrusted cape overlay against the names its
- * connector exports, and write the blob the overlay code will apply.
+ * capebus: check an untrusted cape overlay, resolve it against the names
+ * its connector exports, and write the blob the overlay code will apply.
  *
  * The blob comes from an EEPROM or from userspace.  Before the kernel's
  * overlay code sees it, this file
- *  - checks it is a well-formed flattened tree: every offset inside the
- *    blob, every string terminated, tokens nested, properties before
+ *  - walks the structure block twice: once to check every token, offset,
+ *    name, nesting and limit without writing anything, then, into arrays
+ *    sized by what the first walk counted, to index it; so no write
+ *    depends on an assumption about the blob;
+ *  - checks it is a tree the kernel reads as we do: properties before
  *    subnodes (libfdt, and so the kernel's unflattening, does not see a
  *    property that follows a subnode), names by the DT spec's characters,
- *    no two siblings and no two properties of a node with one name;
- *  - checks the root holds only what the overlay format defines:
- *    fragments (one "target" or "target-path", one "__overlay__" child),
+ *    no two siblings equal ignoring case (the kernel matches node names
+ *    with strcasecmp) and no two properties of a node with one name;
+ *  - checks the root holds only what the overlay format defines: fragments
+ *    (one "target" or "target-path", one "__overlay__" child),
  *    "__fixups__" and "__local_fixups__" ("__symbols__" is refused: a
  *    cape does not add labels to the board);
- *  - resolves every __fixups__ reference through the caller's lookup (the
- *    connector's exports), writing the phandle at exactly the offset the
- *    entry names, refusing entries that point into the overlay's metadata
- *    or at a location another entry also patches;
+ *  - bounds what the kernel reads into fixed arrays or pays for per item:
+ *    every "#...-cells" value, the nodes, properties, references and size;
+ *  - confines references by construction, without knowing which property
+ *    names carry phandles: a __fixups__ entry resolves through the caller's
+ *    lookup (the connector's exports) and nothing else; a __local_fixups__
+ *    cell must hold the phandle of a node of the overlay's fragments; the
+ *    overlay's own phandles are renumbered 1..n (so that the kernel's
+ *    renumbering, which adds the live tree's largest phandle, can neither
+ *    wrap nor land on a live node); "linux,phandle" is refused (the kernel
+ *    reads it, this file would not); no cell is patched twice and none
+ *    outside the fragments' bodies;
  *  - takes out of the fragments the one edit of an existing node a cape
  *    may ask for, status = "okay" on a target (enabling a header bus the
  *    board leaves disabled), and lists those targets at the root: capebus
@@ -25,14 +36,13 @@
  *    through the overlay (whose removal would leak the property);
  *  - writes a new blob without __fixups__, so that nothing is left for
  *    the kernel's resolver (of_resolve_phandles()) to look up in the
- *    board's __symbols__, and with a cookie property at the root by which
- *    capebus's PRE_APPLY notifier knows the overlay for its own.
- * Phandles inside the overlay (__local_fixups__) are still renumbered by
- * the kernel: only it knows the live tree's largest phandle.
+ *    board's __symbols__.
+ * The overlay's __local_fixups__ stay: only the kernel knows the live
+ * tree's largest phandle.  Each step costs O(n log n) in the blob's size.
  *
  * What the overlay then does to the live tree is checked by the notifier
  * (capebus-overlay.c) on the tree the overlay code unflattened from this
- * very blob.
+ * very blob.  Documentation/capebus/threat-model.rst states the rules.
  */
 
 #include <kunit/visibility.h>
@@ -41,6 +51,7 @@
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 
 #include "capebus-fdt.h"
@@ -54,11 +65,42 @@
 #define CB_FDT_NOP		4
 #define CB_FDT_END		9
 
+/* What an overlay's phandle property may not hold (the kernel skips it). */
+#define CB_PHANDLE_ILLEGAL	0xffffffff
+
+const struct capebus_fdt_limits capebus_fdt_cape_limits = {
+	.max_size	= 64 * 1024,
+	.max_nodes	= 256,
+	.max_props	= 2048,
+	.max_node_props	= 128,
+	.max_refs	= 512,
+};
+EXPORT_SYMBOL_IF_KUNIT(capebus_fdt_cape_limits);
+
+/* Where a node sits in the overlay format. */
+enum cb_kind {
+	CB_ROOT,
+	CB_FRAGMENT,	/* a child of the root other than the two below */
+	CB_OVERLAY,	/* a fragment's __overlay__: stands for its target */
+	CB_BODY,	/* below an __overlay__: a node the cape adds */
+	CB_FIXUPS,	/* /__fixups__ */
+	CB_LOCAL,	/* /__local_fixups__ and below */
+	CB_OTHER,	/* below a fragment, not __overlay__ (refused) */
+};
+
 struct cb_node {
 	const char *name;
+	u32 name_len;
 	int parent;
 	u32 begin;		/* struct offset of its FDT_BEGIN_NODE */
 	u32 end;		/* struct offset just past its FDT_END_NODE */
+	u32 first_prop;		/* its properties: props[first_prop...] */
+	u32 num_props;
+	u32 first_child;	/* its children: children[first_child...] */
+	u32 num_children;
+	u32 phandle;		/* its phandle property, as the blob has it */
+	u32 new_phandle;	/* what capebus renumbers it to, 0 if none */
+	enum cb_kind kind;
 };
 
 struct cb_prop {
@@ -73,10 +115,17 @@ struct cb_fdt {
 	u32 size;
 	u32 off_struct, size_struct;
 	u32 off_strings, size_strings;
+	const struct capebus_fdt_limits *lim;
 	struct cb_node *nodes;
-	unsigned int num_nodes;
+	u32 num_nodes;
 	struct cb_prop *props;
-	unsigned int num_props;
+	u32 num_props;
+	u32 *children;		/* node indexes, each node's sorted by name */
+	u32 *prop_order;	/* prop indexes, each node's sorted by name */
+	u32 *phandles;		/* node indexes with a phandle, by phandle */
+	u32 num_phandles;
+	unsigned long *patched;	/* struct cells a reference patches */
+	u32 num_refs;
 	int fixups;		/* node index of /__fixups__, or -1 */
 	int local_fixups;	/* node index of /__local_fixups__, or -1 */
 	u32 enables[CAPEBUS_FDT_MAX_ENABLES];	/* target phandles, big-endian */
@@ -114,9 +163,14 @@ static u32 cb_align4(u32 n)
 	return (n + 3) & ~3u;
 }
 
-static const u8 *cb_struct(const struct cb_fdt *f)
+static u8 *cb_struct(const struct cb_fdt *f)
 {
 	return f->buf + f->off_struct;
+}
+
+static const char *cb_name(const struct cb_fdt *f, int node)
+{
+	return node ? f->nodes[node].name : "/";
 }
 
 /* A block of @size bytes at @off lies within the blob, after the header. */
@@ -136,6 +190,9 @@ static int cb_fdt_header(struct cb_fdt *f, size_t len)
 	if (f->size > len || f->size < CB_FDT_HEADER_SIZE)
 		return cb_bad(f, "overlay truncated: header says %u bytes, have %zu",
 			      f->size, len);
+	if (f->size > f->lim->max_size)
+		return cb_bad(f, "overlay is %u bytes, more than the %u a cape may have",
+			      f->size, f->lim->max_size);
 	if (cb_be32(f->buf + 20) < 17 || cb_be32(f->buf + 24) > 17)
 		return cb_bad(f, "overlay is of flattened tree version %u, not 17",
 			      cb_be32(f->buf + 20));
@@ -193,29 +250,100 @@ static bool cb_prop_name_ok(const char *s, size_t len)
 	return true;
 }
 
-static int cb_add_node(struct cb_fdt *f, const char *name, int parent,
-		       u32 begin)
+static enum cb_kind cb_kind_of(const struct cb_fdt *f, int parent,
+			       const char *name)
 {
-	struct cb_node *n = &f->nodes[f->num_nodes];
-
-	n->name = name;
-	n->parent = parent;
-	n->begin = begin;
-	n->end = 0;
-
-	return f->num_nodes++;
+	if (parent < 0)
+		return CB_ROOT;
+	switch (f->nodes[parent].kind) {
+	case CB_ROOT:
+		if (!strcmp(name, "__fixups__"))
+			return CB_FIXUPS;
+		if (!strcmp(name, "__local_fixups__"))
+			return CB_LOCAL;
+		return CB_FRAGMENT;
+	case CB_FRAGMENT:
+		return strcmp(name, "__overlay__") ? CB_OTHER : CB_OVERLAY;
+	case CB_OVERLAY:
+	case CB_BODY:
+		return CB_BODY;
+	default:
+		return f->nodes[parent].kind;
+	}
 }
 
-static int cb_walk_prop(struct cb_fdt *f, int node, bool after_child, u32 *off)
+/*
+ * The structure block, token by token.  The first walk (@fill false)
+ * checks everything and counts nodes and properties; the second fills the
+ * arrays allocated for exactly that many.
+ */
+struct cb_walk {
+	int stack[CAPEBUS_FDT_MAX_DEPTH + 1];
+	const char *names[CAPEBUS_FDT_MAX_DEPTH + 1];
+	u32 props_at[CAPEBUS_FDT_MAX_DEPTH + 1];
+	bool had_child[CAPEBUS_FDT_MAX_DEPTH + 1];
+	int depth;
+};
+
+static int cb_walk_node(struct cb_fdt *f, struct cb_walk *w, bool fill,
+			u32 at, u32 *off)
+{
+	const u8 *s = cb_struct(f);
+	const char *name = (const char *)s + *off;
+	u32 end = f->size_struct;
+	size_t nlen = strnlen(name, end - *off);
+	int parent = w->depth >= 0 ? w->stack[w->depth] : -1;
+	struct cb_node *n;
+
+	if (nlen == end - *off)
+		return cb_bad(f, "overlay has an unterminated node name");
+	if (w->depth < 0 && (f->num_nodes || nlen))
+		return cb_bad(f, "overlay has more than one root");
+	if (w->depth >= 0 && !cb_node_name_ok(name, nlen))
+		return cb_bad(f, "node name \"%.*s\" is not allowed by the DT spec",
+			      (int)min_t(size_t, nlen, 32), name);
+	if (w->depth == CAPEBUS_FDT_MAX_DEPTH)
+		return cb_bad(f, "overlay nests nodes deeper than %d",
+			      CAPEBUS_FDT_MAX_DEPTH);
+	if (cb_align4(nlen + 1) > end - *off)
+		return cb_bad(f, "overlay's structure is truncated");
+	if (f->num_nodes == f->lim->max_nodes)
+		return cb_bad(f, "overlay has more than %u nodes",
+			      f->lim->max_nodes);
+
+	if (fill) {
+		n = &f->nodes[f->num_nodes];
+		n->name = name;
+		n->name_len = nlen;
+		n->parent = parent;
+		n->begin = at;
+		n->first_prop = f->num_props;
+		n->kind = cb_kind_of(f, parent, name);
+	}
+	if (w->depth >= 0)
+		w->had_child[w->depth] = true;
+	w->depth++;
+	w->stack[w->depth] = f->num_nodes++;
+	w->names[w->depth] = w->depth ? name : "/";
+	w->props_at[w->depth] = 0;
+	w->had_child[w->depth] = false;
+	*off += cb_align4(nlen + 1);
+
+	return 0;
+}
+
+static int cb_walk_prop(struct cb_fdt *f, struct cb_walk *w, bool fill,
+			u32 *off)
 {
 	const u8 *s = cb_struct(f);
 	u32 len, nameoff, end = f->size_struct;
-	const char *name;
+	const char *name, *node;
 	size_t nlen;
 	struct cb_prop *p;
 
-	if (node < 0)
+	if (w->depth < 0)
 		return cb_bad(f, "overlay has a property outside any node");
+	node = w->names[w->depth];
 	if (end - *off < 8)
 		return cb_bad(f, "overlay's structure is truncated");
 	len = cb_be32(s + *off);
@@ -230,38 +358,50 @@ static int cb_walk_prop(struct cb_fdt *f, int node, bool after_child, u32 *off)
 	if (!cb_prop_name_ok(name, nlen))
 		return cb_bad(f,
 			      "node %s has a property named \"%.*s\", which the DT spec does not allow",
-			      f->nodes[node].name, (int)min_t(size_t, nlen, 32), name);
+			      node, (int)min_t(size_t, nlen, 32), name);
 	/* libfdt, and so the kernel, does not see it: refuse it. */
-	if (after_child)
+	if (w->had_child[w->depth])
 		return cb_bad(f, "property %s of node %s follows a subnode",
-			      name, f->nodes[node].name);
+			      name, node);
 	if (len > end - *off || cb_align4(len) > end - *off)
 		return cb_bad(f, "property %s of node %s runs past the structure",
-			      name, f->nodes[node].name);
+			      name, node);
+	if (w->props_at[w->depth] == f->lim->max_node_props)
+		return cb_bad(f, "node %s has more than %u properties",
+			      node, f->lim->max_node_props);
+	if (f->num_props == f->lim->max_props)
+		return cb_bad(f, "overlay has more than %u properties",
+			      f->lim->max_props);
 
-	p = &f->props[f->num_props++];
-	p->node = node;
-	p->name = name;
-	p->len = len;
-	p->value = *off;
+	if (fill) {
+		p = &f->props[f->num_props];
+		p->node = w->stack[w->depth];
+		p->name = name;
+		p->len = len;
+		p->value = *off;
+		f->nodes[p->node].num_props++;
+	}
+	w->props_at[w->depth]++;
+	f->num_props++;
 	*off += cb_align4(len);
 
 	return 0;
 }
 
-static int cb_fdt_walk(struct cb_fdt *f)
+static int cb_fdt_walk(struct cb_fdt *f, bool fill)
 {
-	int stack[CAPEBUS_FDT_MAX_DEPTH + 1];
-	bool had_child[CAPEBUS_FDT_MAX_DEPTH + 1];
 	const u8 *s = cb_struct(f);
 	u32 end = f->size_struct, off = 0, tag, at;
-	int depth = -1, ret;
+	struct cb_walk w = { .depth = -1 };
 	bool done = false;
-	const char *name;
-	size_t nlen;
+	int ret;
 
+	f->num_nodes = 0;
+	f->num_props = 0;
 	while (off < end) {
 		at = off;
+		if (end - off < 4)
+			return cb_bad(f, "overlay's structure is truncated");
 		tag = cb_be32(s + off);
 		off += 4;
 		if (done && tag != CB_FDT_NOP)
@@ -269,42 +409,26 @@ static int cb_fdt_walk(struct cb_fdt *f)
 
 		switch (tag) {
 		case CB_FDT_BEGIN_NODE:
-			name = (const char *)s + off;
-			nlen = strnlen(name, end - off);
-			if (nlen == end - off)
-				return cb_bad(f, "overlay has an unterminated node name");
-			if (depth < 0 && (f->num_nodes || nlen))
-				return cb_bad(f, "overlay has more than one root");
-			if (depth >= 0 && !cb_node_name_ok(name, nlen))
-				return cb_bad(f, "node name \"%.*s\" is not allowed by the DT spec",
-					      (int)min_t(size_t, nlen, 32), name);
-			if (depth == CAPEBUS_FDT_MAX_DEPTH)
-				return cb_bad(f, "overlay nests nodes deeper than %d",
-					      CAPEBUS_FDT_MAX_DEPTH);
-			if (cb_align4(nlen + 1) > end - off)
-				return cb_bad(f, "overlay's structure is truncated");
-			if (depth >= 0)
-				had_child[depth] = true;
-			ret = cb_add_node(f, name, depth >= 0 ? stack[depth] : -1, at);
-			stack[++depth] = ret;
-			had_child[depth] = false;
-			off += cb_align4(nlen + 1);
+			ret = cb_walk_node(f, &w, fill, at, &off);
+			if (ret)
+				return ret;
 			break;
 		case CB_FDT_PROP:
-			ret = cb_walk_prop(f, depth >= 0 ? stack[depth] : -1,
-					   depth >= 0 && had_child[depth], &off);
+			ret = cb_walk_prop(f, &w, fill, &off);
 			if (ret)
 				return ret;
 			break;
 		case CB_FDT_END_NODE:
-			if (depth < 0)
+			if (w.depth < 0)
 				return cb_bad(f, "overlay closes a node it never opened");
-			f->nodes[stack[depth--]].end = off;
+			if (fill)
+				f->nodes[w.stack[w.depth]].end = off;
+			w.depth--;
 			break;
 		case CB_FDT_NOP:
 			break;
 		case CB_FDT_END:
-			if (depth >= 0 || !f->num_nodes)
+			if (w.depth >= 0 || !f->num_nodes)
 				return cb_bad(f, "overlay ends inside a node");
 			done = true;
 			break;
@@ -320,98 +444,186 @@ static int cb_fdt_walk(struct cb_fdt *f)
 	return 0;
 }
 
-/* Length of a node name up to its unit address. */
-static size_t cb_base_len(const char *name)
-{
-	const char *at = strchr(name, '@');
+/* ---- the index: children and properties by name, nodes by phandle ------- */
 
-	return at ? at - name : strlen(name);
+static int cb_cmp_child(const void *a, const void *b, const void *priv)
+{
+	const struct cb_fdt *f = priv;
+	const struct cb_node *x = &f->nodes[*(const u32 *)a];
+	const struct cb_node *y = &f->nodes[*(const u32 *)b];
+
+	return strcasecmp(x->name, y->name);
 }
 
-static bool cb_base_is(const char *name, const char *base)
+static int cb_cmp_prop(const void *a, const void *b, const void *priv)
 {
-	return cb_base_len(name) == strlen(base) &&
-	       !strncmp(name, base, strlen(base));
+	const struct cb_fdt *f = priv;
+
+	return strcmp(f->props[*(const u32 *)a].name,
+		      f->props[*(const u32 *)b].name);
 }
 
-/* No two siblings, and no two properties of one node, share a name. */
-static int cb_check_unique(struct cb_fdt *f)
+static int cb_cmp_phandle(const void *a, const void *b, const void *priv)
 {
-	unsigned int i, j;
+	const struct cb_fdt *f = priv;
+	u32 x = f->nodes[*(const u32 *)a].phandle;
+	u32 y = f->nodes[*(const u32 *)b].phandle;
 
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Each node's children, sorted by name ignoring case as the kernel compares
+ * node names (of_node_cmp()), so that two siblings it could not tell apart
+ * are refused; each node's properties sorted by name, no two alike.
+ */
+static int cb_index(struct cb_fdt *f)
+{
+	u32 i, j, *fill;
+
+	/* Children: a node's are contiguous, placed by counting. */
 	for (i = 1; i < f->num_nodes; i++)
-		for (j = i + 1; j < f->num_nodes &&
-		     f->nodes[j].begin < f->nodes[f->nodes[i].parent].end; j++)
-			if (f->nodes[j].parent == f->nodes[i].parent &&
-			    !strcmp(f->nodes[i].name, f->nodes[j].name))
-				return cb_bad(f, "node %s has two children named %s",
-					      f->nodes[i].parent ?
-					      f->nodes[f->nodes[i].parent].name : "/",
-					      f->nodes[i].name);
+		f->nodes[f->nodes[i].parent].num_children++;
+	for (i = 0, j = 0; i < f->num_nodes; i++) {
+		f->nodes[i].first_child = j;
+		j += f->nodes[i].num_children;
+	}
+	fill = kvcalloc(f->num_nodes, sizeof(*fill), GFP_KERNEL);
+	if (!fill)
+		return -ENOMEM;
+	for (i = 1; i < f->num_nodes; i++) {
+		const struct cb_node *p = &f->nodes[f->nodes[i].parent];
 
-	/* A node's properties are consecutive in @props. */
+		f->children[p->first_child + fill[f->nodes[i].parent]++] = i;
+	}
+	kvfree(fill);
+
 	for (i = 0; i < f->num_props; i++)
-		for (j = i + 1; j < f->num_props &&
-		     f->props[j].node == f->props[i].node; j++)
-			if (!strcmp(f->props[i].name, f->props[j].name))
+		f->prop_order[i] = i;
+
+	for (i = 0; i < f->num_nodes; i++) {
+		const struct cb_node *n = &f->nodes[i];
+		u32 *c = &f->children[n->first_child];
+		u32 *p = &f->prop_order[n->first_prop];
+
+		sort_r(c, n->num_children, sizeof(*c), cb_cmp_child, NULL, f);
+		for (j = 1; j < n->num_children; j++)
+			if (!strcasecmp(f->nodes[c[j - 1]].name, f->nodes[c[j]].name))
+				return cb_bad(f, "node %s has two children named %s and %s",
+					      cb_name(f, i), f->nodes[c[j - 1]].name,
+					      f->nodes[c[j]].name);
+
+		sort_r(p, n->num_props, sizeof(*p), cb_cmp_prop, NULL, f);
+		for (j = 1; j < n->num_props; j++)
+			if (!strcmp(f->props[p[j - 1]].name, f->props[p[j]].name))
 				return cb_bad(f, "node %s has two properties named %s",
-					      f->props[i].node ?
-					      f->nodes[f->props[i].node].name : "/",
-					      f->props[i].name);
+					      cb_name(f, i), f->props[p[j]].name);
+	}
 
 	return 0;
+}
+
+/* The child of @parent named exactly @name (@len bytes), or -1. */
+static int cb_find_child(const struct cb_fdt *f, int parent, const char *name,
+			 size_t len)
+{
+	const struct cb_node *n = &f->nodes[parent];
+	const u32 *c = &f->children[n->first_child];
+	u32 lo = 0, hi = n->num_children;
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+		const struct cb_node *m = &f->nodes[c[mid]];
+		int cmp = strncasecmp(name, m->name, len);
+
+		if (!cmp && m->name_len > len)
+			cmp = -1;
+		if (!cmp)
+			/* One child at most matches ignoring case (cb_index()). */
+			return m->name_len == len && !strncmp(name, m->name, len) ?
+			       (int)c[mid] : -1;
+		if (cmp < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+
+	return -1;
 }
 
 static const struct cb_prop *cb_find_prop(const struct cb_fdt *f, int node,
 					  const char *name)
 {
-	unsigned int i;
+	const struct cb_node *n = &f->nodes[node];
+	const u32 *p = &f->prop_order[n->first_prop];
+	u32 lo = 0, hi = n->num_props;
 
-	for (i = 0; i < f->num_props; i++)
-		if (f->props[i].node == node && !strcmp(f->props[i].name, name))
-			return &f->props[i];
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+		int cmp = strcmp(name, f->props[p[mid]].name);
+
+		if (!cmp)
+			return &f->props[p[mid]];
+		if (cmp < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
 
 	return NULL;
 }
 
-static int cb_find_child(const struct cb_fdt *f, int parent, const char *name,
-			 size_t len)
+/* The node of the overlay whose phandle property is @ph, or -1. */
+static int cb_find_phandle(const struct cb_fdt *f, u32 ph)
 {
-	unsigned int i;
+	u32 lo = 0, hi = f->num_phandles;
 
-	for (i = parent + 1; i < f->num_nodes; i++)
-		if (f->nodes[i].parent == parent &&
-		    strlen(f->nodes[i].name) == len &&
-		    !strncmp(f->nodes[i].name, name, len))
-			return i;
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+		u32 have = f->nodes[f->phandles[mid]].phandle;
+
+		if (have == ph)
+			return f->phandles[mid];
+		if (ph < have)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
 
 	return -1;
 }
 
+/* ---- what may be where ---------------------------------------------------- */
+
+static bool cb_base_is(const char *name, const char *base)
+{
+	const char *at = strchr(name, '@');
+	size_t len = at ? at - name : strlen(name);
+
+	return len == strlen(base) && !strncasecmp(name, base, len);
+}
+
 static int cb_check_fragment(struct cb_fdt *f, int frag)
 {
-	const char *name = f->nodes[frag].name;
+	const struct cb_node *n = &f->nodes[frag];
 	bool target = false, path = false;
-	unsigned int i, children = 0;
+	u32 i;
 
-	for (i = frag + 1; i < f->num_nodes; i++) {
-		if (f->nodes[i].parent != frag)
-			continue;
-		if (strcmp(f->nodes[i].name, "__overlay__"))
+	for (i = 0; i < n->num_children; i++) {
+		const struct cb_node *c = &f->nodes[f->children[n->first_child + i]];
+
+		if (c->kind != CB_OVERLAY)
 			return cb_bad(f,
 				      "fragment %s has a node %s, which the overlay format does not define",
-				      name, f->nodes[i].name);
-		children++;
+				      n->name, c->name);
 	}
-	if (children != 1)
+	if (n->num_children != 1)
 		return cb_bad(f, "node %s at the root is not a fragment (no __overlay__)",
-			      name);
+			      n->name);
 
-	for (i = 0; i < f->num_props; i++) {
+	for (i = n->first_prop; i < n->first_prop + n->num_props; i++) {
 		const struct cb_prop *p = &f->props[i];
 
-		if (p->node != frag)
-			continue;
 		if (!strcmp(p->name, "target") && p->len == 4)
 			target = true;
 		else if (!strcmp(p->name, "target-path") && p->len &&
@@ -421,10 +633,11 @@ static int cb_check_fragment(struct cb_fdt *f, int frag)
 		else
 			return cb_bad(f,
 				      "fragment %s has a property %s, which the overlay format does not define",
-				      name, p->name);
+				      n->name, p->name);
 	}
 	if (target == path)
-		return cb_bad(f, "fragment %s needs one target or target-path", name);
+		return cb_bad(f, "fragment %s needs one target or target-path",
+			      n->name);
 
 	return 0;
 }
@@ -435,24 +648,22 @@ static int cb_check_root(struct cb_fdt *f)
 	static const char * const meta[] = {
 		"__fixups__", "__local_fixups__", "__symbols__", "__overlay__",
 	};
-	unsigned int i, j, fragments = 0;
+	const struct cb_node *root = &f->nodes[0];
+	unsigned int fragments = 0;
+	u32 i, j;
 	int ret;
 
 	f->fixups = -1;
 	f->local_fixups = -1;
 
-	if (cb_find_prop(f, 0, CAPEBUS_FDT_COOKIE_PROP))
-		return cb_bad(f, "overlay sets %s, which capebus reserves",
-			      CAPEBUS_FDT_COOKIE_PROP);
 	if (cb_find_prop(f, 0, CAPEBUS_FDT_ENABLE_PROP))
 		return cb_bad(f, "overlay sets %s, which capebus reserves",
 			      CAPEBUS_FDT_ENABLE_PROP);
 
-	for (i = 1; i < f->num_nodes; i++) {
-		const char *name = f->nodes[i].name;
+	for (i = 0; i < root->num_children; i++) {
+		int c = f->children[root->first_child + i];
+		const char *name = f->nodes[c].name;
 
-		if (f->nodes[i].parent)
-			continue;
 		for (j = 0; j < ARRAY_SIZE(meta); j++)
 			if (cb_base_is(name, meta[j]) && strcmp(name, meta[j]))
 				return cb_bad(f,
@@ -462,15 +673,17 @@ static int cb_check_root(struct cb_fdt *f)
 			return cb_bad(f, "overlay has a __symbols__ node (built with dtc -@?)");
 		if (!strcmp(name, "__overlay__"))
 			return cb_bad(f, "node __overlay__ at the root is not in a fragment");
-		if (!strcmp(name, "__fixups__")) {
-			f->fixups = i;
+		if (f->nodes[c].kind == CB_FIXUPS) {
+			f->fixups = c;
+			if (f->nodes[c].num_children)
+				return cb_bad(f, "__fixups__ has a subnode");
 			continue;
 		}
-		if (!strcmp(name, "__local_fixups__")) {
-			f->local_fixups = i;
+		if (f->nodes[c].kind == CB_LOCAL) {
+			f->local_fixups = c;
 			continue;
 		}
-		ret = cb_check_fragment(f, i);
+		ret = cb_check_fragment(f, c);
 		if (ret)
 			return ret;
 		fragments++;
@@ -482,31 +695,179 @@ static int cb_check_root(struct cb_fdt *f)
 	return 0;
 }
 
-static bool cb_local_fixup_at(const struct cb_fdt *f, int node,
-			      const char *prop, u32 offset);
-
-/* A fragment whose target phandle __local_fixups__ renumbers: its own node. */
-static int cb_check_self_targets(struct cb_fdt *f)
+static bool cb_is_cells(const char *name)
 {
-	unsigned int i;
+	size_t len = strlen(name);
 
-	for (i = 1; i < f->num_nodes; i++)
-		if (!f->nodes[i].parent && (int)i != f->fixups &&
-		    (int)i != f->local_fixups &&
-		    cb_local_fixup_at(f, i, "target", 0))
-			return cb_bad(f, "fragment %s targets a node of the overlay itself",
-				      f->nodes[i].name);
+	return name[0] == '#' && len > 6 && !strcmp(name + len - 6, "-cells");
+}
+
+/*
+ * Properties the kernel reads specially, wherever they are: a phandle only
+ * in the nodes a cape adds (4 bytes, neither 0 nor the kernel's "illegal"),
+ * never "linux,phandle" (the kernel takes it for a phandle as well) nor a
+ * "name" (the kernel derives it from the node's); every "#...-cells" one
+ * cell, bounded.
+ */
+static int cb_check_props(struct cb_fdt *f)
+{
+	u32 i, v, max;
+
+	for (i = 0; i < f->num_props; i++) {
+		const struct cb_prop *p = &f->props[i];
+		const struct cb_node *n = &f->nodes[p->node];
+		const u8 *val = cb_struct(f) + p->value;
+
+		if (!strcmp(p->name, "name") || !strcmp(p->name, "linux,phandle"))
+			return cb_bad(f, "node %s has a property %s, which cape overlays may not have",
+				      cb_name(f, p->node), p->name);
+		if (!strcmp(p->name, "phandle")) {
+			if (n->kind != CB_BODY)
+				return cb_bad(f, "node %s has a phandle, but is not a node the overlay adds",
+					      cb_name(f, p->node));
+			if (p->len != 4 || !cb_be32(val) ||
+			    cb_be32(val) == CB_PHANDLE_ILLEGAL)
+				return cb_bad(f, "node %s has a phandle that is not one",
+					      n->name);
+			f->nodes[p->node].phandle = cb_be32(val);
+			continue;
+		}
+		if (!cb_is_cells(p->name))
+			continue;
+		if (!strcmp(p->name, "#address-cells"))
+			max = CAPEBUS_FDT_MAX_ADDRESS_CELLS;
+		else if (!strcmp(p->name, "#size-cells"))
+			max = CAPEBUS_FDT_MAX_SIZE_CELLS;
+		else
+			max = CAPEBUS_FDT_MAX_CELLS;
+		v = p->len == 4 ? cb_be32(val) : U32_MAX;
+		if (v > max)
+			return cb_bad(f, "property %s of node %s is not one cell of at most %u",
+				      p->name, cb_name(f, p->node), max);
+	}
 
 	return 0;
 }
 
-static bool cb_in_subtree(const struct cb_fdt *f, int node, int top)
+/*
+ * The overlay's own phandles: no two alike, renumbered 1..n in node order.
+ * The kernel adds the live tree's largest phandle to each (and to each
+ * __local_fixups__ cell): small numbers cannot wrap onto a live node.
+ */
+static int cb_number_phandles(struct cb_fdt *f)
 {
-	for (; node >= 0; node = f->nodes[node].parent)
-		if (node == top)
-			return true;
+	u32 i;
 
-	return false;
+	f->num_phandles = 0;
+	for (i = 0; i < f->num_nodes; i++)
+		if (f->nodes[i].phandle)
+			f->phandles[f->num_phandles++] = i;
+	sort_r(f->phandles, f->num_phandles, sizeof(*f->phandles),
+	       cb_cmp_phandle, NULL, f);
+	for (i = 1; i < f->num_phandles; i++)
+		if (f->nodes[f->phandles[i - 1]].phandle ==
+		    f->nodes[f->phandles[i]].phandle)
+			return cb_bad(f, "nodes %s and %s have one phandle",
+				      f->nodes[f->phandles[i - 1]].name,
+				      f->nodes[f->phandles[i]].name);
+
+	for (i = 0, f->num_phandles = 0; i < f->num_nodes; i++)
+		if (f->nodes[i].phandle)
+			f->nodes[i].new_phandle = ++f->num_phandles;
+
+	return 0;
+}
+
+/*
+ * Mark the cell at @offset of @p patched by a reference; refuse a cell
+ * another reference patches, and references beyond the limit.
+ */
+static int cb_patch_cell(struct cb_fdt *f, const struct cb_prop *p, u32 offset,
+			 const char *what)
+{
+	u32 cell;
+
+	if (offset % 4 || offset > p->len || p->len - offset < 4)
+		return cb_bad(f, "%s is outside property %s of %s", what,
+			      p->name, cb_name(f, p->node));
+	/* A phandle there would be a cell count, or a node's own phandle. */
+	if (cb_is_cells(p->name) || !strcmp(p->name, "phandle"))
+		return cb_bad(f, "%s patches property %s of %s, which holds no reference",
+			      what, p->name, cb_name(f, p->node));
+	cell = (p->value + offset) / 4;
+	if (test_bit(cell, f->patched))
+		return cb_bad(f, "two references patch cell %u of property %s of %s",
+			      offset / 4, p->name, cb_name(f, p->node));
+	if (f->num_refs == f->lim->max_refs)
+		return cb_bad(f, "overlay has more than %u references",
+			      f->lim->max_refs);
+	__set_bit(cell, f->patched);
+	f->num_refs++;
+
+	return 0;
+}
+
+/*
+ * One node of __local_fixups__ (@lf) and the node of the overlay it
+ * describes (@node), as the kernel's adjust_local_phandle_references()
+ * pairs them: every cell it lists must hold the phandle of a node the
+ * overlay adds, in a property of a node the overlay adds.
+ */
+static int cb_local_fixups(struct cb_fdt *f, int lf, int node)
+{
+	const struct cb_node *l = &f->nodes[lf];
+	u32 i, k;
+	int ret;
+
+	for (i = l->first_prop; i < l->first_prop + l->num_props; i++) {
+		const struct cb_prop *lp = &f->props[i];
+		const u8 *offs = cb_struct(f) + lp->value;
+		const struct cb_prop *p;
+
+		if (!lp->len || lp->len % 4)
+			return cb_bad(f, "__local_fixups__ entry %s of %s is not a list of offsets",
+				      lp->name, cb_name(f, node));
+		if (f->nodes[node].kind != CB_BODY)
+			return cb_bad(f,
+				      "__local_fixups__ patches property %s of %s, which is not a node the overlay adds",
+				      lp->name, cb_name(f, node));
+		p = cb_find_prop(f, node, lp->name);
+		if (!p)
+			return cb_bad(f, "__local_fixups__ names property %s of %s, which it does not have",
+				      lp->name, cb_name(f, node));
+
+		for (k = 0; k < lp->len; k += 4) {
+			u32 offset = cb_be32(offs + k), ph;
+			u8 *cell = cb_struct(f) + p->value + offset;
+			int to;
+
+			ret = cb_patch_cell(f, p, offset, "a local reference");
+			if (ret)
+				return ret;
+			ph = cb_be32(cell);
+			to = cb_find_phandle(f, ph);
+			if (to < 0)
+				return cb_bad(f,
+					      "property %s of %s refers to phandle %#x, which no node of the overlay has",
+					      p->name, cb_name(f, node), ph);
+			cb_put_be32(cell, f->nodes[to].new_phandle);
+		}
+	}
+
+	for (i = 0; i < l->num_children; i++) {
+		int c = f->children[l->first_child + i];
+		int o = cb_find_child(f, node, f->nodes[c].name,
+				      f->nodes[c].name_len);
+
+		if (o < 0)
+			return cb_bad(f, "__local_fixups__ names node %s of %s, which the overlay does not have",
+				      f->nodes[c].name, cb_name(f, node));
+		ret = cb_local_fixups(f, c, o);
+		if (ret)
+			return ret;
+	}
+
+	return 0;
 }
 
 /* The node at an absolute path of the overlay, names matched exactly. */
@@ -530,52 +891,24 @@ static int cb_node_by_path(const struct cb_fdt *f, const char *path,
 	return node;
 }
 
-/* Is (@node, @prop, @offset) a location __local_fixups__ also patches? */
-static bool cb_local_fixup_at(const struct cb_fdt *f, int node,
-			      const char *prop, u32 offset)
-{
-	int chain[CAPEBUS_FDT_MAX_DEPTH + 1], n = 0, lf = f->local_fixups;
-	const struct cb_prop *p;
-	u32 i;
-
-	if (lf < 0)
-		return false;
-	for (; node > 0 && n <= CAPEBUS_FDT_MAX_DEPTH; node = f->nodes[node].parent)
-		chain[n++] = node;
-	while (n-- && lf >= 0)
-		lf = cb_find_child(f, lf, f->nodes[chain[n]].name,
-				   strlen(f->nodes[chain[n]].name));
-	if (lf < 0)
-		return false;
-	p = cb_find_prop(f, lf, prop);
-	if (!p)
-		return false;
-	for (i = 0; i + 4 <= p->len; i += 4)
-		if (cb_be32(cb_struct(f) + p->value + i) == offset)
-			return true;
-
-	return false;
-}
-
 /* One "path:property:offset" entry of a __fixups__ label. */
 static int cb_fixup_one(struct cb_fdt *f, const char *label, const char *ent,
-			u32 phandle, unsigned long *done, unsigned int done_max)
+			u32 phandle)
 {
 	const char *c1 = strchr(ent, ':'), *c2, *s;
 	const struct cb_prop *p;
 	char pname[64];
 	u32 offset = 0;
-	unsigned int bit;
-	int node;
+	int node, ret;
 
 	c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 	if (!c2 || c2 == c1 + 1 || c2 - c1 - 1 >= (int)sizeof(pname) || !c2[1] ||
 	    strlen(c2 + 1) > 7)
-		return cb_bad(f, "fixup \"%s\" of &%s is not path:property:offset",
+		return cb_bad(f, "fixup \"%.64s\" of &%s is not path:property:offset",
 			      ent, label);
 	for (s = c2 + 1; *s; s++) {
 		if (!isdigit(*s))
-			return cb_bad(f, "fixup \"%s\" of &%s has a bad offset",
+			return cb_bad(f, "fixup \"%.64s\" of &%s has a bad offset",
 				      ent, label);
 		offset = offset * 10 + (*s - '0');
 	}
@@ -585,28 +918,21 @@ static int cb_fixup_one(struct cb_fdt *f, const char *label, const char *ent,
 	node = cb_node_by_path(f, ent, c1 - ent);
 	if (node <= 0)
 		return cb_bad(f, "fixup of &%s names %.*s, which the overlay does not have",
-			      label, (int)(c1 - ent), ent);
-	if ((f->fixups >= 0 && cb_in_subtree(f, node, f->fixups)) ||
-	    (f->local_fixups >= 0 && cb_in_subtree(f, node, f->local_fixups)))
-		return cb_bad(f, "fixup of &%s points into the overlay's fixup tables",
-			      label);
+			      label, (int)min_t(size_t, c1 - ent, 64), ent);
 	p = cb_find_prop(f, node, pname);
 	if (!p)
 		return cb_bad(f, "fixup of &%s names property %s of %s, which it does not have",
 			      label, pname, f->nodes[node].name);
-	if (offset % 4 || offset > p->len || p->len - offset < 4)
-		return cb_bad(f, "fixup of &%s is outside property %s of %s",
+	/* A node the cape adds, or the target of a fragment. */
+	if (f->nodes[node].kind != CB_BODY &&
+	    !(f->nodes[node].kind == CB_FRAGMENT && !strcmp(pname, "target")))
+		return cb_bad(f, "fixup of &%s patches %s of %s, which is not a node the overlay adds",
 			      label, pname, f->nodes[node].name);
+	ret = cb_patch_cell(f, p, offset, "a fixup");
+	if (ret)
+		return ret;
 
-	/* Each cell at most once, and never one __local_fixups__ also patches. */
-	bit = (p->value + offset) / 4;
-	if (bit >= done_max || test_bit(bit, done) ||
-	    cb_local_fixup_at(f, node, pname, offset))
-		return cb_bad(f, "two fixups patch cell %u of property %s of %s",
-			      offset / 4, pname, f->nodes[node].name);
-	__set_bit(bit, done);
-
-	cb_put_be32(f->buf + f->off_struct + p->value + offset, phandle);
+	cb_put_be32(cb_struct(f) + p->value + offset, phandle);
 
 	return 0;
 }
@@ -614,49 +940,49 @@ static int cb_fixup_one(struct cb_fdt *f, const char *label, const char *ent,
 static int cb_resolve_fixups(struct cb_fdt *f, capebus_fdt_lookup_t lookup,
 			     void *ctx)
 {
-	unsigned int i, cells = f->size_struct / 4;
-	unsigned long *done;
+	const struct cb_node *n;
 	const char *ent, *val;
-	u32 phandle, left;
-	int ret = 0;
+	u32 i, phandle, left;
+	int ret;
 
 	if (f->fixups < 0)
 		return 0;
+	n = &f->nodes[f->fixups];
 
-	done = bitmap_zalloc(cells, GFP_KERNEL);
-	if (!done)
-		return -ENOMEM;
-
-	for (i = 0; i < f->num_props && !ret; i++) {
+	for (i = n->first_prop; i < n->first_prop + n->num_props; i++) {
 		const struct cb_prop *p = &f->props[i];
 
-		if (p->node != f->fixups)
-			continue;
-		if (lookup(ctx, p->name, &phandle)) {
-			ret = cb_bad(f,
-				     "overlay refers to &%s, which the connector does not export",
-				     p->name);
-			break;
-		}
+		if (lookup(ctx, p->name, &phandle))
+			return cb_bad(f,
+				      "overlay refers to &%s, which the connector does not export",
+				      p->name);
 		val = (const char *)cb_struct(f) + p->value;
-		if (!p->len || val[p->len - 1]) {
-			ret = cb_bad(f, "fixups of &%s are not a string list",
-				     p->name);
-			break;
+		if (!p->len || val[p->len - 1])
+			return cb_bad(f, "fixups of &%s are not a string list",
+				      p->name);
+		for (ent = val, left = p->len; left;
+		     left -= strlen(ent) + 1, ent += strlen(ent) + 1) {
+			ret = cb_fixup_one(f, p->name, ent, phandle);
+			if (ret)
+				return ret;
 		}
-		for (ent = val, left = p->len; left && !ret;
-		     left -= strlen(ent) + 1, ent += strlen(ent) + 1)
-			ret = cb_fixup_one(f, p->name, ent, phandle, done, cells);
 	}
 
-	/* __fixups__ has no subnodes in the format. */
-	for (i = f->fixups + 1; !ret && i < f->num_nodes; i++)
-		if (f->nodes[i].parent == f->fixups)
-			ret = cb_bad(f, "__fixups__ has a subnode %s",
-				     f->nodes[i].name);
+	return 0;
+}
 
-	bitmap_free(done);
-	return ret;
+/* The overlay's phandle properties get the numbers cb_number_phandles() gave. */
+static void cb_renumber(struct cb_fdt *f)
+{
+	u32 i;
+
+	for (i = 0; i < f->num_props; i++) {
+		const struct cb_prop *p = &f->props[i];
+
+		if (!strcmp(p->name, "phandle"))
+			cb_put_be32(cb_struct(f) + p->value,
+				    f->nodes[p->node].new_phandle);
+	}
 }
 
 /*
@@ -667,22 +993,17 @@ static int cb_resolve_fixups(struct cb_fdt *f, capebus_fdt_lookup_t lookup,
  */
 static int cb_take_enables(struct cb_fdt *f)
 {
-	unsigned int i, j;
-	u32 o, target;
-	u8 *s = f->buf + f->off_struct;
+	u8 *s = cb_struct(f);
+	u32 i, j, o, target;
 
 	for (i = 0; i < f->num_props; i++) {
 		const struct cb_prop *p = &f->props[i];
 		const struct cb_prop *t;
-		int ov = p->node, frag;
+		int ov = p->node;
 
-		if (strcmp(p->name, "status") || ov <= 0 ||
-		    strcmp(f->nodes[ov].name, "__overlay__"))
+		if (strcmp(p->name, "status") || f->nodes[ov].kind != CB_OVERLAY)
 			continue;
-		frag = f->nodes[ov].parent;
-		if (frag <= 0 || f->nodes[frag].parent != 0)
-			continue;
-		t = cb_find_prop(f, frag, "target");
+		t = cb_find_prop(f, f->nodes[ov].parent, "target");
 		if (!t || !((p->len == 5 && !memcmp(s + p->value, "okay", 5)) ||
 			    (p->len == 3 && !memcmp(s + p->value, "ok", 3))))
 			continue;
@@ -706,13 +1027,11 @@ static int cb_take_enables(struct cb_fdt *f)
 
 /*
  * The blob the overlay code gets: header, an empty reservation map, the
- * structure without /__fixups__ and with the cookie (and the list of
- * targets to enable, if any) as the root's first properties, the strings
- * with their names appended.
+ * structure without /__fixups__ and with the list of targets to enable (if
+ * any) as the root's first property, the strings with its name appended.
  */
-static int cb_emit(struct cb_fdt *f, u32 cookie, void **out, size_t *out_len)
+static int cb_emit(struct cb_fdt *f, void **out, size_t *out_len)
 {
-	const u32 cookie_len = sizeof(CAPEBUS_FDT_COOKIE_PROP);
 	const u32 enable_len = f->num_enables ? sizeof(CAPEBUS_FDT_ENABLE_PROP) : 0;
 	const u32 enable_prop = f->num_enables ? 12 + 4 * f->num_enables : 0;
 	const struct cb_node *root = &f->nodes[0];
@@ -728,11 +1047,11 @@ static int cb_emit(struct cb_fdt *f, u32 cookie, void **out, size_t *out_len)
 	}
 
 	/* Leading NOPs are dropped: the root comes first. */
-	size_struct = (ins - root->begin) + 16 + enable_prop +
+	size_struct = (ins - root->begin) + enable_prop +
 		      (skip_from - ins) + (f->size_struct - skip_to);
 	off_struct = CB_FDT_HEADER_SIZE + CB_FDT_RSV_SIZE;
 	off_strings = off_struct + size_struct;
-	total = off_strings + f->size_strings + cookie_len + enable_len;
+	total = off_strings + f->size_strings + enable_len;
 
 	b = kvzalloc(total, GFP_KERNEL);
 	if (!b)
@@ -745,21 +1064,16 @@ static int cb_emit(struct cb_fdt *f, u32 cookie, void **out, size_t *out_len)
 	cb_put_be32(b + 16, CB_FDT_HEADER_SIZE);
 	cb_put_be32(b + 20, 17);
 	cb_put_be32(b + 24, 16);
-	cb_put_be32(b + 32, f->size_strings + cookie_len + enable_len);
+	cb_put_be32(b + 32, f->size_strings + enable_len);
 	cb_put_be32(b + 36, size_struct);
 
 	d = b + off_struct;
 	memcpy(d, s + root->begin, ins - root->begin);
 	d += ins - root->begin;
-	cb_put_be32(d, CB_FDT_PROP);
-	cb_put_be32(d + 4, 4);
-	cb_put_be32(d + 8, f->size_strings);
-	cb_put_be32(d + 12, cookie);
-	d += 16;
 	if (f->num_enables) {
 		cb_put_be32(d, CB_FDT_PROP);
 		cb_put_be32(d + 4, 4 * f->num_enables);
-		cb_put_be32(d + 8, f->size_strings + cookie_len);
+		cb_put_be32(d + 8, f->size_strings);
 		memcpy(d + 12, f->enables, 4 * f->num_enables);
 		d += enable_prop;
 	}
@@ -768,10 +1082,8 @@ static int cb_emit(struct cb_fdt *f, u32 cookie, void **out, size_t *out_len)
 	memcpy(d, s + skip_to, f->size_struct - skip_to);
 
 	memcpy(b + off_strings, f->buf + f->off_strings, f->size_strings);
-	memcpy(b + off_strings + f->size_strings, CAPEBUS_FDT_COOKIE_PROP,
-	       cookie_len);
-	memcpy(b + off_strings + f->size_strings + cookie_len,
-	       CAPEBUS_FDT_ENABLE_PROP, enable_len);
+	memcpy(b + off_strings + f->size_strings, CAPEBUS_FDT_ENABLE_PROP,
+	       enable_len);
 
 	*out = b;
 	*out_len = total;
@@ -779,69 +1091,120 @@ static int cb_emit(struct cb_fdt *f, u32 cookie, void **out, size_t *out_len)
 	return 0;
 }
 
+static void cb_count(const struct cb_fdt *f, struct capebus_fdt_info *info)
+{
+	u32 i;
+
+	memset(info, 0, sizeof(*info));
+	for (i = 0; i < f->num_nodes; i++) {
+		if (f->nodes[i].kind != CB_BODY)
+			continue;
+		info->nodes++;
+		info->props += f->nodes[i].num_props;
+	}
+	info->phandles = f->num_phandles;
+	info->refs = f->num_refs;
+}
+
+static int cb_alloc(struct cb_fdt *f)
+{
+	u32 nodes = max_t(u32, f->num_nodes, 1), props = max_t(u32, f->num_props, 1);
+
+	f->nodes = kvcalloc(nodes, sizeof(*f->nodes), GFP_KERNEL);
+	f->props = kvcalloc(props, sizeof(*f->props), GFP_KERNEL);
+	f->children = kvcalloc(nodes, sizeof(*f->children), GFP_KERNEL);
+	f->prop_order = kvcalloc(props, sizeof(*f->prop_order), GFP_KERNEL);
+	f->phandles = kvcalloc(nodes, sizeof(*f->phandles), GFP_KERNEL);
+	f->patched = bitmap_zalloc(f->size_struct / 4 + 1, GFP_KERNEL);
+
+	return f->nodes && f->props && f->children && f->prop_order &&
+	       f->phandles && f->patched ? 0 : -ENOMEM;
+}
+
+static void cb_free(struct cb_fdt *f)
+{
+	bitmap_free(f->patched);
+	kvfree(f->phandles);
+	kvfree(f->prop_order);
+	kvfree(f->children);
+	kvfree(f->props);
+	kvfree(f->nodes);
+	kvfree(f->buf);
+}
+
 /**
  * capebus_fdt_resolve() - check a cape overlay and resolve it through exports
  * @blob: the overlay as it came (an EEPROM's or userspace's bytes)
  * @len: bytes at @blob
+ * @limits: what the overlay may hold; NULL for capebus_fdt_cape_limits
  * @lookup: what an exported name stands for
  * @ctx: passed to @lookup
- * @cookie: the value of the root's CAPEBUS_FDT_COOKIE_PROP in the result
  * @out: where to store the resolved blob (kvfree() it)
  * @out_len: where to store its size
+ * @info: where to store what the overlay holds, or NULL
  * @why: where to say what is wrong
  * @why_len: bytes at @why
  *
- * Return: 0; -EINVAL if the overlay is malformed or refers to a name that is
- * not exported (@why says which rule it broke); -ENOMEM.
+ * Return: 0; -EINVAL if the overlay is malformed, beyond @limits or refers
+ * to a name that is not exported (@why says which rule it broke); -ENOMEM.
  */
 int capebus_fdt_resolve(const void *blob, size_t len,
-			capebus_fdt_lookup_t lookup, void *ctx, u32 cookie,
-			void **out, size_t *out_len, char *why, size_t why_len)
+			const struct capebus_fdt_limits *limits,
+			capebus_fdt_lookup_t lookup, void *ctx,
+			void **out, size_t *out_len,
+			struct capebus_fdt_info *info, char *why, size_t why_len)
 {
-	struct cb_fdt f = { .why = why, .why_len = why_len };
+	struct cb_fdt f = {
+		.lim = limits ?: &capebus_fdt_cape_limits,
+		.why = why,
+		.why_len = why_len,
+	};
 	int ret;
 
 	*out = NULL;
 	*out_len = 0;
 	if (why_len)
 		why[0] = '\0';
+	if (info)
+		memset(info, 0, sizeof(*info));
 
+	if (len > f.lim->max_size)
+		return cb_bad(&f, "overlay is %zu bytes, more than the %u a cape may have",
+			      len, f.lim->max_size);
 	f.buf = kvmalloc(len ? len : 1, GFP_KERNEL);
 	if (!f.buf)
 		return -ENOMEM;
 	memcpy(f.buf, blob, len);
 
 	ret = cb_fdt_header(&f, len);
-	if (ret)
-		goto out;
-
-	/* Every node takes 12 bytes or more, every property 12 or more. */
-	f.nodes = kvmalloc_array(f.size_struct / 12 + 1, sizeof(*f.nodes),
-				 GFP_KERNEL);
-	f.props = kvmalloc_array(f.size_struct / 12 + 1, sizeof(*f.props),
-				 GFP_KERNEL);
-	if (!f.nodes || !f.props) {
-		ret = -ENOMEM;
-		goto out;
-	}
-
-	ret = cb_fdt_walk(&f);
 	if (!ret)
-		ret = cb_check_unique(&f);
+		ret = cb_fdt_walk(&f, false);
+	if (!ret)
+		ret = cb_alloc(&f);
+	if (!ret)
+		ret = cb_fdt_walk(&f, true);
+	if (!ret)
+		ret = cb_index(&f);
 	if (!ret)
 		ret = cb_check_root(&f);
 	if (!ret)
-		ret = cb_check_self_targets(&f);
+		ret = cb_check_props(&f);
+	if (!ret)
+		ret = cb_number_phandles(&f);
+	if (!ret && f.local_fixups >= 0)
+		ret = cb_local_fixups(&f, f.local_fixups, 0);
 	if (!ret)
 		ret = cb_resolve_fixups(&f, lookup, ctx);
-	if (!ret)
+	if (!ret) {
+		cb_renumber(&f);
 		ret = cb_take_enables(&f);
+	}
 	if (!ret)
-		ret = cb_emit(&f, cookie, out, out_len);
-out:
-	kvfree(f.props);
-	kvfree(f.nodes);
-	kvfree(f.buf);
+		ret = cb_emit(&f, out, out_len);
+	if (!ret && info)
+		cb_count(&f, info);
+
+	cb_free(&f);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(capebus_fdt_resolve);

@@ -9,9 +9,6 @@
 
 #include <linux/types.h>
 
-/* The root property that tells capebus's overlay notifier "this is mine". */
-#define CAPEBUS_FDT_COOKIE_PROP	"capebus,apply-id"
-
 /*
  * The root property listing, as phandles, the cape targets the overlay
  * enables (status = "okay" in a fragment's __overlay__): capebus takes those
@@ -25,6 +22,37 @@
 /* Deepest node nesting a cape overlay may have (root = 0). */
 #define CAPEBUS_FDT_MAX_DEPTH	16
 
+/*
+ * Largest value of a "#...-cells" property (#address-cells and #size-cells
+ * have their own, the kernel's): what the OF code reads into fixed arrays
+ * of MAX_PHANDLE_ARGS (16) cells, with room to spare.
+ */
+#define CAPEBUS_FDT_MAX_CELLS		8
+#define CAPEBUS_FDT_MAX_ADDRESS_CELLS	3
+#define CAPEBUS_FDT_MAX_SIZE_CELLS	2
+
+/**
+ * struct capebus_fdt_limits - what one overlay may hold
+ * @max_size: bytes of the blob
+ * @max_nodes: nodes, the metadata nodes (fragments, __fixups__,
+ *	__local_fixups__ and theirs) included
+ * @max_props: properties, in all
+ * @max_node_props: properties of one node
+ * @max_refs: references: __fixups__ entries and __local_fixups__ cells
+ *
+ * The cost of checking, resolving and applying an overlay grows with these;
+ * capes are far below capebus_fdt_cape_limits.
+ */
+struct capebus_fdt_limits {
+	u32 max_size;
+	u32 max_nodes;
+	u32 max_props;
+	u32 max_node_props;
+	u32 max_refs;
+};
+
+extern const struct capebus_fdt_limits capebus_fdt_cape_limits;
+
 /**
  * typedef capebus_fdt_lookup_t - what an exported name stands for
  * @ctx: the caller's context
@@ -35,9 +63,25 @@
  */
 typedef int (*capebus_fdt_lookup_t)(void *ctx, const char *name, u32 *phandle);
 
+/**
+ * struct capebus_fdt_info - what capebus_fdt_resolve() learnt of an overlay
+ * @nodes: nodes of the overlay's fragments (below __overlay__)
+ * @props: properties of those nodes
+ * @phandles: nodes with a phandle, renumbered 1..@phandles in the result
+ * @refs: references resolved (__fixups__) and kept (__local_fixups__)
+ */
+struct capebus_fdt_info {
+	u32 nodes;
+	u32 props;
+	u32 phandles;
+	u32 refs;
+};
+
 int capebus_fdt_resolve(const void *blob, size_t len,
-			capebus_fdt_lookup_t lookup, void *ctx, u32 cookie,
-			void **out, size_t *out_len, char *why, size_t why_len);
+			const struct capebus_fdt_limits *limits,
+			capebus_fdt_lookup_t lookup, void *ctx,
+			void **out, size_t *out_len,
+			struct capebus_fdt_info *info, char *why, size_t why_len);
 const void *capebus_fdt_root_prop(const void *fdt, const char *name,
 				  u32 *len);
 

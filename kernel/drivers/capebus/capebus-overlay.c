@@ -6,14 +6,37 @@
  *    check the blob's structure and resolve its references through the
  *    names the connector exports, into the blob that will be applied;
  *  - when the cape's driver applies it, of_overlay_fdt_apply() unflattens
- *    that blob and, before changing anything, calls capebus's PRE_APPLY
- *    notifier for every fragment with its target as the overlay code
- *    resolved it; the notifier refuses whatever breaks the connector's
- *    rules (targets, add-only, bus addresses, phandles), and the overlay
- *    code then applies nothing.
+ *    that blob, renumbers its phandles and, before changing anything, calls
+ *    capebus's PRE_APPLY notifier for every fragment with its target as the
+ *    overlay code resolved it; the notifier refuses whatever breaks the
+ *    connector's rules, and the overlay code then applies nothing.
+ * The notifier knows a cape's apply by the task making it: the overlay code
+ * calls its notifiers from the task that called of_overlay_fdt_apply(), and
+ * a task makes one apply at a time.  Nothing in the blob can make an apply
+ * capebus makes look like someone else's.
+ *
+ * The rules (Documentation/capebus/threat-model.rst), each refusal naming
+ * the rule, the node and the property:
+ *  - targets: a fragment targets one of the connector's cape targets;
+ *  - add only: it sets no property of the target and adds no node the
+ *    target has already;
+ *  - bus addresses: every node added with a "reg", at every depth, states
+ *    it in its bus's cells, carries no flag bits, and takes an address no
+ *    other node (the board's, another cape's, its own) has on that bus;
+ *  - phandles: no phandle of the overlay's is a live node's;
+ *  - references: a cell that names a node outside the overlay and the
+ *    connector's exports is refused where the kernel reads it as a
+ *    reference: in a property that node names as its own (its
+ *    "#<stem>-cells": "<stem>s", "...-<stem>s", "<stem>", "...-<stem>",
+ *    "assigned-<stem>..."), or in one the kernel's bindings read as
+ *    phandles (capebus_plain_refs[]);
+ *  - interrupts: an interrupt's parent is a node of the overlay or a
+ *    nexus the connector exports (on a header pin the cape declares), never
+ *    one inherited from the board;
+ *  - GPIOs through the connector's nexus name header pins the cape
+ *    declares;
+ *  - every "#...-cells" is bounded (again, on what is applied).
  * Removal is of_overlay_remove(); its failures are reported, not ignored.
- * See Documentation/capebus/overlays-and-pins.rst for the rules and the
- * threat model.
  */
 
 #include <linux/capebus.h>
@@ -22,33 +45,36 @@
 #include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/of.h>
+#include <linux/rbtree.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 
 #include "capebus-fdt.h"
 #include "capebus-internal.h"
 
 /*
- * A device address a cape's overlay holds on a bus node it adds to: for
- * naming the holder when another cape wants the same address.
+ * An address on a bus that a node of a cape's overlay holds: for refusing
+ * a second node at the same address and naming the holder.
  */
 struct capebus_bus_claim {
-	struct list_head node;
+	struct rb_node rb;
 	struct device_node *bus;
-	u32 addr;
+	u64 addr;
 	struct cape_device *cape;
+	char node[32];		/* the node's name, for naming the holder */
 };
 
-/*
- * An overlay capebus is applying, found by its notifier through the cookie
- * capebus_fdt_resolve() put at the overlay's root.
- */
+/* An overlay capebus is applying, found by its notifier through @task. */
 struct capebus_apply {
 	struct list_head node;
-	u32 cookie;
+	struct task_struct *task;
 	struct cape_device *cape;
-	struct device_node *root;
-	struct list_head claims;	/* verified, not yet in capebus_claims */
+	struct device_node *root;	/* the unflattened overlay, once seen */
+	struct device_node **own;	/* its nodes with a phandle, by phandle */
+	unsigned int num_own;
+	struct rb_root claims;		/* verified, not yet in capebus_claims */
 	u64 verify_ns;
 	char why[CAPEBUS_REASON_LEN];
 };
@@ -60,8 +86,10 @@ struct capebus_apply {
  */
 static DEFINE_MUTEX(capebus_ov_lock);
 static LIST_HEAD(capebus_applies);
-static LIST_HEAD(capebus_claims);
-static atomic_t capebus_ov_cookie = ATOMIC_INIT(0);
+static struct rb_root capebus_claims = RB_ROOT;
+
+/* The steps an interrupt parent may take before it is found. */
+#define CAPEBUS_IRQ_PARENT_STEPS	32
 
 static int capebus_export_lookup(void *ctx, const char *name, u32 *phandle)
 {
@@ -133,38 +161,16 @@ int capebus_overlay_check(struct cape_device *cape, unsigned long *pins,
 	*declared = false;
 	kvfree(cape->resolved);
 	cape->resolved = NULL;
-	cape->cookie = atomic_inc_return(&capebus_ov_cookie);
 
-	ret = capebus_fdt_resolve(cape->overlay, cape->overlay_len,
+	ret = capebus_fdt_resolve(cape->overlay, cape->overlay_len, NULL,
 				  capebus_export_lookup, cape->ctrl,
-				  cape->cookie, &cape->resolved,
-				  &cape->resolved_len, why, why_len);
+				  &cape->resolved, &cape->resolved_len, NULL,
+				  why, why_len);
 	cape->resolve_ns = ktime_to_ns(ktime_sub(ktime_get(), start));
 	if (ret)
 		return ret;
 
 	return capebus_read_exclusive_use(cape, pins, declared, why, why_len);
-}
-
-/* The apply in flight whose overlay @ov (a fragment's __overlay__) is in. */
-static struct capebus_apply *capebus_apply_of(struct device_node *ov)
-{
-	struct device_node *root = ov->parent ? ov->parent->parent : NULL;
-	struct capebus_apply *ap;
-	u32 cookie;
-
-	lockdep_assert_held(&capebus_ov_lock);
-
-	if (!root || of_property_read_u32(root, CAPEBUS_FDT_COOKIE_PROP, &cookie))
-		return NULL;
-
-	list_for_each_entry(ap, &capebus_applies, node)
-		if (ap->cookie == cookie) {
-			ap->root = root;
-			return ap;
-		}
-
-	return NULL;
 }
 
 static __printf(2, 3) int capebus_refuse(struct capebus_apply *ap,
@@ -179,123 +185,244 @@ static __printf(2, 3) int capebus_refuse(struct capebus_apply *ap,
 	return -EINVAL;
 }
 
-/* Is @np in the overlay's tree, inside a fragment's __overlay__? */
-static bool capebus_in_overlay_body(struct device_node *np)
+/* ---- the overlay's own phandles ------------------------------------------ */
+
+static int capebus_cmp_phandle(const void *a, const void *b)
 {
-	struct device_node *p;
+	phandle x = (*(struct device_node * const *)a)->phandle;
+	phandle y = (*(struct device_node * const *)b)->phandle;
 
-	for (p = np->parent; p; p = p->parent)
-		if (of_node_name_eq(p, "__overlay__") && p->parent &&
-		    p->parent->parent && !p->parent->parent->parent)
-			return true;
-
-	return false;
+	return x < y ? -1 : x > y;
 }
 
-static struct device_node *capebus_overlay_find_phandle(struct device_node *np,
-							phandle ph)
+static unsigned int capebus_collect_own(struct device_node *np,
+					struct device_node **own)
 {
-	struct device_node *found;
+	unsigned int n = 0;
 
-	if (np->phandle == ph)
-		return np;
-	for_each_child_of_node_scoped(np, child) {
-		found = capebus_overlay_find_phandle(child, ph);
-		if (found)
-			return found;
+	if (np->phandle) {
+		if (own)
+			own[0] = np;
+		n++;
+	}
+	for_each_child_of_node_scoped(np, child)
+		n += capebus_collect_own(child, own ? own + n : NULL);
+
+	return n;
+}
+
+/*
+ * The first notification of an apply: index the overlay's phandles (the
+ * kernel renumbered them: none may be a live node's), once for all its
+ * fragments.
+ */
+static int capebus_index_own(struct capebus_apply *ap, struct device_node *root)
+{
+	struct device_node *live;
+	unsigned int i;
+
+	ap->root = root;
+	ap->num_own = capebus_collect_own(root, NULL);
+	if (!ap->num_own)
+		return 0;
+	ap->own = kvcalloc(ap->num_own, sizeof(*ap->own), GFP_KERNEL);
+	if (!ap->own)
+		return -ENOMEM;
+	capebus_collect_own(root, ap->own);
+	sort(ap->own, ap->num_own, sizeof(*ap->own), capebus_cmp_phandle, NULL);
+
+	for (i = 0; i < ap->num_own; i++) {
+		if (i && ap->own[i]->phandle == ap->own[i - 1]->phandle)
+			return capebus_refuse(ap, "phandles: nodes %pOFn and %pOFn have one phandle",
+					      ap->own[i - 1], ap->own[i]);
+		live = of_find_node_by_phandle(ap->own[i]->phandle);
+		if (live) {
+			of_node_put(live);
+			return capebus_refuse(ap, "phandles: node %pOFn would have the phandle of %pOF",
+					      ap->own[i], live);
+		}
+	}
+
+	return 0;
+}
+
+static struct device_node *capebus_own_node(struct capebus_apply *ap,
+					    phandle ph)
+{
+	unsigned int lo = 0, hi = ap->num_own;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (ap->own[mid]->phandle == ph)
+			return ap->own[mid];
+		if (ph < ap->own[mid]->phandle)
+			hi = mid;
+		else
+			lo = mid + 1;
 	}
 
 	return NULL;
 }
 
-/* The node @ph names: an exported one, or one the overlay adds; or NULL. */
-static struct device_node *capebus_phandle_target(struct capebus_apply *ap,
-						  phandle ph)
+/* ---- what a cell names ---------------------------------------------------- */
+
+enum capebus_ref {
+	CAPEBUS_REF_NONE,	/* no node has that phandle */
+	CAPEBUS_REF_OWN,	/* a node of the overlay */
+	CAPEBUS_REF_EXPORT,	/* a node the connector exports */
+	CAPEBUS_REF_BOARD,	/* any other live node */
+};
+
+/*
+ * The node @ph names, and what it is.  A board node is returned with a
+ * reference (of_node_put() it); the others live as long as the apply.
+ */
+static enum capebus_ref capebus_ref(struct capebus_apply *ap, phandle ph,
+				    struct device_node **np)
 {
 	struct capebus_controller *ctrl = ap->cape->ctrl;
-	struct device_node *np;
 	unsigned int i;
 
-	for (i = 0; i < ctrl->num_exports; i++)
-		if (ctrl->exports[i].np->phandle == ph)
-			return ctrl->exports[i].np;
+	*np = NULL;
+	if (!ph)
+		return CAPEBUS_REF_NONE;
+	*np = capebus_own_node(ap, ph);
+	if (*np)
+		return CAPEBUS_REF_OWN;
+	for (i = 0; i < ctrl->num_exports; i++) {
+		if (ctrl->exports[i].np->phandle == ph) {
+			*np = ctrl->exports[i].np;
+			return CAPEBUS_REF_EXPORT;
+		}
+	}
+	*np = of_find_node_by_phandle(ph);
 
-	np = capebus_overlay_find_phandle(ap->root, ph);
-	if (np && capebus_in_overlay_body(np))
-		return np;
-
-	return NULL;
+	return *np ? CAPEBUS_REF_BOARD : CAPEBUS_REF_NONE;
 }
 
 /*
- * Properties whose cells hold phandles, by name: the ones the kernel's
- * consumers parse with of_parse_phandle*() (compare the fw_devlink table in
- * drivers/of/property.c).  @cells names the provider's specifier size
- * property; NULL means every cell is a phandle.
+ * Does property @prop name, by the DT convention, a provider of @stem (from
+ * its "#<stem>-cells"): "<stem>", "...-<stem>", each also plural ("s",
+ * "es": mboxes), or "assigned-<stem>..." (assigned-clock-parents)?
  */
-static const struct capebus_phandle_prop {
+static bool capebus_prop_names_stem(const char *prop, const char *stem,
+				    size_t slen)
+{
+	static const char *const plural[] = { "", "s", "es" };
+	size_t len = strlen(prop), pl, n;
+	unsigned int i;
+
+	if (!strncmp(prop, "assigned-", 9) && !strncmp(prop + 9, stem, slen))
+		return true;
+	for (i = 0; i < ARRAY_SIZE(plural); i++) {
+		pl = strlen(plural[i]);
+		if (len < slen + pl || strcmp(prop + len - pl, plural[i]))
+			continue;
+		n = len - pl;
+		if (memcmp(prop + n - slen, stem, slen))
+			continue;
+		if (n == slen || prop[n - slen - 1] == '-')
+			return true;
+	}
+
+	return false;
+}
+
+/*
+ * Is @prop, by @np's own word, a reference to @np: does @np provide a
+ * "#<stem>-cells" that @prop is named for?  The spec's cell counts
+ * (#address-cells, #size-cells) are no provider's, nor #interrupt-cells
+ * ("interrupts" has its own rule).  @cells gets the count.
+ */
+static bool capebus_provides(struct device_node *np, const char *prop,
+			     u32 *cells)
+{
+	struct property *pp;
+
+	for_each_property_of_node(np, pp) {
+		size_t len = strlen(pp->name);
+
+		if (len < 8 || pp->name[0] != '#' ||
+		    strcmp(pp->name + len - 6, "-cells") ||
+		    !strcmp(pp->name, "#address-cells") ||
+		    !strcmp(pp->name, "#size-cells") ||
+		    !strcmp(pp->name, "#interrupt-cells"))
+			continue;
+		if (!capebus_prop_names_stem(prop, pp->name + 1, len - 7))
+			continue;
+		if (pp->length != 4)
+			*cells = U32_MAX;
+		else
+			*cells = be32_to_cpup(pp->value);
+		return true;
+	}
+
+	return false;
+}
+
+/*
+ * Properties the kernel's bindings read as references to nodes that name no
+ * "#...-cells" for them: fw_devlink's own (drivers/of/property.c: its
+ * bindings without cells, checked against it by
+ * tests/bats/tooling/kernel-layout.bats), the spec's interrupt-parent and
+ * those the OF, I2C, regmap and nvmem cores read.  Each cell is a phandle,
+ * but in those with @stride (a phandle and its arguments).
+ */
+static const struct capebus_plain_ref {
 	const char *name;
-	const char *cells;
-	char match;	/* '=' whole name, '>' suffix, '<' prefix + digits */
-} capebus_phandle_props[] = {
-	{ "gpios", "#gpio-cells", '=' },
-	{ "gpio", "#gpio-cells", '=' },
-	{ "-gpios", "#gpio-cells", '>' },
-	{ "-gpio", "#gpio-cells", '>' },
-	{ "interrupt-parent", NULL, '=' },
-	{ "interrupts-extended", "#interrupt-cells", '=' },
-	{ "clocks", "#clock-cells", '=' },
-	{ "pwms", "#pwm-cells", '=' },
-	{ "dmas", "#dma-cells", '=' },
-	{ "io-channels", "#io-channel-cells", '=' },
-	{ "resets", "#reset-cells", '=' },
-	{ "phys", "#phy-cells", '=' },
-	{ "power-domains", "#power-domain-cells", '=' },
-	{ "mboxes", "#mbox-cells", '=' },
-	{ "iommus", "#iommu-cells", '=' },
-	{ "hwlocks", "#hwlock-cells", '=' },
-	{ "interconnects", "#interconnect-cells", '=' },
-	{ "mux-controls", "#mux-control-cells", '=' },
-	{ "sound-dai", "#sound-dai-cells", '=' },
-	{ "thermal-sensors", "#thermal-sensor-cells", '=' },
-	{ "nvmem-cells", NULL, '=' },
-	{ "-supply", NULL, '>' },
-	{ "pinctrl-", NULL, '<' },
-	{ "remote-endpoint", NULL, '=' },
-	{ "phy-handle", NULL, '=' },
-	{ "memory-region", NULL, '=' },
-	{ "sram", NULL, '=' },
-	{ "leds", NULL, '=' },
-	{ "backlight", NULL, '=' },
-	{ "panel", NULL, '=' },
-	{ "extcon", NULL, '=' },
-	{ "i2c-bus", NULL, '=' },
-	{ "ddc-i2c-bus", NULL, '=' },
-	{ "wakeup-parent", NULL, '=' },
+	char match;		/* '=' whole name, '>' suffix, '<' prefix + digits */
+	u8 stride;		/* cells per entry; 0: every cell a phandle */
+} capebus_plain_refs[] = {
+	{ "interrupt-parent", '=' },
+	{ "extcon", '=' },
+	{ "wakeup-parent", '=' },
+	{ "leds", '=' },
+	{ "backlight", '=' },
+	{ "panel", '=' },
+	{ "post-init-providers", '=' },
+	{ "power-supplies", '=' },
+	{ "remote-endpoint", '=' },
+	{ "-supply", '>' },
+	{ "pinctrl-", '<' },
+	{ "msi-parent", '=', 1 },
+	{ "i2c-parent", '=' },
+	{ "i2c-bus", '=' },
+	{ "ddc-i2c-bus", '=' },
+	{ "memory-region", '=' },
+	{ "sram", '=' },
+	{ "nvmem", '=' },
+	{ "regmap", '=' },
+	{ "syscon", '>', 1 },
+	{ "phy-handle", '=' },
+	{ "pcs-handle", '=' },
+	{ "sfp", '=' },
+	{ "gpio-ranges", '=', 4 },
+	{ "iommu-map", '=', 4 },
 };
 
-static const struct capebus_phandle_prop *capebus_phandle_prop(const char *name)
+static const struct capebus_plain_ref *capebus_plain_ref(const char *name)
 {
-	const struct capebus_phandle_prop *pp;
+	const struct capebus_plain_ref *pr;
 	size_t n = strlen(name), m;
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(capebus_phandle_props); i++) {
-		pp = &capebus_phandle_props[i];
-		m = strlen(pp->name);
-		switch (pp->match) {
+	for (i = 0; i < ARRAY_SIZE(capebus_plain_refs); i++) {
+		pr = &capebus_plain_refs[i];
+		m = strlen(pr->name);
+		switch (pr->match) {
 		case '=':
-			if (!strcmp(name, pp->name))
-				return pp;
+			if (!strcmp(name, pr->name))
+				return pr;
 			break;
 		case '>':
-			if (n > m && !strcmp(name + n - m, pp->name))
-				return pp;
+			if (n >= m && !strcmp(name + n - m, pr->name))
+				return pr;
 			break;
 		case '<':
-			if (n > m && !strncmp(name, pp->name, m) &&
+			if (n > m && !strncmp(name, pr->name, m) &&
 			    strspn(name + m, "0123456789") == n - m)
-				return pp;
+				return pr;
 			break;
 		}
 	}
@@ -304,8 +431,9 @@ static const struct capebus_phandle_prop *capebus_phandle_prop(const char *name)
 }
 
 /*
- * A GPIO of the connector's nexus: the header pin it names is one the cape
- * declared (its EEPROM's pins, its overlay's exclusive-use, configfs pins).
+ * A specifier through a nexus the connector exports (gpio-map,
+ * interrupt-map): its first cell is a header pin, which the cape must
+ * declare (its EEPROM's pins, its overlay's exclusive-use, configfs pins).
  */
 static int capebus_verify_nexus_pin(struct capebus_apply *ap,
 				    struct device_node *np,
@@ -315,84 +443,271 @@ static int capebus_verify_nexus_pin(struct capebus_apply *ap,
 	int pin;
 
 	if (!header->gpio_pin)
-		return 0;
+		return capebus_refuse(ap,
+				      "references: property %s of node %pOFn goes through the connector's nexus, which names no header pins",
+				      prop->name, np);
 	pin = header->gpio_pin(header, cell);
 	if (pin < 0)
 		return capebus_refuse(ap,
-				      "property %s of node %pOFn names GPIO %u of the connector, which is no header pin",
+				      "references: property %s of node %pOFn names %u on the connector, which is no header pin",
 				      prop->name, np, cell);
 	if (!ap->cape->claim || !test_bit(pin, ap->cape->claim->pins))
 		return capebus_refuse(ap,
-				      "property %s of node %pOFn uses header pin %s, which the cape does not declare",
+				      "references: property %s of node %pOFn uses header pin %s, which the cape does not declare",
 				      prop->name, np, header->pin_names[pin]);
 
 	return 0;
 }
 
-/* Every phandle in @prop of @np points into the overlay or at an export. */
-static int capebus_verify_phandle_prop(struct capebus_apply *ap,
-				       struct device_node *np,
-				       struct property *prop)
+static int capebus_refuse_board_ref(struct capebus_apply *ap,
+				    struct device_node *np,
+				    struct property *prop,
+				    struct device_node *to)
 {
-	const struct capebus_phandle_prop *pp = capebus_phandle_prop(prop->name);
+	int ret = capebus_refuse(ap,
+				 "references: property %s of node %pOFn names %pOF, which the connector does not export",
+				 prop->name, np, to);
+
+	of_node_put(to);
+	return ret;
+}
+
+/* A property the kernel reads as phandles (capebus_plain_refs[]). */
+static int capebus_verify_plain_ref(struct capebus_apply *ap,
+				    struct device_node *np,
+				    struct property *prop,
+				    const struct capebus_plain_ref *pr)
+{
 	const __be32 *cell = prop->value;
-	unsigned int n = prop->length / 4, i = 0;
+	unsigned int n = prop->length / 4, i;
 	struct device_node *to;
-	u32 args;
-	phandle ph;
-	int ret;
 
-	if (!strcmp(prop->name, "gpio-map") || !strcmp(prop->name, "interrupt-map"))
-		return capebus_refuse(ap, "node %pOFn has %s, which cape overlays may not have",
-				      np, prop->name);
-	if (!pp)
-		return 0;
-	if (prop->length % 4 || !n)
-		return capebus_refuse(ap, "property %s of node %pOFn is not a list of cells",
-				      prop->name, np);
-
-	while (i < n) {
-		ph = be32_to_cpu(cell[i++]);
-		if (!ph && pp->cells)
-			continue;	/* an empty entry, e.g. in cs-gpios */
-		to = capebus_phandle_target(ap, ph);
-		if (!to)
-			return capebus_refuse(ap,
-					      "property %s of node %pOFn refers to phandle %#x, which is neither in the overlay nor exported by the connector",
-					      prop->name, np, ph);
-		if (!pp->cells)
+	for (i = 0; i < n; i += pr->stride ?: 1) {
+		if (capebus_ref(ap, be32_to_cpu(cell[i]), &to) ==
+		    CAPEBUS_REF_BOARD)
+			return capebus_refuse_board_ref(ap, np, prop, to);
+		if (!pr->stride)
 			continue;
-		if (of_property_read_u32(to, pp->cells, &args) || args > n - i)
-			return capebus_refuse(ap,
-					      "property %s of node %pOFn does not match %s of %pOFn",
-					      prop->name, np, pp->cells, to);
-		if (args && !strcmp(pp->cells, "#gpio-cells") &&
-		    of_property_present(to, "gpio-map")) {
-			ret = capebus_verify_nexus_pin(ap, np, prop,
-						       be32_to_cpu(cell[i]));
-			if (ret)
-				return ret;
-		}
-		i += args;
+		/* msi-parent and syscon: a phandle, then what it says. */
+		if (pr->stride == 1)
+			break;
 	}
 
 	return 0;
 }
 
-static int capebus_verify_phandles(struct capebus_apply *ap,
-				   struct device_node *np)
+/*
+ * Any other property: a cell that names a node which provides what the
+ * property is named for is a reference, with as many argument cells as the
+ * node's "#<stem>-cells" says; a board node may not be named so.  Every
+ * other cell is data.
+ */
+static int capebus_verify_named_refs(struct capebus_apply *ap,
+				     struct device_node *np,
+				     struct property *prop)
 {
+	const __be32 *cell = prop->value;
+	unsigned int n = prop->length / 4, i = 0;
+	struct device_node *to;
+	enum capebus_ref kind;
+	u32 args;
+	int ret;
+
+	while (i < n) {
+		kind = capebus_ref(ap, be32_to_cpu(cell[i]), &to);
+		if (kind == CAPEBUS_REF_NONE || !capebus_provides(to, prop->name, &args)) {
+			if (kind == CAPEBUS_REF_BOARD)
+				of_node_put(to);
+			i++;
+			continue;
+		}
+		if (kind == CAPEBUS_REF_BOARD)
+			return capebus_refuse_board_ref(ap, np, prop, to);
+		if (args > CAPEBUS_FDT_MAX_CELLS || args > n - i - 1)
+			return capebus_refuse(ap,
+					      "references: property %s of node %pOFn does not match the cells of %pOF",
+					      prop->name, np, to);
+		if (args && of_property_present(to, "gpio-map") &&
+		    kind == CAPEBUS_REF_EXPORT) {
+			ret = capebus_verify_nexus_pin(ap, np, prop,
+						       be32_to_cpu(cell[i + 1]));
+			if (ret)
+				return ret;
+		}
+		i += 1 + args;
+	}
+
+	return 0;
+}
+
+/*
+ * An interrupt parent of a cape's node: an interrupt controller the
+ * overlay adds, or a nexus (interrupt-map) the connector exports, whose
+ * specifiers name header pins the cape declares.  @spec is the specifier.
+ */
+static int capebus_verify_irq_parent(struct capebus_apply *ap,
+				     struct device_node *np,
+				     struct property *prop,
+				     struct device_node *parent,
+				     enum capebus_ref kind,
+				     const __be32 *spec, u32 cells)
+{
+	if (kind == CAPEBUS_REF_OWN &&
+	    of_property_present(parent, "interrupt-controller"))
+		return 0;
+	if (kind == CAPEBUS_REF_EXPORT &&
+	    of_property_present(parent, "interrupt-map"))
+		return cells ? capebus_verify_nexus_pin(ap, np, prop,
+							be32_to_cpu(spec[0])) :
+			       capebus_refuse(ap,
+					      "interrupts: %pOF has no #interrupt-cells for property %s of node %pOFn",
+					      parent, prop->name, np);
+
+	return capebus_refuse(ap,
+			      "interrupts: property %s of node %pOFn names %pOF, which is neither an interrupt controller of the overlay nor a nexus the connector exports",
+			      prop->name, np, parent);
+}
+
+static int capebus_irq_cells(struct capebus_apply *ap, struct device_node *np,
+			     struct property *prop, struct device_node *parent,
+			     u32 *cells)
+{
+	if (of_property_read_u32(parent, "#interrupt-cells", cells) ||
+	    *cells > CAPEBUS_FDT_MAX_CELLS)
+		return capebus_refuse(ap,
+				      "interrupts: %pOF, named by property %s of node %pOFn, has no bounded #interrupt-cells",
+				      parent, prop->name, np);
+
+	return 0;
+}
+
+/* interrupts-extended: every parent one capebus_verify_irq_parent() takes. */
+static int capebus_verify_irq_extended(struct capebus_apply *ap,
+				       struct device_node *np,
+				       struct property *prop)
+{
+	const __be32 *cell = prop->value;
+	unsigned int n = prop->length / 4, i = 0;
+	struct device_node *parent;
+	enum capebus_ref kind;
+	u32 cells;
+	int ret;
+
+	while (i < n) {
+		kind = capebus_ref(ap, be32_to_cpu(cell[i]), &parent);
+		if (kind == CAPEBUS_REF_BOARD)
+			return capebus_refuse_board_ref(ap, np, prop, parent);
+		if (kind == CAPEBUS_REF_NONE)
+			return capebus_refuse(ap,
+					      "interrupts: property %s of node %pOFn names phandle %#x, which no node has",
+					      prop->name, np, be32_to_cpu(cell[i]));
+		ret = capebus_irq_cells(ap, np, prop, parent, &cells);
+		if (!ret && cells > n - i - 1)
+			ret = capebus_refuse(ap,
+					     "interrupts: property %s of node %pOFn does not match the cells of %pOF",
+					     prop->name, np, parent);
+		if (!ret)
+			ret = capebus_verify_irq_parent(ap, np, prop, parent, kind,
+							cell + i + 1, cells);
+		if (ret)
+			return ret;
+		i += 1 + cells;
+	}
+
+	return 0;
+}
+
+/*
+ * interrupts: its parent as of_irq_find_parent() will find it once the node
+ * is live, found here without leaving the overlay: a node whose search
+ * would reach the fragment's __overlay__ (the target: the board's
+ * interrupt parent) is refused.
+ */
+static int capebus_verify_irq_inherited(struct capebus_apply *ap,
+					struct device_node *np,
+					struct property *prop,
+					struct device_node *top)
+{
+	struct device_node *child = np, *p = NULL;
+	enum capebus_ref kind = CAPEBUS_REF_OWN;
+	unsigned int steps = 0;
+	u32 ph, cells;
+	int ret;
+
+	do {
+		if (++steps > CAPEBUS_IRQ_PARENT_STEPS)
+			return capebus_refuse(ap,
+					      "interrupts: the interrupt parents of node %pOFn go round in a circle",
+					      np);
+		if (!of_property_read_u32(child, "interrupt-parent", &ph)) {
+			kind = capebus_ref(ap, ph, &p);
+			if (kind == CAPEBUS_REF_BOARD)
+				return capebus_refuse_board_ref(ap, np, prop, p);
+			if (kind == CAPEBUS_REF_NONE)
+				return capebus_refuse(ap,
+						      "interrupts: interrupt-parent of %pOFn names phandle %#x, which no node has",
+						      child, ph);
+		} else {
+			p = child->parent;
+			kind = CAPEBUS_REF_OWN;
+			if (!p || p == top)
+				return capebus_refuse(ap,
+						      "interrupts: node %pOFn has interrupts but no interrupt-parent in the overlay: it would take the board's",
+						      np);
+		}
+		/* An export leads outside the overlay: it must be the parent. */
+		if (kind == CAPEBUS_REF_EXPORT &&
+		    !of_property_present(p, "#interrupt-cells"))
+			return capebus_refuse(ap,
+					      "interrupts: %pOF, the interrupt-parent of %pOFn, is not an interrupt provider",
+					      p, child);
+		child = p;
+	} while (!of_property_present(p, "#interrupt-cells"));
+
+	ret = capebus_irq_cells(ap, np, prop, p, &cells);
+	if (ret)
+		return ret;
+	if (!cells || prop->length % (4 * cells))
+		return capebus_refuse(ap,
+				      "interrupts: property %s of node %pOFn does not match the #interrupt-cells of %pOF",
+				      prop->name, np, p);
+
+	return capebus_verify_irq_parent(ap, np, prop, p, kind, prop->value,
+					 cells);
+}
+
+/* Every reference in the properties of @np, a node the overlay adds. */
+static int capebus_verify_refs(struct capebus_apply *ap, struct device_node *np,
+			       struct device_node *top)
+{
+	const struct capebus_plain_ref *pr;
 	struct property *prop;
 	int ret;
 
 	for_each_property_of_node(np, prop) {
-		ret = capebus_verify_phandle_prop(ap, np, prop);
-		if (ret)
-			return ret;
-	}
+		const char *name = prop->name;
 
-	for_each_child_of_node_scoped(np, child) {
-		ret = capebus_verify_phandles(ap, child);
+		if (!strcmp(name, "gpio-map") || !strcmp(name, "interrupt-map"))
+			return capebus_refuse(ap, "references: node %pOFn has %s, which cape overlays may not have",
+					      np, name);
+		if (name[0] == '#' && !strcmp(name + strlen(name) - 5, "cells") &&
+		    (prop->length != 4 ||
+		     be32_to_cpup(prop->value) > CAPEBUS_FDT_MAX_CELLS))
+			return capebus_refuse(ap, "cells: property %s of node %pOFn is not one cell of at most %u",
+					      name, np, CAPEBUS_FDT_MAX_CELLS);
+		if (!strcmp(name, "interrupts")) {
+			ret = capebus_verify_irq_inherited(ap, np, prop, top);
+		} else if (!prop->length || prop->length % 4 ||
+			   !strcmp(name, "phandle") || !strcmp(name, "reg") ||
+			   !strcmp(name, "ranges")) {
+			continue;	/* strings, or data by the spec */
+		} else if (!strcmp(name, "interrupts-extended")) {
+			ret = capebus_verify_irq_extended(ap, np, prop);
+		} else {
+			pr = capebus_plain_ref(name);
+			ret = pr ? capebus_verify_plain_ref(ap, np, prop, pr) :
+				   capebus_verify_named_refs(ap, np, prop);
+		}
 		if (ret)
 			return ret;
 	}
@@ -400,57 +715,134 @@ static int capebus_verify_phandles(struct capebus_apply *ap,
 	return 0;
 }
 
-/* The cape whose overlay holds @addr on @bus, or NULL.  capebus_ov_lock. */
-static struct cape_device *capebus_bus_holder(struct list_head *claims,
-					      struct device_node *bus, u32 addr)
+/* ---- bus addresses -------------------------------------------------------- */
+
+static int capebus_claim_cmp(const void *key, const struct rb_node *node)
 {
-	struct capebus_bus_claim *c;
+	const struct capebus_bus_claim *k = key;
+	const struct capebus_bus_claim *c =
+		rb_entry(node, struct capebus_bus_claim, rb);
 
-	list_for_each_entry(c, claims, node)
-		if (c->bus == bus && c->addr == addr)
-			return c->cape;
-
-	return NULL;
+	if (k->bus != c->bus)
+		return k->bus < c->bus ? -1 : 1;
+	return k->addr < c->addr ? -1 : k->addr > c->addr;
 }
 
-/* The address @np asks for on @bus, if @bus has one-cell, sizeless reg. */
-static bool capebus_bus_addr(struct device_node *bus, struct device_node *np,
-			     u32 *addr)
+static bool capebus_claim_less(struct rb_node *a, const struct rb_node *b)
 {
-	u32 acells, scells;
-
-	if (of_property_read_u32(bus, "#address-cells", &acells) ||
-	    of_property_read_u32(bus, "#size-cells", &scells) ||
-	    acells != 1 || scells != 0)
-		return false;
-
-	return !of_property_read_u32_index(np, "reg", 0, addr);
+	return capebus_claim_cmp(rb_entry(a, struct capebus_bus_claim, rb),
+				 b) < 0;
 }
 
-static int capebus_verify_address(struct capebus_apply *ap,
-				  struct device_node *bus,
-				  struct device_node *np)
+static struct capebus_bus_claim *capebus_claim_find(struct rb_root *tree,
+						    struct device_node *bus,
+						    u64 addr)
+{
+	struct capebus_bus_claim key = { .bus = bus, .addr = addr };
+	struct rb_node *rb = rb_find(&key, tree, capebus_claim_cmp);
+
+	return rb ? rb_entry(rb, struct capebus_bus_claim, rb) : NULL;
+}
+
+/*
+ * The address @np asks for on @bus, from the first entry of its reg: @has
+ * false if it has no reg.  Sizeless one-cell buses (I2C, SPI, ...) read
+ * flag bits next to the address (I2C_TEN_BIT_ADDRESS,
+ * I2C_OWN_SLAVE_ADDRESS): a cape's address carries none, so that it is the
+ * address the bus will use.
+ */
+static int capebus_node_addr(struct capebus_apply *ap, struct device_node *bus,
+			     struct device_node *np, u64 *addr, bool *has)
+{
+	const __be32 *reg;
+	u32 ac, sc;
+	int len;
+
+	reg = of_get_property(np, "reg", &len);
+	*has = reg;
+	if (!reg)
+		return 0;
+	if (of_property_read_u32(bus, "#address-cells", &ac) ||
+	    of_property_read_u32(bus, "#size-cells", &sc))
+		return capebus_refuse(ap, "bus addresses: node %pOFn has reg, but its bus %pOFn states no #address-cells and #size-cells",
+				      np, bus);
+	if (!ac || ac > 2 || sc > CAPEBUS_FDT_MAX_SIZE_CELLS || !len ||
+	    len % (4 * (ac + sc)))
+		return capebus_refuse(ap, "bus addresses: reg of node %pOFn does not match the cells of its bus %pOFn",
+				      np, bus);
+	*addr = ac == 2 ? (u64)be32_to_cpu(reg[0]) << 32 | be32_to_cpu(reg[1]) :
+			  be32_to_cpu(reg[0]);
+	if (ac == 1 && !sc && (*addr & 0xc0000000))
+		return capebus_refuse(ap, "bus addresses: reg %#llx of node %pOFn carries flag bits",
+				      *addr, np);
+
+	return 0;
+}
+
+/* An address a live node holds on @bus, flag bits left out, or U64_MAX. */
+static u64 capebus_live_addr(struct device_node *bus, struct device_node *np)
+{
+	u32 ac = 1, sc = 0, cell[2];
+
+	of_property_read_u32(bus, "#address-cells", &ac);
+	of_property_read_u32(bus, "#size-cells", &sc);
+	if (ac == 1 && !of_property_read_u32_index(np, "reg", 0, &cell[0]))
+		return !sc ? cell[0] & ~0xc0000000 : cell[0];
+	if (ac == 2 && !of_property_read_u32_array(np, "reg", cell, 2))
+		return (u64)cell[0] << 32 | cell[1];
+
+	return U64_MAX;
+}
+
+/*
+ * What @bus has at @addr (the board's node, or another cape's): said in
+ * @buf, false if nothing.
+ */
+static bool capebus_addr_holder(struct device_node *bus, u64 addr, char *buf,
+				size_t len)
+{
+	struct capebus_bus_claim *c = capebus_claim_find(&capebus_claims, bus,
+							 addr);
+
+	if (c) {
+		snprintf(buf, len, "%s (%s)", c->cape->holder, c->node);
+		return true;
+	}
+	for_each_child_of_node_scoped(bus, child) {
+		if (capebus_live_addr(bus, child) == addr) {
+			snprintf(buf, len, "the board (%s)",
+				 kbasename(child->full_name));
+			return true;
+		}
+	}
+
+	return false;
+}
+
+/*
+ * Claim @np's address on @bus: the target (@live, checked against what the
+ * board and other capes hold there) or a node of the overlay.  Every node
+ * the overlay adds is claimed once, in @ap->claims.
+ */
+static int capebus_claim_addr(struct capebus_apply *ap, struct device_node *bus,
+			      bool live, struct device_node *np)
 {
 	struct capebus_bus_claim *claim;
-	struct cape_device *holder;
-	u32 addr, other;
+	char holder[CAPEBUS_TEXT_LEN + 64];
+	bool has;
+	u64 addr;
+	int ret;
 
-	if (!capebus_bus_addr(bus, np, &addr))
-		return 0;
+	ret = capebus_node_addr(ap, bus, np, &addr, &has);
+	if (ret || !has)
+		return ret;
 
-	if (capebus_bus_holder(&ap->claims, bus, addr))
-		return capebus_refuse(ap, "two nodes of the overlay use address %#x on %pOF",
+	if (capebus_claim_find(&ap->claims, bus, addr))
+		return capebus_refuse(ap, "bus addresses: two nodes of the overlay use address %#llx on %pOF",
 				      addr, bus);
-
-	for_each_child_of_node_scoped(bus, child) {
-		if (of_property_read_u32_index(child, "reg", 0, &other) ||
-		    other != addr)
-			continue;
-		holder = capebus_bus_holder(&capebus_claims, bus, addr);
-		return capebus_refuse(ap, "address %#x on %pOF is held by %s (%s)",
-				      addr, bus, holder ? holder->holder : "the board",
-				      kbasename(child->full_name));
-	}
+	if (live && capebus_addr_holder(bus, addr, holder, sizeof(holder)))
+		return capebus_refuse(ap, "bus addresses: address %#llx on %pOF is held by %s",
+				      addr, bus, holder);
 
 	claim = kzalloc(sizeof(*claim), GFP_KERNEL);
 	if (!claim)
@@ -458,7 +850,30 @@ static int capebus_verify_address(struct capebus_apply *ap,
 	claim->bus = of_node_get(bus);
 	claim->addr = addr;
 	claim->cape = ap->cape;
-	list_add_tail(&claim->node, &ap->claims);
+	strscpy(claim->node, kbasename(np->full_name), sizeof(claim->node));
+	rb_add(&claim->rb, &ap->claims, capebus_claim_less);
+
+	return 0;
+}
+
+/* Every node below @np (a node the overlay adds): addresses, references. */
+static int capebus_verify_subtree(struct capebus_apply *ap,
+				  struct device_node *np,
+				  struct device_node *top)
+{
+	int ret;
+
+	ret = capebus_verify_refs(ap, np, top);
+	if (ret)
+		return ret;
+
+	for_each_child_of_node_scoped(np, child) {
+		ret = capebus_claim_addr(ap, np, false, child);
+		if (!ret)
+			ret = capebus_verify_subtree(ap, child, top);
+		if (ret)
+			return ret;
+	}
 
 	return 0;
 }
@@ -472,32 +887,42 @@ static bool capebus_prop_same(struct device_node *np, struct property *prop)
 	       !memcmp(have->value, prop->value, prop->length);
 }
 
+/* Does @target have a child named as @child (the kernel ignores case)? */
+static struct device_node *capebus_same_child(struct device_node *target,
+					      struct device_node *child)
+{
+	const char *name = kbasename(child->full_name);
+
+	for_each_child_of_node_scoped(target, tchild)
+		if (!of_node_cmp(name, kbasename(tchild->full_name)))
+			return no_free_ptr(tchild);
+
+	return NULL;
+}
+
 /*
  * One fragment, as the overlay code will apply it: it targets a node the
  * connector allows, it only adds nodes (no property of the target, no node
- * the target has already), each at a free bus address, and every phandle
- * in it points into the overlay or at a node the connector exports.
+ * the target has already), and everything it adds keeps the rules.
  */
 static int capebus_verify_fragment(struct capebus_apply *ap,
 				   struct of_overlay_notify_data *nd)
 {
 	struct capebus_controller *ctrl = ap->cape->ctrl;
-	struct device_node *target = nd->target, *ov = nd->overlay;
+	struct device_node *target = nd->target, *ov = nd->overlay, *have;
 	const char *frag = kbasename(ov->parent->full_name);
 	struct property *prop;
 	int ret;
 
 	if (!capebus_controller_has_target(ctrl, target))
 		return capebus_refuse(ap,
-				      "fragment %s targets %s%pOF, which is not a cape target of %s",
+				      "targets: fragment %s targets %s%pOF, which is not a cape target of %s",
 				      frag, of_node_is_root(target) ? "/" : "",
 				      target, dev_name(&ctrl->dev));
 
 	for_each_property_of_node(ov, prop) {
-		if (!of_prop_cmp(prop->name, "name") ||
-		    !of_prop_cmp(prop->name, "phandle") ||
-		    !of_prop_cmp(prop->name, "linux,phandle"))
-			continue;	/* the overlay code skips these too */
+		if (!of_prop_cmp(prop->name, "name"))
+			continue;	/* the overlay code skips it too */
 		/*
 		 * dtc wants a bus's cell sizes beside a node with reg; the
 		 * overlay code only compares them with the target's.
@@ -507,25 +932,74 @@ static int capebus_verify_fragment(struct capebus_apply *ap,
 		    capebus_prop_same(target, prop))
 			continue;
 		return capebus_refuse(ap,
-				      "fragment %s sets property %s of %pOF: overlays may only add nodes",
+				      "add only: fragment %s sets property %s of %pOF",
 				      frag, prop->name, target);
 	}
 
 	for_each_child_of_node_scoped(ov, child) {
-		for_each_child_of_node_scoped(target, tchild) {
-			if (of_node_cmp(kbasename(child->full_name),
-					kbasename(tchild->full_name)))
-				continue;
-			return capebus_refuse(ap,
-					      "fragment %s changes %pOF, which the board has: overlays may only add nodes",
-					      frag, tchild);
+		have = capebus_same_child(target, child);
+		if (have) {
+			ret = capebus_refuse(ap,
+					     "add only: fragment %s changes %pOF, which the board has",
+					     frag, have);
+			of_node_put(have);
+			return ret;
 		}
-		ret = capebus_verify_address(ap, target, child);
+		ret = capebus_claim_addr(ap, target, true, child);
+		if (!ret)
+			ret = capebus_verify_subtree(ap, child, ov);
 		if (ret)
 			return ret;
 	}
 
-	return capebus_verify_phandles(ap, ov);
+	return 0;
+}
+
+/* The apply the current task makes, if it is capebus's.  capebus_ov_lock. */
+static struct capebus_apply *capebus_apply_current(void)
+{
+	struct capebus_apply *ap;
+
+	lockdep_assert_held(&capebus_ov_lock);
+
+	list_for_each_entry(ap, &capebus_applies, node)
+		if (ap->task == current)
+			return ap;
+
+	return NULL;
+}
+
+static void capebus_claims_free(struct rb_root *claims,
+				struct cape_device *cape)
+{
+	struct capebus_bus_claim *c;
+	struct rb_node *rb, *next;
+
+	for (rb = rb_first(claims); rb; rb = next) {
+		next = rb_next(rb);
+		c = rb_entry(rb, struct capebus_bus_claim, rb);
+		if (cape && c->cape != cape)
+			continue;
+		rb_erase(rb, claims);
+		of_node_put(c->bus);
+		kfree(c);
+	}
+}
+
+/* Applied: the addresses its fragments hold on their targets are held now. */
+static void capebus_claims_commit(struct capebus_apply *ap)
+{
+	struct capebus_bus_claim *c;
+	struct rb_node *rb, *next;
+
+	for (rb = rb_first(&ap->claims); rb; rb = next) {
+		next = rb_next(rb);
+		c = rb_entry(rb, struct capebus_bus_claim, rb);
+		if (!capebus_controller_has_target(ap->cape->ctrl, c->bus))
+			continue;
+		rb_erase(rb, &ap->claims);
+		rb_add(&c->rb, &capebus_claims, capebus_claim_less);
+	}
 }
 
 static int capebus_overlay_notify(struct notifier_block *nb,
@@ -540,18 +1014,23 @@ static int capebus_overlay_notify(struct notifier_block *nb,
 		return NOTIFY_DONE;
 
 	guard(mutex)(&capebus_ov_lock);
-	ap = capebus_apply_of(nd->overlay);
+	ap = capebus_apply_current();
 	if (!ap)
 		return NOTIFY_DONE;	/* not a cape's overlay */
 
 	if (action == OF_OVERLAY_POST_APPLY) {
-		/* Applied: its addresses are held now. */
-		list_splice_tail_init(&ap->claims, &capebus_claims);
+		capebus_claims_commit(ap);
 		return NOTIFY_OK;
 	}
 
 	start = ktime_get();
-	ret = capebus_verify_fragment(ap, nd);
+	/* A refused apply is refused whole, whatever fragment comes next. */
+	if (ap->why[0])
+		ret = -EINVAL;
+	else if (!ap->root)
+		ret = capebus_index_own(ap, nd->overlay->parent->parent);
+	if (!ret)
+		ret = capebus_verify_fragment(ap, nd);
 	ap->verify_ns += ktime_to_ns(ktime_sub(ktime_get(), start));
 	if (ret && !ap->why[0])
 		snprintf(ap->why, sizeof(ap->why), "cannot verify: error %d", ret);
@@ -562,20 +1041,6 @@ static int capebus_overlay_notify(struct notifier_block *nb,
 static struct notifier_block capebus_overlay_nb = {
 	.notifier_call = capebus_overlay_notify,
 };
-
-static void capebus_claims_free(struct list_head *claims,
-				struct cape_device *cape)
-{
-	struct capebus_bus_claim *c, *next;
-
-	list_for_each_entry_safe(c, next, claims, node) {
-		if (cape && c->cape != cape)
-			continue;
-		list_del(&c->node);
-		of_node_put(c->bus);
-		kfree(c);
-	}
-}
 
 /**
  * capebus_overlay_forget() - drop what capebus keeps for a cape's overlay
@@ -611,7 +1076,11 @@ void capebus_overlay_exit(void)
  */
 int capebus_overlay_apply(struct cape_device *cape)
 {
-	struct capebus_apply ap = { .cookie = cape->cookie, .cape = cape };
+	struct capebus_apply ap = {
+		.task = current,
+		.cape = cape,
+		.claims = RB_ROOT,
+	};
 	int id = 0, ret, ret2;
 	ktime_t start;
 
@@ -632,7 +1101,6 @@ int capebus_overlay_apply(struct cape_device *cape)
 		return ret;
 	}
 
-	INIT_LIST_HEAD(&ap.claims);
 	scoped_guard(mutex, &capebus_ov_lock)
 		list_add(&ap.node, &capebus_applies);
 
@@ -645,6 +1113,7 @@ int capebus_overlay_apply(struct cape_device *cape)
 		list_del(&ap.node);
 		capebus_claims_free(&ap.claims, NULL);
 	}
+	kvfree(ap.own);
 
 	if (!ret) {
 		cape->ovcs_id = id;

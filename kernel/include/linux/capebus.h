@@ -202,7 +202,6 @@ struct capebus_controller_ops {
  * @resolved: @overlay resolved through the connector's exports: the blob
  *	that is applied (capebus-fdt.c)
  * @resolved_len: bytes at @resolved
- * @cookie: marks @resolved as this cape's to capebus's overlay notifier
  * @overlay_source: "eeprom", "firmware", "configfs" or "none"
  * @overlay_file: the firmware file name looked up, "" if none was
  * @overlay_err: why the firmware file gave no overlay (-ENOENT: not found),
@@ -249,7 +248,6 @@ struct cape_device {
 	size_t overlay_len;
 	void *resolved;
 	size_t resolved_len;
-	u32 cookie;
 	const char *overlay_source;
 	char overlay_file[CAPEBUS_TEXT_LEN * 2 + 8];
 	int overlay_err;
