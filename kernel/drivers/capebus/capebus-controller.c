@@ -59,10 +59,19 @@ module_param_named(strict_budget, capebus_strict_budget, bool, 0644);
 MODULE_PARM_DESC(strict_budget,
 		 "Refuse a cape that takes a rail over its budget (default: load it and report it)");
 
-static bool capebus_eeprom_overlays = true;
+/*
+ * An overlay in a cape's EEPROM comes with the cape: whoever made the cape
+ * wrote it.  The connector's rules confine what it can name, but not a raw
+ * number in a property only its driver reads as a reference
+ * (Documentation/capebus/threat-model.rst): so the safe choice is the
+ * default, the distribution's firmware file named after the cape's part
+ * and version, as Raspberry Pi's HAT+ names an overlay rather than
+ * carrying one.
+ */
+static bool capebus_eeprom_overlays;
 module_param_named(eeprom_overlays, capebus_eeprom_overlays, bool, 0644);
 MODULE_PARM_DESC(eeprom_overlays,
-		 "Use overlays embedded in cape EEPROMs (default); if off, look for the firmware file instead");
+		 "Use overlays embedded in cape EEPROMs (default: off, look for the firmware file instead)");
 
 /*
  * Look up "<part>-<version>.dtbo" into a copy at @data.  It reads the cape
@@ -1021,11 +1030,18 @@ static int capebus_node_append(struct capebus_controller *ctrl,
  * @ctrl: the controller, not yet registered
  * @np: the node (a reference is taken)
  *
- * Return: 0, -EBUSY if @ctrl is registered, or -ENOMEM.
+ * A target translates no addresses (it has no "ranges"): a cape adds
+ * devices on it, not in its parent's address space.
+ *
+ * Return: 0, -EBUSY if @ctrl is registered, -EINVAL if @np has "ranges",
+ * or -ENOMEM.
  */
 int capebus_controller_add_target(struct capebus_controller *ctrl,
 				  struct device_node *np)
 {
+	if (of_property_present(np, "ranges"))
+		return -EINVAL;
+
 	return capebus_node_append(ctrl, &ctrl->targets, &ctrl->num_targets,
 				   np);
 }
