@@ -74,3 +74,20 @@ setup() {
 	run grep -nE 'dev\.release *=' "$k"/drivers/capebus/capebus-*.c
 	[ "$status" -eq 1 ]
 }
+
+@test "every reference fw_devlink parses is one the overlay verifier checks" {
+	local ksrc=${KSRC:-${CAPEBUS_CACHE:-$HOME/.cache/capebus}/linux-6.12}
+	if [ ! -f "$ksrc/drivers/of/property.c" ]; then
+		[ -z "${CB_REQUIRE_KSRC:-}" ] || { echo "no 6.12 tree at $ksrc" >&2; return 1; }
+		skip "no 6.12 tree at $ksrc (make kernel-tree)"
+	fi
+	run "$top/tests/tools/of-refs-check.py" "$ksrc" "$k/drivers/capebus/capebus-overlay.c"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# It reads the table: a binding left out of it is found.
+	sed 's/{ "regmap", .=. },//; s/{ "-supply", .>. },//' \
+		"$k/drivers/capebus/capebus-overlay.c" > "$BATS_TEST_TMPDIR/overlay.c"
+	run "$top/tests/tools/of-refs-check.py" "$ksrc" "$BATS_TEST_TMPDIR/overlay.c"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"NOT COVERED: suffix -supply"* ]]
+}
