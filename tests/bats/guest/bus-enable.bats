@@ -6,7 +6,7 @@
 # disabled again after the last: the tree is then exactly the board's, and
 # the overlay code never warns "memory leak will occur" (the harness fails
 # any WARNING).  Enabling anything but a cape target, or any other status
-# edit, is refused.  Documentation/capebus/overlays-and-pins.rst, rule 4.
+# edit, is refused.  Documentation/capebus/threat-model.rst, "Add only".
 
 load ../../qemu/lib
 load cfs-run
@@ -91,7 +91,7 @@ i2c1_adapter='a=none; for d in /sys/bus/i2c/devices/i2c-*; do
 	cfs_run "declare_cape h CFS-HOSTILE && cat /host/enable-non-target.dtbo > \$CAPES/h/dtbo && echo 1 > \$CAPES/h/enable"
 	[ "$status" -ne 0 ]
 	cfs_run "cat \$CAPES/h/status; cape_devices; [ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.base)\" ] && echo same-tree; rmdir \$CAPES/h"
-	[ "${lines[0]}" = "failed: overlay refused: it enables /capebus, which is not a cape target of capebus0" ]
+	[ "${lines[0]}" = "failed: overlay refused: targets: it enables /capebus, which is not a cape target of capebus0" ]
 	[ "${lines[1]}" = none ]
 	[ "${lines[2]}" = same-tree ]
 }
@@ -100,6 +100,6 @@ i2c1_adapter='a=none; for d in /sys/bus/i2c/devices/i2c-*; do
 	cfs_run "declare_cape h CFS-HOSTILE && cat /host/disable-target.dtbo > \$CAPES/h/dtbo && echo 1 > \$CAPES/h/enable"
 	[ "$status" -ne 0 ]
 	cfs_run "cat \$CAPES/h/status; [ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.base)\" ] && echo same-tree; rmdir \$CAPES/h"
-	[[ "${lines[0]}" == "failed: overlay refused: fragment fragment@0 sets property status of "*": overlays may only add nodes" ]]
+	[[ "${lines[0]}" == "failed: overlay refused: add only: fragment fragment@0 sets property status of "* ]]
 	[ "${lines[1]}" = same-tree ]
 }

@@ -70,7 +70,7 @@ teardown() {
 @test "a fragment targeting a node outside the cape targets refuses the whole overlay" {
 	guest_ok "cat $CTRL/slot1/state $CTRL/slot1/reason"
 	[ "${lines[0]}" = failed ]
-	[ "${lines[1]}" = "overlay refused: fragment fragment@1 targets /, which is not a cape target of capebus0" ]
+	[ "${lines[1]}" = "overlay refused: targets: fragment fragment@1 targets /, which is not a cape target of capebus0" ]
 	guest_run "ls -d /proc/device-tree/evil /proc/device-tree/cape-devices/ok-node"
 	[ "$status" -ne 0 ]
 	# Nothing of the three refused capes is in the tree (their pin groups

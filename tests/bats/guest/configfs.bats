@@ -247,7 +247,7 @@ boot_with_rtc_cape() {
 	local bad why
 	for bad in "garbage:overlay is not a flattened device tree" \
 		   "truncated:overlay truncated: header says" \
-		   "out-of-scope:overlay refused: fragment fragment@0 targets /, which is not a cape target of capebus0"; do
+		   "out-of-scope:overlay refused: targets: fragment fragment@0 targets /, which is not a cape target of capebus0"; do
 		why=${bad#*:}
 		bad=${bad%%:*}
 		cfs_run "declare_cape $bad CFS-BAD && cat /host/$bad.dtbo > \$CAPES/$bad/dtbo && echo 1 > \$CAPES/$bad/enable"
@@ -274,7 +274,7 @@ boot_with_rtc_cape() {
 	# before add-only, the older could then not come off until the newer did.
 	cfs_run 'declare_cape new CFS-NEW && cat /host/overlap-new.dtbo > $CAPES/new/dtbo; echo 1 > $CAPES/new/enable;
 		cat $CAPES/new/status; [ "$(dt_hash)" = "$(cat /tmp/dt.old)" ] && echo same-tree; rmdir $CAPES/new'
-	[[ "${lines[0]}" == "failed: overlay refused: fragment fragment@0 changes /cape-devices/overlap-old, which the board has: overlays may only add nodes" ]]
+	[[ "${lines[0]}" == "failed: overlay refused: add only: fragment fragment@0 changes /cape-devices/overlap-old, which the board has" ]]
 	[ "${lines[1]}" = same-tree ]
 	cfs_run 'rmdir $CAPES/old && cape_devices && [ "$(dt_hash)" = "$(cat /tmp/dt.base)" ] && echo same-tree'
 	[ "$status" -eq 0 ]

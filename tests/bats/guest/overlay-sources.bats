@@ -77,7 +77,7 @@ teardown() {
 		[ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.before)\" ] && echo same-tree; rm /lib/firmware/BB-LATE-01-00A0.dtbo"
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = detected ]
-	[[ "${lines[1]}" == "no overlay: firmware BB-LATE-01-00A0.dtbo not applied: overlay refused: fragment fragment@0 sets property clock-frequency of /"* ]]
+	[[ "${lines[1]}" == "no overlay: firmware BB-LATE-01-00A0.dtbo not applied: overlay refused: add only: fragment fragment@0 sets property clock-frequency of /"* ]]
 	[ "${lines[2]}" = none ]
 	[ "${lines[3]}" = same-tree ]
 }

@@ -172,7 +172,7 @@ enable() {
 	cfs_run 'dt_hash > /tmp/dt.base; declare_cape h PM-EVIL && cat /host/pin-controller.dtbo > $CAPES/h/dtbo && echo 1 > $CAPES/h/enable'
 	[ "$status" -ne 0 ]
 	cfs_run 'cat $CAPES/h/status; [ "$(dt_hash)" = "$(cat /tmp/dt.base)" ] && echo same-tree; rmdir $CAPES/h'
-	[ "${lines[0]}" = "failed: overlay refused: fragment fragment@0 targets /bus@40000000/motherboard-bus@40000000/pinmux@2,00000800, which is not a cape target of capebus0" ]
+	[ "${lines[0]}" = "failed: overlay refused: targets: fragment fragment@0 targets /bus@40000000/motherboard-bus@40000000/pinmux@2,00000800, which is not a cape target of capebus0" ]
 	[ "${lines[1]}" = same-tree ]
 	[ "$(pad_owner P9.24)" != "(MUX UNCLAIMED) (GPIO UNCLAIMED)" ]
 }

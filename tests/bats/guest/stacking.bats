@@ -54,7 +54,7 @@ teardown() {
 @test "a fourth cape at an address the board uses is refused by address, not by pins" {
 	wait_state 3 failed
 	guest_ok "cat $CTRL/slot3/reason"
-	[[ "$output" == "overlay refused: address 0x39 on "*" is held by "* ]]
+	[[ "$output" == "overlay refused: bus addresses: address 0x39 on "*" is held by "* ]]
 }
 
 @test "no cape holds a pad of the shared bus; each holds its own" {

@@ -1,0 +1,141 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# Hostile overlays, one per class of attack an outside review found
+# (Documentation/capebus/threat-model.rst): from cape EEPROMs at boot (with
+# capebus.eeprom_overlays=1: off by default) and through configfs.  Each is
+# refused naming its rule, the live tree is unchanged, no device stays, and
+# the kernel logs nothing (the harness fails a test on any Oops, BUG,
+# KASAN, lockdep or kmemleak report).  Runs on both lanes: on the
+# distribution lane's KASAN kernel too.  The overlays are written by
+# fixtures/hostile-gen.py, with the test board's real phandles.
+
+load ../../qemu/lib
+load cfs-run
+
+FIX=$BATS_TEST_DIRNAME/fixtures
+CTRL=/sys/class/capebus/capebus0
+
+# boot ARGS...: boot the guest with the hostile overlays in /host/hostile.
+boot() {
+	guest_boot "$@" || return
+	mkdir -p "$CB_RUN/share/hostile"
+	cp "$BATS_FILE_TMPDIR"/blobs/*.dtbo "$CB_RUN/share/hostile/"
+	guest_put "$FIX/configfs-lib.sh" cfs.sh
+	guest_run '. /host/cfs.sh; dt_hash > /tmp/dt.base'
+}
+
+setup_file() {
+	"$FIX/hostile-gen.py" "$BATS_FILE_TMPDIR/blobs" "$CB_DTB"
+	boot
+}
+
+teardown_file() {
+	guest_shutdown
+}
+
+setup() {
+	guest_setup
+}
+
+teardown() {
+	guest_teardown
+}
+
+# refused NAME RULE: the cape declared with hostile/NAME.dtbo is refused with
+# EINVAL, its status names RULE; no device, the tree unchanged.
+refused() {
+	# (Independent of the case before, even one wrongly accepted.)
+	cfs_run "rmdir \$CAPES/h 2>/dev/null; declare_cape h CFS-HOSTILE && cat /host/hostile/$1.dtbo > \$CAPES/h/dtbo && echo 1 > \$CAPES/h/enable"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"Invalid argument"* ]]
+	cfs_run "cat \$CAPES/h/status; cape_devices | grep -v 'slot[0-3]$' || echo none; [ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.base)\" ] && echo same-tree; rmdir \$CAPES/h"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "failed: "*"$2"* ]] || { echo "want: $2" >&2; return 1; }
+	[ "${lines[1]}" = none ]
+	[ "${lines[2]}" = same-tree ]
+}
+
+@test "structure: 17 nodes opened and never closed (136 bytes) are refused" {
+	refused nested-open "overlay has no end token"
+}
+
+@test "structure: a __local_fixups__ entry for a root property is refused" {
+	refused local-fixup-root "__local_fixups__ patches property marker of /, which is not a node the overlay adds"
+}
+
+@test "phandles: linux,phandle is refused" {
+	refused linux-phandle "node a has a property linux,phandle, which cape overlays may not have"
+}
+
+@test "phandles: an overlay phandle at the top of the space loads renumbered, colliding with no live node" {
+	cfs_run 'declare_cape top CFS-TOP && cat /host/hostile/phandle-top.dtbo > $CAPES/top/dtbo && echo 1 > $CAPES/top/enable && cat $CAPES/top/status
+		find /proc/device-tree -name phandle | xargs -n1 od -An -tx4 | sort | uniq -d | wc -l
+		od -An -tx4 /proc/device-tree/cape-devices/top/phandle
+		rmdir $CAPES/top; [ "$(dt_hash)" = "$(cat /tmp/dt.base)" ] && echo same-tree'
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = loaded ]
+	[ "${lines[1]}" = 0 ]
+	[ "${lines[2]// /}" != fffffffe ]
+	[ "${lines[3]}" = same-tree ]
+}
+
+@test "references: raw board phandles in properties the kernel reads as references are refused" {
+	local name
+	for name in assigned-clocks:assigned-clocks assigned-parents:assigned-clock-parents \
+		i2c-parent:i2c-parent regmap:regmap syscon:ti,ctrl-syscon nvmem:nvmem \
+		supply:vcc-supply power-supplies:power-supplies \
+		interrupt-parent:interrupt-parent irq-extended:interrupts-extended; do
+		refused "raw-${name%%:*}" "references: property ${name#*:} of node dev names /"
+		[[ "${lines[0]}" == *", which the connector does not export" ]]
+	done
+}
+
+@test "interrupts: no parent inherited from the board, none that is no interrupt provider" {
+	refused irq-inherited "interrupts: node dev has interrupts but no interrupt-parent in the overlay"
+	refused irq-parent-not-provider "is not an interrupt provider"
+	refused irq-extended-cells-only "which is neither an interrupt controller of the overlay nor a nexus"
+}
+
+@test "bounds: #interrupt-cells = <100> and #gpio-cells = <20> are refused before the kernel reads them" {
+	refused irq-cells-100 "property #interrupt-cells of node ctl is not one cell of at most 8"
+	refused gpio-cells-20 "property #gpio-cells of node g is not one cell of at most 8"
+}
+
+@test "bus addresses: I2C flag bits on the slot EEPROM's address, and a clash one level down, are refused" {
+	refused i2c-flag-address "bus addresses: reg 0x40000054 of node thief carries flag bits"
+	refused deep-same-address "bus addresses: two nodes of the overlay use address 0x1 on"
+}
+
+@test "cost: 600 properties in a node, 1300 nodes and a 1 MB overlay are refused at once" {
+	refused many-props "node wide has more than 128 properties"
+	refused many-nodes "overlay has more than 256 nodes"
+	refused huge "more than the 65536 a cape may have"
+}
+
+@test "after every refusal a good cape still loads and the tree comes back" {
+	cfs_run 'declare_cape ok CFS-OK && cat /host/hostile/phandle-top.dtbo > $CAPES/ok/dtbo && echo 1 > $CAPES/ok/enable && cat $CAPES/ok/status;
+		rmdir $CAPES/ok; [ "$(dt_hash)" = "$(cat /tmp/dt.base)" ] && echo same-tree'
+	[ "$status" -eq 0 ]
+	[ "${lines[*]}" = "loaded same-tree" ]
+}
+
+@test "hostile EEPROMs at boot: each slot fails naming the rule, nothing of them is applied" {
+	local d=$BATS_FILE_TMPDIR f i=0
+	# Three slots whose EEPROMs carry an overlay that breaks the
+	# structure, confinement, and the cell bounds (the last one, before
+	# the bounds, jumped to 0xdead0000 in of_irq_parse_raw()).
+	for f in nested-open raw-assigned-clocks irq-cells-100; do
+		"$FIX/configfs-eeprom.py" "$d/slot$i.eeprom" "Hostile Cape $i" 00A0 \
+			capebus-tests "EVIL-$i" "0000EVIL000$i" --overlay "$d/blobs/$f.dtbo"
+		i=$((i + 1))
+	done
+	guest_shutdown
+	boot --append capebus.eeprom_overlays=1 --slot 0="$d/slot0.eeprom" \
+		--slot 1="$d/slot1.eeprom" --slot 2="$d/slot2.eeprom"
+	guest_run "for n in 0 1 2; do echo \"\$(cat $CTRL/slot\$n/state): \$(cat $CTRL/slot\$n/reason)\"; done; ls /sys/bus/capebus/devices | wc -l"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "failed: "*"overlay has no end token" ]]
+	[[ "${lines[1]}" == "failed: "*"references: property assigned-clocks of node dev names "*"sysctl@1000, which the connector does not export" ]]
+	[[ "${lines[2]}" == "failed: "*"property #interrupt-cells of node ctl is not one cell of at most 8" ]]
+	[ "${lines[3]}" = 0 ]
+}
