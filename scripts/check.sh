@@ -28,6 +28,7 @@ set -uo pipefail
 STAGE_FLOORS='
 tooling    59
 host       199
+fuzz-kernel 2
 build      1
 checkpatch 9
 dtbinding  1
@@ -39,11 +40,20 @@ guest-distro 60
 '
 
 # The distribution lane (kernel/configs/distro/: PM, drivers and capebus as
-# modules loaded by mdev, KASAN): the guest suites that exercise what a
-# distribution kernel changes (detection, configfs with module unload and
-# reload, faults, cape drivers loaded by alias), then tests/bats/distro/
-# (slots following their EEPROM's driver as it comes and goes).
-DISTRO_SUITES='capebus configfs capebus-faults cape-drivers'
+# modules loaded by mdev, KASAN) runs what only it can show, not a second
+# copy of the fast lane: tests/bats/distro/ (modules loaded by alias, slots
+# following their EEPROM's driver), and of the guest suites, one per line
+# with a bats --filter regex ("." for all): attributes beside PM's power/
+# (capebus), cape drivers as modules (cape-drivers), KASAN under hostile
+# EEPROMs and configfs writes and across module unload and reload
+# (capebus-faults, configfs, hostile).
+DISTRO_SUITES='
+capebus the weather cape in slot 0|pins and currents|uevent carries|unbinding the weather
+cape-drivers .
+capebus-faults .
+configfs .
+hostile .
+'
 
 # summarize DIR [STAGE...]: one line per stage of STAGE_FLOORS (or only the
 # STAGEs named), then the summary line; status 0 only if every stage passed.
@@ -104,11 +114,20 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 results=build/test-results
 rm -rf "$results"
-mkdir -p "$results"
+mkdir -p "$results/suites" build/logs
 t_start=$SECONDS
+declare -A stage_t0 stage_secs
 
 stage() {	# name: announce a stage, with the time so far
 	printf '\n=== %s (at %d s)\n' "$1" $((SECONDS - t_start))
+}
+
+# timed NAME CMD...: run CMD, record its wall time for the table.
+timed() {
+	local name=$1 t0=$SECONDS
+	shift
+	"$@"
+	stage_secs[$name]=$((SECONDS - t0))
 }
 
 # fail_stage NAME REASON: record a stage that could not run.
@@ -133,104 +152,173 @@ run_tap() {
 	return 0
 }
 
-# The distribution lane: its kernel and initramfs, then its guest suites
-# with CB_LANE=distro (tests/qemu/lib.bash boots that kernel).
-distro_lane() {
-	stage "distribution lane: kernel and guest build"
-	local distro_ok=1 suites=() s
-	if make -s --no-print-directory guest-distro; then
-		printf '1..1\nok 1 make guest-distro\n' > "$results/build-distro.tap"
-		echo 0 > "$results/build-distro.rc"
+# build_stage NAME LOG TARGET: make TARGET, its output in LOG (a kernel
+# build's warnings are mainline's; they stay in the log unless it fails).
+build_stage() {
+	local name=$1 log=$2 target=$3
+	if make -s --no-print-directory "$target" >"$log" 2>&1; then
+		printf '1..1\nok 1 make %s\n' "$target" > "$results/$name.tap"
+		echo 0 > "$results/$name.rc"
 	else
-		distro_ok=0
-		fail_stage build-distro "make guest-distro failed"
-	fi
-	stage "distribution lane: guest suites (bats in QEMU, CB_LANE=distro)"
-	for s in $DISTRO_SUITES; do
-		suites+=("tests/bats/guest/$s.bats")
-	done
-	if [ $distro_ok = 1 ]; then
-		CB_LANE=distro run_tap guest-distro bats --tap "${suites[@]}" tests/bats/distro
-	else
-		fail_stage guest-distro "no distribution guest to boot"
+		tail -n 40 "$log"
+		fail_stage "$name" "make $target failed (log: $log)"
 	fi
 }
 
-if [ "$lane" = distro ]; then
-	distro_lane
+# The guest suites of both lanes, in one pool, two guests at a time: the
+# fast lane's at once, the distribution lane's when its kernel is built.
+# Every suite a line of the job file run-suites.sh reads.
+guest_jobs() {
+	local f name
+	if [ "$lane" != distro ]; then
+		for f in tests/bats/guest/*.bats; do
+			name=$(basename "$f" .bats)
+			echo "$name fast $f -"
+		done
+	fi
+	if [ "$lane" != fast ]; then
+		while read -r name f; do
+			[ -n "$name" ] || continue
+			[ -f "tests/bats/guest/$name.bats" ] || continue
+			[ "$f" != . ] || f=
+			echo "distro-$name distro tests/bats/guest/$name.bats $results/build-distro.rc $f"
+		done <<< "$DISTRO_SUITES"
+		for f in tests/bats/distro/*.bats; do
+			echo "distro-$(basename "$f" .bats) distro $f $results/build-distro.rc"
+		done
+	fi
+}
+
+# The table at the end: where the time went.
+timing_table() {
+	local name a b
 	echo
-	echo "Results in $results/, console logs in build/test-logs/distro/ ($((SECONDS - t_start)) s)."
-	summarize "$results" build-distro guest-distro
-	exit
-fi
+	echo "Where the time went (wall seconds):"
+	for name in tooling build host checkpatch dtbinding bisect kunit fuzz-kernel build-distro guests; do
+		[ -n "${stage_secs[$name]:-}" ] && printf '  %-13s %5d\n' "$name" "${stage_secs[$name]}"
+	done
+	echo "  suites (lane, seconds, tests):"
+	for f in "$results"/suites/*.time; do
+		[ -f "$f" ] || continue
+		name=$(basename "$f" .time)
+		read -r a b < "$f"
+		printf '    %-28s %5d  %s\n' "$name" \
+			"$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%d", b - a + 0.5 }')" \
+			"$(grep -cE '^(not )?ok [0-9]+' "$results/suites/$name.tap")"
+	done | sort -k2 -n -r
+	printf '  %-13s %5d\n' total $((SECONDS - t_start))
+}
 
-stage "host: build tooling"
-run_tap tooling bats --tap tests/bats/tooling
+# The distribution lane's kernel, in the background from the moment the
+# fast lane's is built: it uses the CPU the host suites and single-guest
+# stages leave idle.
+distro_build_start() {
+	stage "distribution lane: kernel and guest build (in the background)"
+	(
+		t0=$SECONDS
+		build_stage build-distro build/logs/kernel-distro.log guest-distro >/dev/null
+		echo $((SECONDS - t0)) > "$results/build-distro.secs"
+	) &
+	distro_pid=$!
+}
 
-stage "kernel and guest build"
+distro_pid=
 guest_ok=1
-if make -s --no-print-directory guest; then
-	printf '1..1\nok 1 make guest\n' > "$results/build.tap"
-	echo 0 > "$results/build.rc"
-else
-	guest_ok=0
-	fail_stage build "make guest failed"
+if [ "$lane" != distro ]; then
+	stage "host: build tooling, beside the kernel and guest build"
+	# The patched tree first: both need it (the tooling suite reads
+	# fw_devlink's bindings in it).
+	make -s --no-print-directory kernel-tree >build/logs/kernel-tree.log 2>&1 ||
+		tail -n 20 build/logs/kernel-tree.log
+	( t0=$SECONDS; build_stage build build/logs/kernel.log guest; echo $((SECONDS - t0)) > "$results/build.secs" ) &
+	build_pid=$!
+	CB_REQUIRE_KSRC=1 timed tooling run_tap tooling bats --tap tests/bats/tooling
+	wait "$build_pid"
+	stage_secs[build]=$(cat "$results/build.secs" 2>/dev/null || echo 0)
+	cat "$results/build.tap"
+	[ "$(cat "$results/build.rc")" = 0 ] || guest_ok=0
+fi
+if [ "$lane" != fast ]; then
+	distro_build_start
 fi
 
-# After the build: the host suites need the 6.12 tree for their base DTBs,
-# and under make check a missing tree fails them rather than skipping.
-stage "host: capetool (ASan/UBSan) and its fuzzer"
-if [ -f capetool/Makefile ]; then
-	CB_REQUIRE_KSRC=1 run_tap host make -s --no-print-directory -C capetool O="$top/build/capetool" check
-else
-	fail_stage host "capetool/Makefile is missing"
+if [ "$lane" != distro ]; then
+	# The host suites need the 6.12 tree for their base DTBs, and under
+	# make check a missing tree fails them rather than skipping.
+	stage "host: capetool (ASan/UBSan) and its fuzzer"
+	if [ -f capetool/Makefile ]; then
+		CB_REQUIRE_KSRC=1 timed host run_tap host make -s --no-print-directory -C capetool O="$top/build/capetool" check
+	else
+		fail_stage host "capetool/Makefile is missing"
+	fi
+
+	stage "kernel parsers: coverage-guided fuzzing (libFuzzer, ASan, UBSan)"
+	if [ -x scripts/fuzz-kernel.sh ]; then
+		FUZZ_SECONDS=${FUZZ_SECONDS:-20} timed fuzz-kernel run_tap fuzz-kernel scripts/fuzz-kernel.sh
+	else
+		fail_stage fuzz-kernel "scripts/fuzz-kernel.sh is missing"
+	fi
+
+	stage "series: checkpatch --strict on every patch"
+	if make -s --no-print-directory series >/dev/null; then
+		timed checkpatch run_tap checkpatch scripts/checkpatch.sh "$CAPEBUS_CACHE/linux-6.12" build/series
+	else
+		fail_stage checkpatch "make series failed"
+	fi
+
+	stage "DT bindings (dt-doc-validate)"
+	if [ $guest_ok = 1 ]; then
+		timed dtbinding run_tap dtbinding scripts/dt-bindings-check.sh "$CAPEBUS_CACHE/linux-6.12"
+	else
+		fail_stage dtbinding "no kernel tree"
+	fi
+
+	stage "series: every patch builds on its own"
+	if [ $guest_ok = 1 ] && [ -d build/series ]; then
+		timed bisect run_tap bisect scripts/series-bisect.sh "$CAPEBUS_CACHE/linux-6.12" "$CAPEBUS_CACHE/build/kernel" build/series
+	else
+		fail_stage bisect "no kernel build or no series to bisect"
+	fi
+
+	stage "KUnit (in QEMU)"
+	if [ $guest_ok = 1 ]; then
+		timed kunit run_tap kunit scripts/kunit.sh
+	else
+		fail_stage kunit "no guest to boot"
+	fi
 fi
 
-stage "series: checkpatch --strict on every patch"
-if make -s --no-print-directory series >/dev/null; then
-	run_tap checkpatch scripts/checkpatch.sh "$CAPEBUS_CACHE/linux-6.12" build/series
-else
-	fail_stage checkpatch "make series failed"
+stage "guest suites (bats in QEMU, two guests at a time; the distribution lane's once its kernel is built)"
+guest_jobs > "$results/suites.jobs"
+if [ "$lane" != distro ] && [ $guest_ok = 0 ]; then
+	# No fast guest: its suites fail without running.
+	echo 1 > "$results/build-fast-guest.rc"
+	sed -i "s| fast \([^ ]*\) -| fast \1 $results/build-fast-guest.rc|" "$results/suites.jobs"
 fi
+t0=$SECONDS
+scripts/run-suites.sh "$results/suites" "$results/suites.jobs"
+stage_secs[guests]=$((SECONDS - t0))
+[ -z "$distro_pid" ] || wait "$distro_pid"
+stage_secs[build-distro]=$(cat "$results/build-distro.secs" 2>/dev/null || echo 0)
+[ -z "$distro_pid" ] || cat "$results/build-distro.tap"
 
-stage "DT bindings (dt-doc-validate)"
-if [ $guest_ok = 1 ]; then
-	run_tap dtbinding scripts/dt-bindings-check.sh "$CAPEBUS_CACHE/linux-6.12"
-else
-	fail_stage dtbinding "no kernel tree"
-fi
+fast_suites=$(awk '$2 == "fast" { print $1 }' "$results/suites.jobs")
+distro_suites=$(awk '$2 == "distro" { print $1 }' "$results/suites.jobs")
+# shellcheck disable=SC2086
+[ -z "$fast_suites" ] || scripts/merge-suites.sh "$results/suites" "$results/guest" $fast_suites
+# shellcheck disable=SC2086
+[ -z "$distro_suites" ] || scripts/merge-suites.sh "$results/suites" "$results/guest-distro" $distro_suites
+for s in guest guest-distro; do
+	[ -f "$results/$s.tap" ] || continue
+	echo "--- $s"
+	grep -E '^not ok' "$results/$s.tap" | head -n 40
+done
 
-stage "series: every patch builds on its own"
-if [ $guest_ok = 1 ] && [ -d build/series ]; then
-	run_tap bisect scripts/series-bisect.sh "$CAPEBUS_CACHE/linux-6.12" "$CAPEBUS_CACHE/build/kernel" build/series
-else
-	fail_stage bisect "no kernel build or no series to bisect"
-fi
-
-stage "KUnit (in QEMU)"
-if [ $guest_ok = 1 ]; then
-	run_tap kunit scripts/kunit.sh
-else
-	fail_stage kunit "no guest to boot"
-fi
-
-stage "guest suites (bats in QEMU)"
-if [ $guest_ok = 1 ]; then
-	run_tap guest bats --tap tests/bats/guest
-else
-	fail_stage guest "no guest to boot"
-fi
-
-fast_stages="tooling host build checkpatch dtbinding bisect kunit guest"
-if [ "$lane" = fast ]; then
-	echo
-	echo "Results in $results/, console logs in build/test-logs/ ($((SECONDS - t_start)) s)."
-	summarize "$results" $fast_stages
-	exit
-fi
-
-distro_lane
-
+timing_table
 echo
-echo "Results in $results/, console logs in build/test-logs/ and build/test-logs/distro/ ($((SECONDS - t_start)) s)."
-summarize "$results" $fast_stages build-distro guest-distro
+echo "Results in $results/ (each suite's in $results/suites/), console logs in build/test-logs/ ($((SECONDS - t_start)) s)."
+case $lane in
+fast) summarize "$results" tooling host fuzz-kernel build checkpatch dtbinding bisect kunit guest ;;
+distro) summarize "$results" build-distro guest-distro ;;
+*) summarize "$results" ;;
+esac

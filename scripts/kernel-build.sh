@@ -47,7 +47,16 @@ if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.capebus-config" 2>/dev/null)" != "
 	echo "$want" > "$obj/.capebus-config"
 fi
 
-echo "  BUILD   zImage modules ($jobs jobs, ccache in $CCACHE_DIR)"
-"${kmake[@]}" zImage modules
+# The compiler's output goes to a log: mainline's own warnings (a %ld for a
+# size_t in kernel/module/signing.c on 32-bit ARM, say) are not ours to
+# show a newcomer.  A failed build shows its errors.
+log=$obj/build.log
+echo "  BUILD   zImage modules ($jobs jobs, ccache in $CCACHE_DIR; log: $log)"
+if ! "${kmake[@]}" zImage modules >"$log" 2>&1; then
+	grep -E 'error|Error' "$log" | head -n 40 >&2
+	echo "kernel-build: the build failed; the whole output is in $log" >&2
+	exit 1
+fi
 rm -rf "$obj/modules-install"
-"${kmake[@]}" INSTALL_MOD_PATH="$obj/modules-install" INSTALL_MOD_STRIP=1 modules_install >/dev/null
+"${kmake[@]}" INSTALL_MOD_PATH="$obj/modules-install" INSTALL_MOD_STRIP=1 modules_install >>"$log" 2>&1 ||
+	{ tail -n 20 "$log" >&2; exit 1; }
