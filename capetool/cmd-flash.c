@@ -61,14 +61,36 @@ static int read_at(int fd, uint8_t *buf, size_t len, off_t off, size_t *got)
 }
 
 /*
- * Write @len bytes at @off; *done says how many reached the device.  Test
- * hook: CAPETOOL_FAULT_WRITE_AFTER=N makes the device fail (EIO) after N
- * bytes, as an EEPROM that stops acknowledging does.
+ * Test hooks, compiled into the test (ASan) build only, never into the
+ * release binary (make -C capetool asan defines CAPETOOL_TEST_HOOKS):
+ * CAPETOOL_FAULT_WRITE_AFTER=N makes the device fail (EIO) after N bytes,
+ * as an EEPROM that stops acknowledging does; CAPETOOL_FAULT_VERIFY_OFFSET
+ * flips a byte of the read-back data.
  */
-static int write_at(int fd, const uint8_t *buf, size_t len, off_t off, size_t *done)
+#ifdef CAPETOOL_TEST_HOOKS
+static size_t fault_write_limit(void)
 {
 	const char *fault = getenv("CAPETOOL_FAULT_WRITE_AFTER");
-	size_t n = 0, limit = fault ? strtoul(fault, NULL, 0) : (size_t)-1;
+
+	return fault ? strtoul(fault, NULL, 0) : (size_t)-1;
+}
+
+static void fault_verify(uint8_t *rb, size_t got)
+{
+	const char *fault = getenv("CAPETOOL_FAULT_VERIFY_OFFSET");
+
+	if (fault && strtoul(fault, NULL, 0) < got)
+		rb[strtoul(fault, NULL, 0)] ^= 0xff;
+}
+#else
+static size_t fault_write_limit(void) { return (size_t)-1; }
+static void fault_verify(uint8_t *rb, size_t got) { (void)rb; (void)got; }
+#endif
+
+/* Write @len bytes at @off; *done says how many reached the device. */
+static int write_at(int fd, const uint8_t *buf, size_t len, off_t off, size_t *done)
+{
+	size_t n = 0, limit = fault_write_limit();
 
 	*done = 0;
 	while (n < len) {
@@ -292,7 +314,7 @@ int cmd_flash(int argc, char **argv)
 	};
 	int slot = -1, c, rc, fd = -1;
 	bool force = false, nobackup = false;
-	const char *device = NULL, *backup = NULL, *fault, *diff;
+	const char *device = NULL, *backup = NULL, *diff;
 	char *path = NULL, *bpath = NULL, why[240];
 	uint8_t *img = NULL, *old = NULL, *oldbuf = NULL, *rb = NULL;
 	size_t imglen, wlen, oldlen, blen, got, done, std, ext_end;
@@ -451,9 +473,7 @@ int cmd_flash(int argc, char **argv)
 		goto out;
 	}
 	/* test hook: pretend the EEPROM dropped a byte */
-	fault = getenv("CAPETOOL_FAULT_VERIFY_OFFSET");
-	if (fault && strtoul(fault, NULL, 0) < got)
-		rb[strtoul(fault, NULL, 0)] ^= 0xff;
+	fault_verify(rb, got);
 	rc = EXIT_VERIFY;
 	for (size_t i = 0; i < imglen; i++) {
 		if (i >= got || rb[i] != img[i]) {
