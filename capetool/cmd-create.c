@@ -20,7 +20,7 @@ static const char usage_text[] =
 	"                       .board file; default: detected from the running device\n"
 	"                       tree, else beaglebone-black\n"
 	"  -o, --output DIR     directory to write to, created if missing (default: .)\n"
-	"  -s, --serial S       serial number (12 chars), overrides the definition\n"
+	"      --serial S       serial number (12 chars), overrides the definition\n"
 	"  -e, --embed-overlay  also store the overlay and a CRC record in the image's\n"
 	"                       free area (capebus extension records)\n"
 	"  -h, --help           this text\n";
@@ -73,7 +73,7 @@ int cmd_create(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "board", required_argument, NULL, 'b' },
 		{ "output", required_argument, NULL, 'o' },
-		{ "serial", required_argument, NULL, 's' },
+		{ "serial", required_argument, NULL, 'S' },
 		{ "embed-overlay", no_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -88,11 +88,11 @@ int cmd_create(int argc, char **argv)
 	int c, rc;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "b:o:s:eh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:o:eh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': board = optarg; break;
 		case 'o': dir = optarg; break;
-		case 's': serial = optarg; break;
+		case 'S': serial = optarg; break;
 		case 'e': embed = true; break;
 		case 'h': fputs(usage_text, stdout); return EXIT_OK;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;

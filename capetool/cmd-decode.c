@@ -13,7 +13,7 @@ static const char usage_text[] =
 	"kernel's words, and the capebus extension records.\n"
 	"  -s, --slot N              read slot N's EEPROM through its nvmem device\n"
 	"  -j, --json                JSON output\n"
-	"  -f, --format=text|json|cape  cape: a definition that create turns back\n"
+	"      --format=text|json|cape  cape: a definition that create turns back\n"
 	"                            into the same image\n"
 	"  -x, --extract-overlay F   write an embedded overlay record to F\n"
 	"  -h, --help                this text\n"
@@ -221,7 +221,7 @@ int cmd_decode(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "slot", required_argument, NULL, 's' },
 		{ "json", no_argument, NULL, 'j' },
-		{ "format", required_argument, NULL, 'f' },
+		{ "format", required_argument, NULL, 'F' },
 		{ "extract-overlay", required_argument, NULL, 'x' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -233,7 +233,7 @@ int cmd_decode(int argc, char **argv)
 	size_t len;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "s:jf:x:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:jx:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			slot = parse_slot_option(optarg);
@@ -241,7 +241,7 @@ int cmd_decode(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case 'j': fmt = FMT_JSON; break;
-		case 'f':
+		case 'F':
 			if (!strcmp(optarg, "cape"))
 				fmt = FMT_CAPE;
 			else if (!strcmp(optarg, "json"))

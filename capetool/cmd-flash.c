@@ -33,7 +33,7 @@ static const char usage_text[] =
 	"  -d, --device PATH  a file or device (e.g. /sys/bus/nvmem/devices/0-00540/nvmem)\n"
 	"  -f, --force        replace an image with a different part number\n"
 	"  -n, --no-backup    do not save the old content\n"
-	"  -b, --backup FILE  where to save it (default:\n"
+	"      --backup FILE  where to save it (default:\n"
 	"                     ./capetool-backup-<slotN|device>-<YYYYmmddHHMMSS>.eeprom)\n"
 	"  -h, --help         this text\n"
 	"Exit: 4 write failed (the EEPROM may be partial: see the restore command),\n"
@@ -308,7 +308,7 @@ int cmd_flash(int argc, char **argv)
 		{ "device", required_argument, NULL, 'd' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "no-backup", no_argument, NULL, 'n' },
-		{ "backup", required_argument, NULL, 'b' },
+		{ "backup", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -322,7 +322,7 @@ int cmd_flash(int argc, char **argv)
 	struct stat st;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "s:d:fnb:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:d:fnh", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			slot = parse_slot_option(optarg);
@@ -332,7 +332,7 @@ int cmd_flash(int argc, char **argv)
 		case 'd': device = optarg; break;
 		case 'f': force = true; break;
 		case 'n': nobackup = true; break;
-		case 'b': backup = optarg; break;
+		case 'B': backup = optarg; break;
 		case 'h': fputs(usage_text, stdout); return EXIT_OK;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}

@@ -26,15 +26,17 @@ static const char usage_text[] =
 	"  -s, --slot N          the slot the cape stands for\n"
 	"  -N, --name NAME       configfs name (default: the part number)\n"
 	"  -b, --board B         board profile for a definition (default: detected)\n"
-	"  -o, --overlay DTBO    overlay for an image without an overlay record\n"
-	"  -c, --controller C    capebus controller (default: the first)\n"
+	"      --overlay DTBO    overlay for an image without an overlay record\n"
+	"      --controller C    capebus controller (default: the first)\n"
 	"  -h, --help            this text\n"
 	"Exit: 9 no capebus configfs, 15 the kernel refused the cape.\n";
 
 static const char remove_usage[] =
 	"usage: capetool remove NAME [--controller CTRL]\n"
 	"\n"
-	"Disable and remove a cape declared with override.\n";
+	"Disable and remove a cape declared with override.\n"
+	"      --controller C    capebus controller (default: the first)\n"
+	"  -h, --help            this text\n";
 
 static int put(const char *dir, const char *attr, const void *val, size_t len, bool text)
 {
@@ -74,8 +76,8 @@ int cmd_override(int argc, char **argv)
 		{ "slot", required_argument, NULL, 's' },
 		{ "name", required_argument, NULL, 'N' },
 		{ "board", required_argument, NULL, 'b' },
-		{ "overlay", required_argument, NULL, 'o' },
-		{ "controller", required_argument, NULL, 'c' },
+		{ "overlay", required_argument, NULL, 'O' },
+		{ "controller", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -89,13 +91,13 @@ int cmd_override(int argc, char **argv)
 	bool have_def = false;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "s:N:b:o:c:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:N:b:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': slot = optarg; break;
 		case 'N': name = optarg; break;
 		case 'b': board = optarg; break;
-		case 'o': ovpath = optarg; break;
-		case 'c': ctrl = optarg; break;
+		case 'O': ovpath = optarg; break;
+		case 'C': ctrl = optarg; break;
 		case 'h': fputs(usage_text, stdout); return EXIT_OK;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
@@ -209,7 +211,7 @@ out:
 int cmd_remove(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "controller", required_argument, NULL, 'c' },
+		{ "controller", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -219,9 +221,9 @@ int cmd_remove(int argc, char **argv)
 	struct stat st;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'c': ctrl = optarg; break;
+		case 'C': ctrl = optarg; break;
 		case 'h': fputs(remove_usage, stdout); return EXIT_OK;
 		default: fputs(remove_usage, stderr); return EXIT_USAGE;
 		}

@@ -29,7 +29,7 @@ static const char usage_text[] =
 	"  -l, --live        add the capes the running kernel reports\n"
 	"                    (/sys/bus/capebus/devices/*/pins)\n"
 	"  -j, --json        JSON instead of the drawing\n"
-	"  -s, --svg FILE    also draw both headers to scale into FILE (SVG)\n"
+	"      --svg FILE    also draw both headers to scale into FILE (SVG)\n"
 	"      --color[=WHEN]  colour: auto (default: a terminal, NO_COLOR unset),\n"
 	"                    always or never\n"
 	"  -h, --help        this text\n"
@@ -818,7 +818,7 @@ int cmd_pinout(int argc, char **argv)
 		{ "board", required_argument, NULL, 'b' },
 		{ "live", no_argument, NULL, 'l' },
 		{ "json", no_argument, NULL, 'j' },
-		{ "svg", required_argument, NULL, 's' },
+		{ "svg", required_argument, NULL, 'S' },
 		{ "color", optional_argument, NULL, 'c' },
 		{ "colour", optional_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
@@ -830,12 +830,12 @@ int cmd_pinout(int argc, char **argv)
 	int c, rc;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "b:ljs:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:ljh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': boardname = optarg; break;
 		case 'l': live = true; break;
 		case 'j': json = true; break;
-		case 's': svg = optarg; break;
+		case 'S': svg = optarg; break;
 		case 'c':
 			when = optarg ? optarg : "always";
 			if (strcmp(when, "auto") && strcmp(when, "always") && strcmp(when, "never")) {
