@@ -247,6 +247,10 @@ size_t eeprom_std_size(bool a0);
 int pin_words_parse(const char *line, int *idx, uint16_t *word);
 /* The buffer starts with the cape EEPROM magic AA 55 33 EE. */
 bool eeprom_has_magic(const uint8_t *buf, size_t len);
+/* A buffer without that magic: what it is instead (a definition, a device
+ * tree), as a sentence for the user, or NULL. */
+const char *file_kind_not_image(const uint8_t *buf, size_t len);
+bool buf_is_text(const uint8_t *buf, size_t len);
 
 /* ---- overlay.c: overlay building ---- */
 /*

@@ -423,20 +423,48 @@ int def_load(const char *path, struct cape_def *d)
 	config_setting_t *root, *s;
 	struct dctx c = { path, 0 };
 	const char *ov;
+	uint8_t *buf;
+	size_t len;
+	int r;
 
 	memset(d, 0, sizeof(*d));
 	d->file = xstrdup(path);
-	config_init(&cfg);
-	if (!config_read_file(&cfg, path)) {
-		if (config_error_type(&cfg) == CONFIG_ERR_FILE_IO) {
-			err("%s: cannot read definition", path);
-			config_destroy(&cfg);
-			return EXIT_IO;
-		}
-		def_syntax_error(path, &cfg);
-		config_destroy(&cfg);
+	r = read_file(path, &buf, &len);
+	if (r) {
+		err("%s: cannot read definition: %s", path, strerror(-r));
+		return EXIT_IO;
+	}
+	/* the other kinds of file capetool reads, said as such */
+	if (eeprom_has_magic(buf, len) || (len >= 4 && !memcmp(buf, "\xd0\x0d\xfe\xed", 4))) {
+		if (eeprom_has_magic(buf, len))
+			err("%s: this is a cape EEPROM image, not a definition; use capetool decode",
+			    path);
+		else
+			err("%s: this is a device tree blob (an overlay?), not a definition", path);
+		free(buf);
 		return EXIT_DEF;
 	}
+	if (memchr(buf, 0, len)) {
+		const uint8_t *nul = memchr(buf, 0, len);
+		int line = 1;
+
+		for (const uint8_t *p = buf; p < nul; p++)
+			line += *p == '\n';
+		if (!err_quiet)
+			fprintf(stderr, "%s:%d: a NUL byte: a definition is text\n", path, line);
+		free(buf);
+		return EXIT_DEF;
+	}
+	buf = xrealloc(buf, len + 1);
+	buf[len] = 0;
+	config_init(&cfg);
+	if (!config_read_string(&cfg, (const char *)buf)) {
+		def_syntax_error(path, &cfg);
+		config_destroy(&cfg);
+		free(buf);
+		return EXIT_DEF;
+	}
+	free(buf);
 	root = config_root_setting(&cfg);
 	if (schema_validate(embedded_cape_schema, path, root)) {
 		config_destroy(&cfg);

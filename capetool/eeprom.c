@@ -4,6 +4,7 @@
  * extension records.  Layout and constants: <linux/capebus.h>.
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <libfdt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -250,6 +251,46 @@ static int decode_ext(const uint8_t *buf, size_t len, size_t std, struct cape_im
 	return 0;
 }
 
+/* Printable text (with tabs and line ends; bytes >= 0x80 taken as UTF-8). */
+bool buf_is_text(const uint8_t *buf, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if ((buf[i] < 0x20 && buf[i] != '\t' && buf[i] != '\n' && buf[i] != '\r') ||
+		    buf[i] == 0x7f)
+			return false;
+	return len > 0;
+}
+
+/* Text holding a setting "eeprom =" (or ":"), as every definition does. */
+static bool looks_like_definition(const uint8_t *buf, size_t len)
+{
+	static const char key[] = "eeprom";
+
+	if (!buf_is_text(buf, len))
+		return false;
+	for (size_t i = 0; i + sizeof(key) - 1 <= len; i++) {
+		size_t k = i + sizeof(key) - 1;
+
+		if (memcmp(buf + i, key, sizeof(key) - 1) ||
+		    (i && (isalnum(buf[i - 1]) || buf[i - 1] == '_' || buf[i - 1] == '-')))
+			continue;
+		while (k < len && (buf[k] == ' ' || buf[k] == '\t' || buf[k] == '\n' || buf[k] == '\r'))
+			k++;
+		if (k < len && (buf[k] == '=' || buf[k] == ':'))
+			return true;
+	}
+	return false;
+}
+
+const char *file_kind_not_image(const uint8_t *buf, size_t len)
+{
+	if (len >= 4 && get_be32(buf) == FDT_MAGIC)
+		return "this is a device tree blob (an overlay?), not an EEPROM image";
+	if (looks_like_definition(buf, len))
+		return "this is a cape definition, not an EEPROM image; use capetool check or create";
+	return NULL;
+}
+
 int eeprom_decode(const uint8_t *buf, size_t len, struct cape_image *img, char *why,
 		  size_t whylen)
 {
@@ -264,6 +305,12 @@ int eeprom_decode(const uint8_t *buf, size_t len, struct cape_image *img, char *
 		return EXIT_TRUNCATED;
 	}
 	if (get_be32(buf) != CAPE_EEPROM_MAGIC) {
+		const char *kind = file_kind_not_image(buf, len);
+
+		if (kind) {
+			snprintf(why, whylen, "%s", kind);
+			return EXIT_MAGIC;
+		}
 		snprintf(why, whylen, "bad magic: %02x %02x %02x %02x, expected aa 55 33 ee%s",
 			 buf[0], buf[1], buf[2], buf[3],
 			 get_be32(buf) == 0xffffffffU ? " (blank EEPROM?)" : "");

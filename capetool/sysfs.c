@@ -135,7 +135,13 @@ int nvmem_read_image(const char *path, uint8_t **bufp, size_t *lenp)
 		return -errno;
 	}
 	got = fread(buf, 1, head, f);
-	if (got >= CAPE_EEPROM_A0_SIZE + sizeof(struct capebus_ext_header)) {
+	if (got == head && !eeprom_has_magic(buf, got) && buf_is_text(buf, got)) {
+		/* no image: a text file (a definition?) is read whole to say what it is */
+		while (!ferror(f) && !feof(f) && got < 1024 * 1024) {
+			buf = xrealloc(buf, got + 4096);
+			got += fread(buf + got, 1, 4096, f);
+		}
+	} else if (got >= CAPE_EEPROM_A0_SIZE + sizeof(struct capebus_ext_header)) {
 		size_t std = !memcmp(buf + 4, CAPE_EEPROM_REV_A0, 2) ? CAPE_EEPROM_A0_SIZE
 								     : CAPE_EEPROM_A1_SIZE;
 		const uint8_t *h = buf + std;
