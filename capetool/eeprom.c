@@ -141,6 +141,18 @@ static int decode_ext(const uint8_t *buf, size_t len, size_t std, struct cape_im
 	unsigned count;
 
 	img->total_len = std;
+	if (len > std && len < std + sizeof(struct capebus_ext_header)) {
+		/* a cut image whose bytes after the standard area begin the magic */
+		static const uint8_t magic[4] = { CAPEBUS_EXT_MAGIC >> 24, (CAPEBUS_EXT_MAGIC >> 16) & 0xff,
+						  (CAPEBUS_EXT_MAGIC >> 8) & 0xff, CAPEBUS_EXT_MAGIC & 0xff };
+		size_t n = len - std;
+
+		if (!memcmp(p, magic, n < 4 ? n : 4)) {
+			snprintf(why, whylen, "truncated: the extension header cut short: %zu of its %zu bytes",
+				 n, sizeof(struct capebus_ext_header));
+			return EXIT_TRUNCATED;
+		}
+	}
 	if (len < std + sizeof(struct capebus_ext_header) || get_be32(p) != CAPEBUS_EXT_MAGIC)
 		return 0;
 	img->has_ext = true;
