@@ -42,9 +42,18 @@ void *xcalloc(size_t n, size_t m);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Whole file into a malloc'ed buffer (8-byte aligned); 0 or -errno. */
+/*
+ * "-" is standard input where a command reads one file and standard output
+ * where it writes one; in messages "<stdin>" and "<stdout>".
+ */
+bool is_stdio(const char *path);
+const char *in_name(const char *path);
+const char *out_name(const char *path);
+/* Whole file into a malloc'ed buffer (8-byte aligned); 0 or -errno.  "-":
+ * standard input (read once; every read of "-" gets the same bytes). */
 int read_file(const char *path, uint8_t **buf, size_t *len);
-/* Atomic: a temporary file in @path's directory, renamed over @path. */
+/* Atomic: a temporary file in @path's directory, renamed over @path.
+ * "-": standard output. */
 int write_file(const char *path, const void *buf, size_t len);
 int stage_file(const char *path, const void *buf, size_t len, char **tmp);
 int commit_file(char *tmp, const char *path);	/* path NULL: discard */

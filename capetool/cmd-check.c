@@ -14,9 +14,10 @@ static const char usage_text[] =
 	"usage: capetool check DEF... [--board B] [--quiet]\n"
 	"\n"
 	"Validate cape definitions (schema, header pins, devices against the board\n"
-	"profile) without writing anything.  The definitions are then taken as the\n"
-	"capes of slots 0, 1, ... in the order given, and pin conflicts and power\n"
-	"over budget are reported in the words the kernel uses, e.g.\n"
+	"profile) without writing anything (DEF \"-\" is standard input).  The\n"
+	"definitions are then taken as the capes of slots 0, 1, ... in the order\n"
+	"given, and pin conflicts and power over budget are reported in the words\n"
+	"the kernel uses, e.g.\n"
 	"  pin P8.13 is held by BB-WTHR-01 (slot 0)\n"
 	"  i2c2 address 0x68 is held by EXL-RTC-01 (slot 1)\n"
 	"  vdd-3v3b over budget: needs 150 mA, 200 of 250 mA in use\n"
@@ -113,13 +114,13 @@ int cmd_check(int argc, char **argv)
 	ndefs = argc - optind;
 	defs = xcalloc((size_t)ndefs, sizeof(*defs));
 	for (int i = 0; i < ndefs; i++) {
-		const char *file = argv[optind + i];
+		const char *file = in_name(argv[optind + i]);
 		struct cape_def *d = &defs[i];
 		char *msg = NULL, buf[320];
 		bool uses[CAPE_NPINS];
 		void *blob = NULL;
 		size_t len;
-		int r = def_load(file, d);
+		int r = def_load(argv[optind + i], d);
 
 		if (!r)
 			r = overlay_build(d, &b, &blob, &len);

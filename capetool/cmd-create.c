@@ -8,9 +8,11 @@
 #include "capetool.h"
 
 static const char usage_text[] =
-	"usage: capetool create DEF [--board B] [-o DIR] [--serial S] [--embed-overlay]\n"
+	"usage: capetool create DEF [--board B] [-o DIR | [--eeprom-out F] [--dtbo-out F]]\n"
+	"                       [--serial S] [--embed-overlay]\n"
 	"\n"
 	"Write <part-number>-<version>.eeprom and <part-number>-<version>.dtbo.\n"
+	"DEF - reads the definition from standard input.\n"
 	"For a board whose cape connector exports names (beaglebone-black) the\n"
 	"overlay is portable: it names only exported things (bone_i2c_2,\n"
 	"bone_devices, <&bone_gpio PIN FLAGS>) and holds no pinmux; 'capetool\n"
@@ -19,7 +21,11 @@ static const char usage_text[] =
 	"  -b, --board B        board profile (qemu-vexpress, beaglebone-black) or a\n"
 	"                       .board file; default: detected from the running device\n"
 	"                       tree, else beaglebone-black\n"
-	"  -o, --output DIR     directory to write to, created if missing (default: .)\n"
+	"  -o, --output DIR     directory to write both to, created if missing\n"
+	"                       (default: .)\n"
+	"      --eeprom-out F   write the image to file F (\"-\": standard output)\n"
+	"      --dtbo-out F     write the overlay to file F (\"-\": standard output);\n"
+	"                       with either, only the files named are written\n"
 	"      --serial S       serial number (12 chars), overrides the definition\n"
 	"  -e, --embed-overlay  also store the overlay and a CRC record in the image's\n"
 	"                       free area (capebus extension records)\n"
@@ -75,16 +81,19 @@ int cmd_create(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "serial", required_argument, NULL, 'S' },
 		{ "embed-overlay", no_argument, NULL, 'e' },
+		{ "eeprom-out", required_argument, NULL, 'E' },
+		{ "dtbo-out", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	const char *board = NULL, *dir = ".", *serial = NULL;
+	const char *board = NULL, *dir = NULL, *serial = NULL, *eout = NULL, *dout = NULL;
 	bool embed = false;
 	struct cape_def def;
 	uint8_t *img = NULL;
 	void *dtbo = NULL;
 	size_t imglen, dtbolen;
-	char *stem, *p, *q, *tp = NULL, *tq = NULL;
+	char *p = NULL, *q = NULL, *tp = NULL, *tq = NULL;
+	FILE *info = stdout;
 	int c, rc;
 
 	optind = 1;
@@ -94,6 +103,8 @@ int cmd_create(int argc, char **argv)
 		case 'o': dir = optarg; break;
 		case 'S': serial = optarg; break;
 		case 'e': embed = true; break;
+		case 'E': eout = optarg; break;
+		case 'D': dout = optarg; break;
 		case 'h': fputs(usage_text, stdout); return EXIT_OK;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
@@ -102,7 +113,25 @@ int cmd_create(int argc, char **argv)
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;
 	}
-	if (!*dir) {
+	if (dir && is_stdio(dir)) {
+		err("-o names the directory of the two files create writes; to write one of them to standard output, use --eeprom-out - or --dtbo-out -");
+		return EXIT_USAGE;
+	}
+	if (dir && (eout || dout)) {
+		err("-o DIR, or --eeprom-out/--dtbo-out FILE: not both");
+		return EXIT_USAGE;
+	}
+	if ((eout && !*eout) || (dout && !*dout)) {
+		err("--%s: an empty file name", eout && !*eout ? "eeprom-out" : "dtbo-out");
+		return EXIT_USAGE;
+	}
+	if (eout && dout && is_stdio(eout) && is_stdio(dout)) {
+		err("--eeprom-out - and --dtbo-out -: only one file can go to standard output");
+		return EXIT_USAGE;
+	}
+	if (!dir && !eout && !dout)
+		dir = ".";
+	if (dir && !*dir) {
 		err("-o: an empty directory name (use -o . for the current directory)");
 		return EXIT_USAGE;
 	}
@@ -111,39 +140,52 @@ int cmd_create(int argc, char **argv)
 		def_free(&def);
 		return rc;
 	}
-	if ((rc = make_dirs(dir))) {
-		err("%s: cannot create the output directory: %s", dir, strerror(-rc));
-		rc = EXIT_IO;
-		goto out;
+	if (dir) {
+		char *stem;
+
+		if ((rc = make_dirs(dir))) {
+			err("%s: cannot create the output directory: %s", dir, strerror(-rc));
+			rc = EXIT_IO;
+			goto out;
+		}
+		stem = xasprintf("%s%s%s-%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/",
+				 def.part_number, def.version);
+		p = xasprintf("%s.eeprom", stem);
+		q = xasprintf("%s.dtbo", stem);
+		free(stem);
+	} else {
+		/* only the files named */
+		p = eout ? xstrdup(eout) : NULL;
+		q = dout ? xstrdup(dout) : NULL;
+		if ((p && is_stdio(p)) || (q && is_stdio(q)))
+			info = stderr;	/* standard output carries the file */
 	}
 	/* both files staged first: never one new file beside an old one */
-	stem = xasprintf("%s%s%s-%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/",
-			 def.part_number, def.version);
-	p = xasprintf("%s.eeprom", stem);
-	q = xasprintf("%s.dtbo", stem);
-	rc = stage_file(p, img, imglen, &tp);
+	rc = p ? stage_file(p, img, imglen, &tp) : 0;
 	if (rc)
-		err("%s: cannot write: %s", p, strerror(-rc));
-	else if ((rc = stage_file(q, dtbo, dtbolen, &tq)))
-		err("%s: cannot write: %s", q, strerror(-rc));
+		err("%s: cannot write: %s", out_name(p), strerror(-rc));
+	else if (q && (rc = stage_file(q, dtbo, dtbolen, &tq)))
+		err("%s: cannot write: %s", out_name(q), strerror(-rc));
 	if (rc) {
 		commit_file(tp, NULL);
 		commit_file(tq, NULL);
 		rc = EXIT_IO;
-	} else if ((rc = commit_file(tp, p))) {
+	} else if (p && (rc = commit_file(tp, p))) {
 		err("%s: cannot write: %s", p, strerror(-rc));
 		commit_file(tq, NULL);
 		rc = EXIT_IO;
-	} else if ((rc = commit_file(tq, q))) {
+	} else if (q && (rc = commit_file(tq, q))) {
 		err("%s: cannot write: %s", q, strerror(-rc));
 		rc = EXIT_IO;
 	} else {
-		printf("%s (%zu bytes)\n%s (%zu bytes)\n", p, imglen, q, dtbolen);
+		if (p)
+			fprintf(info, "%s (%zu bytes)\n", out_name(p), imglen);
+		if (q)
+			fprintf(info, "%s (%zu bytes)\n", out_name(q), dtbolen);
 	}
+out:
 	free(p);
 	free(q);
-	free(stem);
-out:
 	free(img);
 	free(dtbo);
 	def_free(&def);

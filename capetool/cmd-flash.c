@@ -20,7 +20,7 @@ static const char usage_text[] =
 	"usage: capetool flash IMAGE (--slot N | --device PATH) [--force]\n"
 	"                      [--no-backup | --backup FILE]\n"
 	"\n"
-	"Write a cape EEPROM image.  The old content (as many bytes as the image or\n"
+	"Write a cape EEPROM image (IMAGE \"-\": from standard input).  The old content (as many bytes as the image or\n"
 	"the old image, whichever is longer) is saved first, a valid image of\n"
 	"another part number is only replaced with --force, only the image's\n"
 	"bytes are written (and, for an image without an extension area, the old\n"
@@ -33,7 +33,7 @@ static const char usage_text[] =
 	"  -d, --device PATH  a file or device (e.g. /sys/bus/nvmem/devices/0-00540/nvmem)\n"
 	"  -f, --force        replace an image with a different part number\n"
 	"  -n, --no-backup    do not save the old content\n"
-	"      --backup FILE  where to save it (default:\n"
+	"      --backup FILE  where to save it (\"-\": standard output; default:\n"
 	"                     ./capetool-backup-<slotN|device>-<YYYYmmddHHMMSS>.eeprom)\n"
 	"  -h, --help         this text\n"
 	"Exit: 4 write failed (the EEPROM may be partial: see the restore command),\n"
@@ -279,6 +279,10 @@ static void say_partial(const char *path, const char *backup, bool backup_valid)
 		    path);
 		return;
 	}
+	if (is_stdio(backup)) {
+		err("%s: its old content went to standard output; write it back to restore it", path);
+		return;
+	}
 	err("%s: its old content is in %s; restore it with:", path, backup);
 	qb = sh_quote(backup);
 	qp = sh_quote(path);
@@ -320,6 +324,7 @@ int cmd_flash(int argc, char **argv)
 	size_t imglen, wlen, oldlen, blen, got, done, std, ext_end;
 	struct cape_image im, oldim, rbim;
 	struct stat st;
+	FILE *info = stdout;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "s:d:fnh", opts, NULL)) != -1) {
@@ -345,19 +350,21 @@ int cmd_flash(int argc, char **argv)
 		err("--backup: an empty file name (use --no-backup to skip the backup)");
 		return EXIT_USAGE;
 	}
+	if (backup && is_stdio(backup))
+		info = stderr;	/* standard output carries the backup */
 	rc = read_file(argv[optind], &img, &imglen);
 	if (rc) {
-		err("%s: %s", argv[optind], strerror(-rc));
+		err("%s: %s", in_name(argv[optind]), strerror(-rc));
 		return EXIT_IO;
 	}
 	rc = eeprom_decode(img, imglen, &im, why, sizeof(why));
 	if (rc) {
-		err("%s: not a valid cape image, refusing to flash it: %s", argv[optind], why);
+		err("%s: not a valid cape image, refusing to flash it: %s", in_name(argv[optind]), why);
 		goto out;
 	}
 	if (imglen > im.total_len) {
-		printf("%s: writing the %zu bytes the image defines (%zu trailing bytes ignored)\n",
-		       argv[optind], im.total_len, imglen - im.total_len);
+		fprintf(info, "%s: writing the %zu bytes the image defines (%zu trailing bytes ignored)\n",
+			in_name(argv[optind]), im.total_len, imglen - im.total_len);
 		imglen = im.total_len;
 	}
 	std = eeprom_std_size(im.a0);
@@ -416,8 +423,8 @@ int cmd_flash(int argc, char **argv)
 			img = xrealloc(img, ext_end);
 			memset(img + imglen, 0xff, ext_end - imglen);
 			wlen = ext_end;
-			printf("%s: the image has no extension area: blanking the old one (bytes %zu-%zu)\n",
-			       path, std, ext_end - 1);
+			fprintf(info, "%s: the image has no extension area: blanking the old one (bytes %zu-%zu)\n",
+				path, std, ext_end - 1);
 		}
 	}
 	blen = oldlen > wlen ? oldlen : wlen;
@@ -440,12 +447,12 @@ int cmd_flash(int argc, char **argv)
 			backup = bpath;
 		}
 		if ((rc = write_file(backup, old, got))) {
-			err("%s: cannot write the backup: %s (use --no-backup to skip it)", backup,
-			    strerror(-rc));
+			err("%s: cannot write the backup: %s (use --no-backup to skip it)",
+			    out_name(backup), strerror(-rc));
 			rc = EXIT_IO;
 			goto out;
 		}
-		printf("backed up %zu bytes of %s to %s\n", got, path, backup);
+		fprintf(info, "backed up %zu bytes of %s to %s\n", got, path, out_name(backup));
 	}
 	if ((rc = write_at(fd, img, wlen, 0, &done))) {
 		err("%s: write failed after %zu of %zu bytes: %s%s", path, done, wlen,
@@ -498,8 +505,8 @@ int cmd_flash(int argc, char **argv)
 		say_partial(path, backup, oldlen > 0);
 		goto out;
 	}
-	printf("wrote %zu bytes (%s %s, part %s) to %s, verified: it decodes as the image\n",
-	       imglen, im.board_name, im.version, im.part_number, path);
+	fprintf(info, "wrote %zu bytes (%s %s, part %s) to %s, verified: it decodes as the image\n",
+		imglen, im.board_name, im.version, im.part_number, path);
 	rc = EXIT_OK;
 out:
 	if (fd >= 0)
@@ -520,7 +527,7 @@ static const char read_usage_text[] =
 	"eepflash.sh -r does): a backup that 'capetool flash' or dd writes back.\n"
 	"  -s, --slot N       the EEPROM of slot N (its nvmem device, from sysfs)\n"
 	"  -d, --device PATH  a file or device (e.g. /sys/bus/nvmem/devices/0-00540/nvmem)\n"
-	"  -o, --output FILE  where to write it\n"
+	"  -o, --output FILE  where to write it (\"-\": standard output)\n"
 	"  -h, --help         this text\n"
 	"Exit: 4 cannot read the EEPROM or write FILE, 9 EEPROM or slot missing.\n";
 
@@ -589,16 +596,19 @@ int cmd_read(int argc, char **argv)
 		err("%s: cannot read: %s", path, strerror(-rc));
 		rc = EXIT_IO;
 	} else if ((rc = write_file(out, buf, got))) {
-		err("%s: cannot write: %s", out, strerror(-rc));
+		err("%s: cannot write: %s", out_name(out), strerror(-rc));
 		rc = EXIT_IO;
 	} else {
+		/* standard output carries the dump: the words go to stderr */
+		FILE *info = is_stdio(out) ? stderr : stdout;
+
 		rc = eeprom_decode(buf, got, &im, why, sizeof(why));
 		if (rc)
-			printf("read %zu bytes of %s to %s (no valid cape image: %s)\n", got, path,
-			       out, why);
+			fprintf(info, "read %zu bytes of %s to %s (no valid cape image: %s)\n", got,
+				path, out_name(out), why);
 		else
-			printf("read %zu bytes of %s to %s (%s %s, part %s)\n", got, path, out,
-			       im.board_name, im.version, im.part_number);
+			fprintf(info, "read %zu bytes of %s to %s (%s %s, part %s)\n", got, path,
+				out_name(out), im.board_name, im.version, im.part_number);
 		rc = EXIT_OK;
 	}
 	free(buf);

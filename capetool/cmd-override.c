@@ -22,7 +22,8 @@ static const char usage_text[] =
 	"fields, EEPROM image, overlay and slot, enable it and print the kernel's\n"
 	"status.  If the kernel refuses, print its reason and remove what was\n"
 	"created.  A definition is compiled as by create; an image's overlay is its\n"
-	"embedded overlay record, or --overlay.\n"
+	"embedded overlay record, or --overlay.  \"-\" (for the cape or --overlay)\n"
+	"is standard input.\n"
 	"  -s, --slot N          the slot the cape stands for\n"
 	"  -N, --name NAME       configfs name (default: the part number)\n"
 	"  -b, --board B         board profile for a definition (default: detected)\n"
@@ -110,13 +111,13 @@ int cmd_override(int argc, char **argv)
 		return EXIT_USAGE;
 	r = read_file(argv[optind], &file, &flen);
 	if (r) {
-		err("%s: %s", argv[optind], strerror(-r));
+		err("%s: %s", in_name(argv[optind]), strerror(-r));
 		return EXIT_IO;
 	}
 	if (eeprom_has_magic(file, flen)) {
 		rc = eeprom_decode(file, flen, &im, why, sizeof(why));
 		if (rc) {
-			err("%s: %s", argv[optind], why);
+			err("%s: %s", in_name(argv[optind]), why);
 			goto out;
 		}
 		img = file;
@@ -125,7 +126,7 @@ int cmd_override(int argc, char **argv)
 		if (ovpath) {
 			r = read_file(ovpath, &dtbo, &dtbolen);
 			if (r) {
-				err("%s: %s", ovpath, strerror(-r));
+				err("%s: %s", in_name(ovpath), strerror(-r));
 				rc = EXIT_IO;
 				goto out;
 			}

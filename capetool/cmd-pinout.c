@@ -24,12 +24,14 @@ static const char usage_text[] =
 	"ground, the board's own (eMMC, HDMI...), the shared cape bus, free, or the\n"
 	"cape and function using it (mux mode, direction, pull).  A pin claimed by\n"
 	"two capes, or a board pin claimed by a cape, is a conflict: both claimants\n"
-	"are named.  Inputs are definitions and EEPROM images, in any mix.\n"
+	"are named.  Inputs are definitions and EEPROM images, in any mix (\"-\":\n"
+	"standard input).\n"
 	"  -b, --board B     board profile (pin names, functions by mode, board pins)\n"
 	"  -l, --live        add the capes the running kernel reports\n"
 	"                    (/sys/bus/capebus/devices/*/pins)\n"
 	"  -j, --json        JSON instead of the drawing\n"
-	"      --svg FILE    also draw both headers to scale into FILE (SVG)\n"
+	"      --svg FILE    also draw both headers to scale into FILE (SVG; \"-\":\n"
+	"                    standard output, instead of the text drawing)\n"
 	"      --color[=WHEN]  colour: auto (default: a terminal, NO_COLOR unset),\n"
 	"                    always or never\n"
 	"  -h, --help        this text\n"
@@ -99,10 +101,10 @@ static int load_file(struct view *v, const char *path)
 	int r = read_file(path, &buf, &len);
 
 	if (r) {
-		err("%s: %s", path, strerror(-r));
+		err("%s: %s", in_name(path), strerror(-r));
 		return EXIT_IO;
 	}
-	if (!(c = new_cape(v, path))) {
+	if (!(c = new_cape(v, in_name(path)))) {
 		free(buf);
 		return EXIT_USAGE;
 	}
@@ -112,7 +114,7 @@ static int load_file(struct view *v, const char *path)
 
 		r = eeprom_decode(buf, len, &im, why, sizeof(why));
 		if (r) {
-			err("%s: %s", path, why);
+			err("%s: %s", in_name(path), why);
 			free(buf);
 			return r;
 		}
@@ -140,7 +142,7 @@ static int load_file(struct view *v, const char *path)
 		def_free(&d);
 	}
 	free(buf);
-	c->source = xstrdup(base_name(path));
+	c->source = xstrdup(base_name(in_name(path)));
 	v->ncapes++;
 	return EXIT_OK;
 }
@@ -708,8 +710,8 @@ static int write_svg(const struct view *v, const char *path)
 	int width = 2 * MIL_BLOCK + 3 * MIL_MARGIN, legend_y = MIL_TOP + BOARD_HDR_ROWS * 100 + 200;
 	int lines = 3 + v->ncapes + (v->nconflicts ? 1 + v->nconflicts : 0);
 	int height = legend_y + lines * MIL_LINE + MIL_MARGIN, y;
-	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "w");
+	char *tmp = is_stdio(path) ? NULL : xasprintf("%s.tmp.%ld", path, (long)getpid());
+	FILE *f = tmp ? fopen(tmp, "w") : stdout;
 	static const int order[2] = { 1, 0 };	/* P9 left, P8 right, as on the board */
 
 	if (!f) {
@@ -789,6 +791,13 @@ static int write_svg(const struct view *v, const char *path)
 		}
 	}
 	fprintf(f, "</g>\n</svg>\n");
+	if (!tmp) {
+		if (fflush(f) || ferror(f)) {
+			err("%s: %s", out_name(path), strerror(errno));
+			return EXIT_IO;
+		}
+		return EXIT_OK;
+	}
 	if (ferror(f) | fclose(f) || rename(tmp, path)) {
 		err("%s: %s", path, strerror(errno));
 		unlink(tmp);
@@ -851,6 +860,14 @@ int cmd_pinout(int argc, char **argv)
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;
 	}
+	if (svg && !*svg) {
+		err("--svg: an empty file name");
+		return EXIT_USAGE;
+	}
+	if (svg && is_stdio(svg) && json) {
+		err("--svg - and --json: only one of them can go to standard output");
+		return EXIT_USAGE;
+	}
 	v = xcalloc(1, sizeof(*v));
 	rc = board_load(boardname, &v->b);
 	if (rc) {
@@ -868,7 +885,9 @@ int cmd_pinout(int argc, char **argv)
 			rc = write_svg(v, svg);
 	}
 	if (!rc) {
-		if (json) {
+		if (svg && is_stdio(svg)) {
+			;	/* standard output carries the SVG */
+		} else if (json) {
 			print_json(v);
 		} else {
 			print_text(v);

@@ -34,6 +34,8 @@ static const char usage_text[] =
 	"                  definition (.cape); required\n"
 	"  -o, --output F  the board-specific overlay to write (atomically)\n"
 	"  -h, --help      this text\n"
+	"\"-\" is standard input for --cape or DTBO (one of them), standard output\n"
+	"for -o.\n"
 	"Exit status: 2 bad command line or board name; 3 the overlay is not a\n"
 	"portable one for B (a name B does not export, a pin code with no GPIO on\n"
 	"B, a malformed tree), or CAPE is invalid or is another cape's; 4 a file\n"
@@ -47,7 +49,7 @@ static int load_pins(const char *path, uint16_t *words, char **part)
 	int r = read_file(path, &buf, &len);
 
 	if (r) {
-		err("%s: %s", path, strerror(-r));
+		err("%s: %s", in_name(path), strerror(-r));
 		return EXIT_IO;
 	}
 	if (eeprom_has_magic(buf, len)) {
@@ -56,7 +58,7 @@ static int load_pins(const char *path, uint16_t *words, char **part)
 
 		r = eeprom_decode(buf, len, &im, why, sizeof(why));
 		if (r) {
-			err("%s: %s", path, why);
+			err("%s: %s", in_name(path), why);
 			free(buf);
 			return r;
 		}
@@ -123,6 +125,10 @@ int cmd_resolve(int argc, char **argv)
 		err("-o: an empty file name");
 		return EXIT_USAGE;
 	}
+	if (is_stdio(cape) && is_stdio(argv[optind])) {
+		err("--cape - and DTBO -: only one of them can be standard input");
+		return EXIT_USAGE;
+	}
 	in = argv[optind];
 	rc = board_load(board, &b);
 	if (rc)
@@ -140,19 +146,20 @@ int cmd_resolve(int argc, char **argv)
 	if (rc)
 		goto out;
 	if ((rc = read_file(in, &dtbo, &len))) {
-		err("%s: %s", in, strerror(-rc));
+		err("%s: %s", in_name(in), strerror(-rc));
 		rc = EXIT_IO;
 		goto out;
 	}
-	rc = overlay_resolve(in, dtbo, len, &b, words, part, &blob, &blen);
+	rc = overlay_resolve(in_name(in), dtbo, len, &b, words, part, &blob, &blen);
 	if (rc)
 		goto out;
 	if ((rc = write_file(out, blob, blen))) {
-		err("%s: cannot write: %s", out, strerror(-rc));
+		err("%s: cannot write: %s", out_name(out), strerror(-rc));
 		rc = EXIT_IO;
 		goto out;
 	}
-	printf("%s (%zu bytes)\n", out, blen);
+	/* standard output carries the overlay: the words go to stderr */
+	fprintf(is_stdio(out) ? stderr : stdout, "%s (%zu bytes)\n", out_name(out), blen);
 out:
 	free(blob);
 	free(dtbo);

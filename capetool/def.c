@@ -417,8 +417,9 @@ void def_syntax_error(const char *path, const struct config_t *cfg)
 		!t || !strcmp(t, "syntax error") ? "" : ": ", !t || !strcmp(t, "syntax error") ? "" : t);
 }
 
-int def_load(const char *path, struct cape_def *d)
+int def_load(const char *path0, struct cape_def *d)
 {
+	const char *path = in_name(path0);	/* in messages: "-" is <stdin> */
 	config_t cfg;
 	config_setting_t *root, *s;
 	struct dctx c = { path, 0 };
@@ -429,7 +430,7 @@ int def_load(const char *path, struct cape_def *d)
 
 	memset(d, 0, sizeof(*d));
 	d->file = xstrdup(path);
-	r = read_file(path, &buf, &len);
+	r = read_file(path0, &buf, &len);
 	if (r) {
 		err("%s: cannot read definition: %s", path, strerror(-r));
 		return EXIT_IO;
@@ -481,7 +482,7 @@ int def_load(const char *path, struct cape_def *d)
 	parse_pins(&c, config_setting_get_member(root, "pins"), d);
 	parse_devices(&c, config_setting_get_member(root, "devices"), d);
 	if (config_setting_lookup_string(root, "overlay", &ov)) {
-		char *dir = path_dirname(path);
+		char *dir = path_dirname(path0);
 
 		d->overlay = ov[0] == '/' ? xstrdup(ov) : xasprintf("%s/%s", dir, ov);
 		free(dir);

@@ -127,9 +127,13 @@ char *configfs_ctrl_dir(const char *ctrl, int *code)
 int nvmem_read_image(const char *path, uint8_t **bufp, size_t *lenp)
 {
 	size_t head = CAPE_EEPROM_A1_SIZE + sizeof(struct capebus_ext_header), len = head, got = 0;
-	uint8_t *buf = xcalloc(1, head);
-	FILE *f = fopen(path, "rb");
+	uint8_t *buf;
+	FILE *f;
 
+	if (is_stdio(path))
+		return read_file(path, bufp, lenp);
+	buf = xcalloc(1, head);
+	f = fopen(path, "rb");
 	if (!f) {
 		free(buf);
 		return -errno;

@@ -72,14 +72,57 @@ char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
+bool is_stdio(const char *path)
+{
+	return !strcmp(path, "-");
+}
+
+const char *in_name(const char *path)
+{
+	return is_stdio(path) ? "<stdin>" : path;
+}
+
+const char *out_name(const char *path)
+{
+	return is_stdio(path) ? "<stdout>" : path;
+}
+
+static int read_fd(int fd, uint8_t **buf, size_t *len);
+
+/*
+ * The whole file; "-" is standard input, read once and kept: every later
+ * read of "-" (a definition read again to parse it) gets the same bytes.
+ */
 int read_file(const char *path, uint8_t **buf, size_t *len)
+{
+	static uint8_t *in;
+	static size_t inlen;
+	static int inerr = 1;
+	int fd, r;
+
+	if (is_stdio(path)) {
+		if (inerr == 1)
+			inerr = read_fd(STDIN_FILENO, &in, &inlen);
+		if (inerr)
+			return inerr;
+		*buf = xmalloc(inlen);
+		memcpy(*buf, in, inlen);
+		*len = inlen;
+		return 0;
+	}
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	r = read_fd(fd, buf, len);
+	close(fd);
+	return r;
+}
+
+static int read_fd(int fd, uint8_t **buf, size_t *len)
 {
 	size_t cap = 4096, n = 0;
 	uint8_t *b;
-	int fd = open(path, O_RDONLY);
 
-	if (fd < 0)
-		return -errno;
 	/* aligned_alloc-free 8-byte alignment: malloc gives >= 8 on our targets */
 	b = xmalloc(cap);
 	for (;;) {
@@ -96,14 +139,12 @@ int read_file(const char *path, uint8_t **buf, size_t *len)
 			if (e == EINTR)
 				continue;
 			free(b);
-			close(fd);
 			return -e;
 		}
 		if (r == 0)
 			break;
 		n += (size_t)r;
 	}
-	close(fd);
 	*buf = b;
 	*len = n;
 	return 0;
@@ -120,23 +161,47 @@ static char *target_of(const char *path)
 	return xstrdup(path);
 }
 
+static int write_fd(int fd, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w ? -errno : -ENOSPC;
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
 /*
  * Write @buf to a new temporary file next to @path (same directory, so the
  * rename cannot cross file systems), flushed to disk; *tmp is its name.
  * Nobody ever sees a partial @path: commit_file() renames it into place.
  * A symlink's target is replaced, not the link; a device, FIFO or other
- * non-regular file (/dev/stdout) is written in place (*tmp stays NULL).
+ * non-regular file (/dev/stdout) is written in place (*tmp stays NULL),
+ * and "-" is standard output.
  */
 int stage_file(const char *path0, const void *buf, size_t len, char **tmp)
 {
-	char *path = target_of(path0), *t;
-	const char *slash = strrchr(path, '/');
+	char *path, *t;
+	const char *slash;
 	const uint8_t *p = buf;
 	struct stat st;
 	mode_t um;
 	int fd, e;
 
 	*tmp = NULL;
+	if (is_stdio(path0)) {
+		fflush(stdout);
+		return write_fd(STDOUT_FILENO, buf, len);
+	}
+	path = target_of(path0);
+	slash = strrchr(path, '/');
 	if (!*path || (slash && !slash[1])) {
 		free(path);
 		return -EISDIR;
