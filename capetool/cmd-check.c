@@ -34,6 +34,34 @@ static const char usage_text[] =
 
 static const char *const rails[] = { "vdd-3v3b", "vdd-5v", "sys-5v" };
 
+/*
+ * The definition at @path on board @b, as check takes it: read and
+ * validated, and its overlay for @b built, so that every error of the
+ * definition (schema, pins, modes, devices, the board's buses and GPIOs)
+ * is reported in one run.  create and resolve take a definition the same
+ * way.  EXIT_*; *blob (may be NULL) the overlay.
+ */
+int def_build(const char *path, const struct board *b, struct cape_def *d, void **blob,
+	      size_t *len)
+{
+	void *o = NULL;
+	size_t l = 0;
+	int rc = def_load(path, b, d), r;
+
+	if (!d->parsed)
+		return rc;
+	r = overlay_build(d, b, &o, &l);
+	if (!rc)
+		rc = r;
+	if (blob && !rc) {
+		*blob = o;
+		*len = l;
+	} else {
+		free(o);
+	}
+	return rc;
+}
+
 struct held {
 	const char *part;	/* NULL: free */
 	int slot;
@@ -118,13 +146,8 @@ int cmd_check(int argc, char **argv)
 		struct cape_def *d = &defs[i];
 		char *msg = NULL, buf[320];
 		bool uses[CAPE_NPINS];
-		void *blob = NULL;
-		size_t len;
-		int r = def_load(argv[optind + i], d);
+		int r = def_build(argv[optind + i], &b, d, NULL, NULL);
 
-		if (!r)
-			r = overlay_build(d, &b, &blob, &len);
-		free(blob);
 		memset(uses, 0, sizeof(uses));
 		for (size_t k = 0; !r && k < d->npins; k++)
 			uses[d->pins[k].idx] = true;

@@ -31,15 +31,11 @@ static const char usage_text[] =
 	"                       free area (capebus extension records)\n"
 	"  -h, --help           this text\n";
 
-int build_cape(const char *defpath, const char *boardname, const char *serial, bool embed,
+int build_cape(const char *defpath, const struct board *b, const char *serial, bool embed,
 	       uint8_t **img, size_t *imglen, void **dtbo, size_t *dtbolen, struct cape_def *def)
 {
-	struct board b;
 	int rc;
 
-	rc = def_load(defpath, def);
-	if (rc)
-		return rc;
 	if (serial) {
 		size_t n = strlen(serial);
 
@@ -49,23 +45,22 @@ int build_cape(const char *defpath, const char *boardname, const char *serial, b
 		if (n != CAPE_EEPROM_SERIAL_LEN) {
 			err("--serial: must be %d printable ASCII characters (WWYY&&&&nnnn)",
 			    CAPE_EEPROM_SERIAL_LEN);
+			memset(def, 0, sizeof(*def));
 			return EXIT_USAGE;
 		}
-		snprintf(def->serial, sizeof(def->serial), "%s", serial);
 	}
-	rc = board_load(boardname, &b);
+	/* as check takes it: every error of the definition, in one run */
+	rc = def_build(defpath, b, def, dtbo, dtbolen);
 	if (rc)
 		return rc;
-	rc = overlay_build(def, &b, dtbo, dtbolen);
-	board_free(&b);
-	if (rc)
-		return rc;
+	if (serial)
+		snprintf(def->serial, sizeof(def->serial), "%s", serial);
 	if (fdt_subnode_offset(*dtbo, 0, "fragment@0") < 0)
 		fprintf(stderr, "%s: warning: %s declares no devices: its overlay has no fragments\n",
-			progname, defpath);
+			progname, in_name(defpath));
 	if (embed && *dtbolen > CAPE_EEPROM_SIZE_MAX - CAPE_EEPROM_A1_SIZE - 32) {
 		err("%s: the %zu-byte overlay does not fit a 24C256 (32 KiB) with the image",
-		    defpath, *dtbolen);
+		    in_name(defpath), *dtbolen);
 		free(*dtbo);
 		*dtbo = NULL;
 		return EXIT_DEF;
@@ -88,6 +83,7 @@ int cmd_create(int argc, char **argv)
 	};
 	const char *board = NULL, *dir = NULL, *serial = NULL, *eout = NULL, *dout = NULL;
 	bool embed = false;
+	struct board b;
 	struct cape_def def;
 	uint8_t *img = NULL;
 	void *dtbo = NULL;
@@ -135,8 +131,14 @@ int cmd_create(int argc, char **argv)
 		err("-o: an empty directory name (use -o . for the current directory)");
 		return EXIT_USAGE;
 	}
-	rc = build_cape(argv[optind], board, serial, embed, &img, &imglen, &dtbo, &dtbolen, &def);
+	rc = board_load(board, &b);
+	if (rc)
+		return rc;
+	rc = build_cape(argv[optind], &b, serial, embed, &img, &imglen, &dtbo, &dtbolen, &def);
+	board_free(&b);
 	if (rc) {
+		free(img);
+		free(dtbo);
 		def_free(&def);
 		return rc;
 	}

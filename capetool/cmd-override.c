@@ -137,9 +137,16 @@ int cmd_override(int argc, char **argv)
 		}
 	} else {
 		void *blob = NULL;
+		struct board b;
 
 		have_def = true;
-		rc = build_cape(argv[optind], board, NULL, false, &img, &imglen, &blob, &dtbolen, &def);
+		rc = board_load(board, &b);
+		if (rc) {
+			have_def = false;
+			goto out;
+		}
+		rc = build_cape(argv[optind], &b, NULL, false, &img, &imglen, &blob, &dtbolen, &def);
+		board_free(&b);
 		dtbo = blob;
 		if (rc)
 			goto out;

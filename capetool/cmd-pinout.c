@@ -25,7 +25,7 @@ static const char usage_text[] =
 	"cape and function using it (mux mode, direction, pull).  A pin claimed by\n"
 	"two capes, or a board pin claimed by a cape, is a conflict: both claimants\n"
 	"are named.  Inputs are definitions and EEPROM images, in any mix (\"-\":\n"
-	"standard input).\n"
+	"standard input); with none, the board's blank header map.\n"
 	"  -b, --board B     board profile (pin names, functions by mode, board pins)\n"
 	"  -l, --live        add the capes the running kernel reports\n"
 	"                    (/sys/bus/capebus/devices/*/pins)\n"
@@ -128,7 +128,7 @@ static int load_file(struct view *v, const char *path)
 	} else {
 		struct cape_def d;
 
-		r = def_load(path, &d);
+		r = def_load(path, &v->b, &d);
 		if (r) {
 			def_free(&d);
 			free(buf);
@@ -856,10 +856,7 @@ int cmd_pinout(int argc, char **argv)
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
 	}
-	if (optind == argc && !live) {
-		fputs(usage_text, stderr);
-		return EXIT_USAGE;
-	}
+	/* no capes at all: the board's blank header map */
 	if (svg && !*svg) {
 		err("--svg: an empty file name");
 		return EXIT_USAGE;

@@ -41,9 +41,13 @@ static const char usage_text[] =
 	"B, a malformed tree), or CAPE is invalid or is another cape's; 4 a file\n"
 	"cannot be read or written; image errors 10-14 as decode.\n";
 
-/* The cape's pin words by pin index and its part number, from an image or a definition. */
-static int load_pins(const char *path, uint16_t *words, char **part)
+/*
+ * The cape's pin words by pin index and its part number, from an image or
+ * a definition.  A definition is taken as check takes it.
+ */
+static int load_pins(const char *path, const struct board *b, uint16_t *words, char **part)
 {
+	struct cape_def d;
 	uint8_t *buf;
 	size_t len;
 	int r = read_file(path, &buf, &len);
@@ -68,21 +72,16 @@ static int load_pins(const char *path, uint16_t *words, char **part)
 				words[i] = im.pins[i];
 		*part = xstrdup(im.part_number);
 	} else {
-		struct cape_def d;
-
-		r = def_load(path, &d);
-		if (r) {
-			def_free(&d);
-			free(buf);
-			return r;
+		r = def_build(path, b, &d, NULL, NULL);
+		if (!r) {
+			for (size_t i = 0; i < d.npins; i++)
+				words[d.pins[i].idx] = d.pins[i].word;
+			*part = xstrdup(d.part_number);
 		}
-		for (size_t i = 0; i < d.npins; i++)
-			words[d.pins[i].idx] = d.pins[i].word;
-		*part = xstrdup(d.part_number);
 		def_free(&d);
 	}
 	free(buf);
-	return EXIT_OK;
+	return r;
 }
 
 int cmd_resolve(int argc, char **argv)
@@ -142,7 +141,7 @@ int cmd_resolve(int argc, char **argv)
 		board_free(&b);
 		return EXIT_DEF;
 	}
-	rc = load_pins(cape, words, &part);
+	rc = load_pins(cape, &b, words, &part);
 	if (rc)
 		goto out;
 	if ((rc = read_file(in, &dtbo, &len))) {

@@ -14,10 +14,36 @@
 const char *const cape_pin_names[CAPE_NPINS] = CAPE_BONE_PIN_NAMES;
 const char *const cape_pin_signals[CAPE_NPINS] = CAPE_BONE_PIN_SIGNALS;
 
+/*
+ * A header position as the kernel writes it: "P8.13".  Taken as people
+ * write it too: config-pin's "P8_13", any case, a leading zero ("P8_07").
+ */
+bool pin_canonical(const char *name, char *out, size_t n)
+{
+	size_t digits;
+	int v;
+
+	if ((name[0] != 'P' && name[0] != 'p') || (name[1] != '8' && name[1] != '9') ||
+	    (name[2] != '.' && name[2] != '_'))
+		return false;
+	digits = strspn(name + 3, "0123456789");
+	if (!digits || digits > 2 || name[3 + digits])
+		return false;
+	v = atoi(name + 3);
+	if (v < 1 || v > 46)
+		return false;
+	snprintf(out, n, "P%c.%d", name[1], v);
+	return true;
+}
+
 int cape_pin_index(const char *name)
 {
+	char canon[16];
+
+	if (!pin_canonical(name, canon, sizeof(canon)))
+		return -1;
 	for (int i = 0; i < CAPE_NPINS; i++)
-		if (!strcmp(cape_pin_names[i], name))
+		if (!strcmp(cape_pin_names[i], canon))
 			return i;
 	return -1;
 }

@@ -838,7 +838,7 @@ static void add_gpio_group(struct bctx *c, enum dev_type type)
 		struct onode *e;
 		char *name;
 
-		if (dv->type != type)
+		if (dv->type != type || dv->bad)
 			continue;
 		if (!parent) {
 			struct onode *ov = frag_on(c, dv, c->b->devices_target, "platform devices");
@@ -887,7 +887,7 @@ int overlay_build(const struct cape_def *d, const struct board *b, void **blob, 
 	for (size_t i = 0; i < d->ndevs && rc == EXIT_OK; i++) {
 		const struct board_bus *bus;
 
-		if (!d->devs[i].bus || !(bus = board_find_bus(b, d->devs[i].bus)) ||
+		if (d->devs[i].bad || !d->devs[i].bus || !(bus = board_find_bus(b, d->devs[i].bus)) ||
 		    !bus->board_enabled)
 			continue;
 		for (size_t k = 0; k < bus->npins; k++) {
@@ -900,6 +900,8 @@ int overlay_build(const struct cape_def *d, const struct board *b, void **blob, 
 	for (size_t i = 0; i < d->ndevs && rc == EXIT_OK; i++) {
 		const struct cape_dev *dv = &d->devs[i];
 
+		if (dv->bad)
+			continue;	/* its error is said */
 		switch (dv->type) {
 		case DEV_I2C:
 		case DEV_SPI:

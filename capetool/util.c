@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* capetool: small helpers (allocation, files, attributes, JSON strings). */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -7,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "capetool.h"
@@ -415,6 +417,72 @@ static size_t utf8_len(const unsigned char *s)
 	    (cp >= 0xd800 && cp <= 0xdfff))
 		return 0;
 	return n;
+}
+
+bool utf8_valid(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	while (*s) {
+		size_t n = utf8_len(s);
+
+		if (!n)
+			return false;
+		s += n;
+	}
+	return true;
+}
+
+/* Levenshtein distance, ASCII case ignored. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), *row = xcalloc(lb + 1, sizeof(*row)), d;
+
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag + (tolower((unsigned char)a[i - 1]) !=
+							   tolower((unsigned char)b[j - 1]));
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	d = row[lb];
+	free(row);
+	return d;
+}
+
+const char *closest(const char *word, const char *const *cands, size_t n)
+{
+	size_t lw = strlen(word), best = (size_t)-1, limit = lw <= 3 ? 1 : 2;
+	const char *pick = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t lc, d;
+
+		if (!cands[i] || !*cands[i])
+			continue;
+		lc = strlen(cands[i]);
+		d = edit_distance(word, cands[i]);
+		/* "input" for "in", "output" for "out": one is the other's start */
+		if (d > 1 && lw >= 2 && lc >= 2 &&
+		    !strncasecmp(word, cands[i], lw < lc ? lw : lc))
+			d = 1;
+		if (d < best) {
+			best = d;
+			pick = cands[i];
+		}
+	}
+	return best <= limit ? pick : NULL;
 }
 
 /*

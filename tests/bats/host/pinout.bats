@@ -257,9 +257,7 @@ PY
 	no_sanitizer_report
 }
 
-@test "pinout without inputs is a usage error; a bad input is reported" {
-	run ct pinout
-	[ "$status" -eq 2 ]
+@test "a bad input to pinout is reported" {
 	run ct pinout --board beaglebone-black "$BATS_TEST_TMPDIR/missing.cape"
 	[ "$status" -eq 4 ]
 	f=$(weather_with 'bogus = 1;')
@@ -323,4 +321,24 @@ PY
 	run ct pinout --board "$b" "$DEFS/weather.cape" "$DEFS/bborg-servo.cape"
 	[ "$status" -eq 5 ]
 	[[ "$output" == *"! A+B CONFLICT I2C2_SCL 19 () () 20 B i2c2_sda m3 io up"* ]]
+}
+
+@test "pinout --board B without capes draws the blank header map" {
+	run ct pinout --board beaglebone-black
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 0 ]
+	fits_80
+	[[ "$output" == *"= DGND  1 [] () 2  = DGND"* ]]
+	[[ "$output" == *". TIMER4  7 () () 8  . TIMER7"* ]]
+	[[ "$output" == *"~ I2C2 SCL: cape EEPROMs 19 () () 20 ~ I2C2 SDA: cape EEPROMs"* ]]
+	[[ "$output" == *"Capes: none"* ]]
+	[[ "$output" != *Conflicts:* ]]
+	run ct pinout --board qemu-vexpress --json
+	[ "$status" -eq 0 ]
+	python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["capes"] == [] and len(d["headers"]) == 2' <<< "$output"
+	# without --board: the detected board's (beaglebone-black off a bone)
+	run ct pinout
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Board beaglebone-black."* ]]
 }
