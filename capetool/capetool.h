@@ -332,10 +332,54 @@ int cmd_resolve(int argc, char **argv);
 /* decode one buffer: fmt 0 text, 1 JSON, 2 definition; EXIT_* */
 int decode_buffer(const char *src, const uint8_t *buf, size_t len, int fmt, const char *xfile);
 
-/* ---- cmd-check.c: what check says of a cape ---- */
+/* ---- cmd-check.c: what check says of a cape; create and resolve say the same ---- */
 /* def_load, then overlay_build for @b: every error of the definition.  EXIT_*. */
 int def_build(const char *path, const struct board *b, struct cape_def *d, void **blob,
 	      size_t *len);
+
+struct fit_addr {		/* an address (I2C) or chip select (SPI) held on a bus */
+	const char *bus;
+	enum dev_type type;
+	int addr;
+	const char *holder;	/* a part number, or the board's words */
+	int slot;		/* -1: the board */
+};
+
+struct fit {			/* what the capes so far hold, in slot order */
+	const struct board *b;
+	struct {
+		const char *part;	/* NULL: free */
+		int slot;
+		uint16_t word;		/* shared pins: the mux the first cape set */
+	} held[CAPE_NPINS];
+	struct fit_addr *ah;
+	size_t nah;
+	unsigned used[3];
+	int nslots;
+};
+void fit_init(struct fit *f, const struct board *b);
+void fit_free(struct fit *f);
+/*
+ * EXIT_OK, or EXIT_CONFLICT / EXIT_POWER and *msg (malloc'ed), in the
+ * kernel's words; *addr_only (may be NULL): the conflicts are all bus
+ * addresses held.
+ */
+int fit_cape(const struct fit *f, const struct cape_def *d, int slot, char **msg,
+	     bool *addr_only);
+void fit_add(struct fit *f, const struct cape_def *d, int slot);
+/*
+ * The cape alone on @b, as check judges it; a misfit is said in check's
+ * words on stderr, "FILE: words", and:
+ *   FIT_REFUSE  (resolve) gives check's exit status;
+ *   FIT_CREATE  (create) too, but a bus address the board holds is only a
+ *               warning (EXIT_OK): create's portable files are the same
+ *               for every board, what sits on the board's side of a bus is
+ *               the board's (the QEMU board's DVI transmitter at 0x39);
+ *   FIT_FORCE   (create --force) only warns.
+ */
+enum fit_mode { FIT_REFUSE, FIT_CREATE, FIT_FORCE };
+int fit_alone(const char *file, const struct board *b, const struct cape_def *d,
+	      enum fit_mode mode);
 
 /* ---- build helper shared by create and override ---- */
 int build_cape(const char *defpath, const struct board *b, const char *serial,

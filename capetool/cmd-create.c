@@ -9,7 +9,7 @@
 
 static const char usage_text[] =
 	"usage: capetool create DEF [--board B] [-o DIR | [--eeprom-out F] [--dtbo-out F]]\n"
-	"                       [--serial S] [--embed-overlay]\n"
+	"                       [--serial S] [--embed-overlay] [--force]\n"
 	"\n"
 	"Write <part-number>-<version>.eeprom and <part-number>-<version>.dtbo.\n"
 	"DEF - reads the definition from standard input.\n"
@@ -17,7 +17,10 @@ static const char usage_text[] =
 	"overlay is portable: it names only exported things (bone_i2c_2,\n"
 	"bone_devices, <&bone_gpio PIN FLAGS>) and holds no pinmux; 'capetool\n"
 	"resolve' makes one for the board's own tree.  Otherwise it names the\n"
-	"board's labels.\n"
+	"board's labels.  The definition is checked as check does with it alone in\n"
+	"slot 0: what check refuses, create refuses, with the same words and exit\n"
+	"status; only a bus address the board holds is a warning (the files are\n"
+	"the same for every board with the header).\n"
 	"  -b, --board B        board profile (qemu-vexpress, beaglebone-black) or a\n"
 	"                       .board file; default: detected from the running device\n"
 	"                       tree, else beaglebone-black\n"
@@ -29,6 +32,9 @@ static const char usage_text[] =
 	"      --serial S       serial number (12 chars), overrides the definition\n"
 	"  -e, --embed-overlay  also store the overlay and a CRC record in the image's\n"
 	"                       free area (capebus extension records)\n"
+	"  -f, --force          write a cape that does not fit the board alone, as check\n"
+	"                       judges it (a pin the board holds, power over budget:\n"
+	"                       exit 5 or 6 without it), saying why\n"
 	"  -h, --help           this text\n";
 
 int build_cape(const char *defpath, const struct board *b, const char *serial, bool embed,
@@ -78,11 +84,12 @@ int cmd_create(int argc, char **argv)
 		{ "embed-overlay", no_argument, NULL, 'e' },
 		{ "eeprom-out", required_argument, NULL, 'E' },
 		{ "dtbo-out", required_argument, NULL, 'D' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	const char *board = NULL, *dir = NULL, *serial = NULL, *eout = NULL, *dout = NULL;
-	bool embed = false;
+	bool embed = false, force = false;
 	struct board b;
 	struct cape_def def;
 	uint8_t *img = NULL;
@@ -93,7 +100,7 @@ int cmd_create(int argc, char **argv)
 	int c, rc;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "b:o:eh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:o:efh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': board = optarg; break;
 		case 'o': dir = optarg; break;
@@ -101,6 +108,7 @@ int cmd_create(int argc, char **argv)
 		case 'e': embed = true; break;
 		case 'E': eout = optarg; break;
 		case 'D': dout = optarg; break;
+		case 'f': force = true; break;
 		case 'h': fputs(usage_text, stdout); return EXIT_OK;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
@@ -135,6 +143,9 @@ int cmd_create(int argc, char **argv)
 	if (rc)
 		return rc;
 	rc = build_cape(argv[optind], &b, serial, embed, &img, &imglen, &dtbo, &dtbolen, &def);
+	/* and refused where check refuses it, unless forced */
+	if (!rc)
+		rc = fit_alone(in_name(argv[optind]), &b, &def, force ? FIT_FORCE : FIT_CREATE);
 	board_free(&b);
 	if (rc) {
 		free(img);

@@ -467,6 +467,56 @@ static const struct cape_pin *def_pin(const struct cape_def *d, int idx)
 	return NULL;
 }
 
+/*
+ * A GPIO device's pin as its pin word sets it: muxed as the pin's GPIO,
+ * and driven (LED), read (key) or both (1-Wire) in the direction the word
+ * says, the receiver enabled where the device reads.
+ */
+static void check_gpio_use(struct dctx *c, config_setting_t *at, const char *key,
+			   const struct cape_dev *dv, const struct cape_pin *p)
+{
+	int idx = p->idx, gm = board_gpio_mode(c->t, idx), mode = p->word & CAPE_PIN_MODE_MASK;
+	uint16_t dir = p->word & CAPE_PIN_DIR_MASK;
+	bool reads = dv->type != DEV_LED, drives = dv->type != DEV_KEY;
+	const char *pin = cape_pin_names[idx];
+	char who[96], msg[320];
+
+	if (dv->type == DEV_W1)
+		snprintf(who, sizeof(who), "1-Wire bus");
+	else
+		snprintf(who, sizeof(who), "%s \"%s\"", dv->type == DEV_LED ? "LED" : "key",
+			 dv->label ? dv->label : "");
+	if (gm >= 0 && mode != gm) {
+		const char *f = board_function(c->t, idx, mode);
+
+		if (f)
+			snprintf(msg, sizeof(msg),
+				 "%s needs %s muxed as a GPIO, mode %d (%s); pins has it in mode %d (%s, line %d)",
+				 who, pin, gm, board_function(c->t, idx, gm), mode, f, p->line);
+		else
+			snprintf(msg, sizeof(msg),
+				 "%s needs %s muxed as a GPIO, mode %d (%s); pins has it in mode %d (line %d)",
+				 who, pin, gm, board_function(c->t, idx, gm), mode, p->line);
+		derr(c, at, key, msg);
+		return;
+	}
+	if (reads && dir == CAPE_PIN_DIR_OUT)
+		snprintf(msg, sizeof(msg), "%s reads %s, but pins sets it as an output (line %d)",
+			 who, pin, p->line);
+	else if (drives && dir == CAPE_PIN_DIR_IN)
+		snprintf(msg, sizeof(msg), "%s drives %s, but pins sets it as an input (line %d)",
+			 who, pin, p->line);
+	else if (reads && !(p->word & CAPE_PIN_RX_ENABLE))
+		snprintf(msg, sizeof(msg), "%s reads %s, but its receiver is disabled (rx = false, line %d)",
+			 who, pin, p->line);
+	else if (dv->type == DEV_W1 && dir != CAPE_PIN_DIR_BIDIR)
+		snprintf(msg, sizeof(msg), "%s drives and reads %s: its direction must be bidir (line %d)",
+			 who, pin, p->line);
+	else
+		return;
+	derr(c, at, key, msg);
+}
+
 /* The keys a device type must have (the schema reports them missing). */
 static bool dev_complete(const struct cape_dev *dv)
 {
@@ -571,6 +621,7 @@ static void parse_devices(struct dctx *c, config_setting_t *list, struct cape_de
 		if (dv->pin) {
 			int idx = cape_pin_index(dv->pin);
 			const struct cape_pin *p = idx >= 0 ? def_pin(d, idx) : NULL;
+			config_setting_t *at = config_setting_get_member(g, "pin");
 			char key[32], msg[320], why[200];
 
 			snprintf(key, sizeof(key), "devices[%d].pin", i);
@@ -588,6 +639,7 @@ static void parse_devices(struct dctx *c, config_setting_t *list, struct cape_de
 				/* the name as the kernel writes it, whatever the definition's spelling */
 				free(dv->pin);
 				dv->pin = xstrdup(cape_pin_names[idx]);
+				check_gpio_use(c, at ? at : g, key, dv, p);
 			}
 		}
 		/* a device with an error is left out of the overlay, whose errors are reported too */

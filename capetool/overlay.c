@@ -1128,6 +1128,19 @@ static void resolve_refs(struct rctx *r)
 				     where, f->prop, f->label, code, cape_pin_names[idx], r->b->name);
 				goto next;
 			}
+			{
+				/* the cape's pin word must mux the pin as that GPIO */
+				const struct board *ft = board_functions(r->b);
+				int gm = board_gpio_mode(ft, idx), mode = r->pins[idx] & CAPE_PIN_MODE_MASK;
+				const char *have = board_function(ft, idx, mode);
+
+				if (gm >= 0 && (r->pins[idx] & CAPE_PIN_USED) && mode != gm) {
+					rerr(r, "%s:%s: %s is used as a GPIO, but the cape's pin word muxes it mode %d%s%s%s: a GPIO needs mode %d (%s)",
+					     where, f->prop, cape_pin_names[idx], mode, have ? " (" : "",
+					     have ? have : "", have ? ")" : "", gm, board_function(ft, idx, gm));
+					goto next;
+				}
+			}
 			cell(p->val + f->off + 4, (uint32_t)bp->line);
 			free(f->label);
 			f->label = xstrdup(bp->gpio);
