@@ -42,18 +42,59 @@ static int mark_pins(const char *src, config_setting_t *a, bool *mark)
 
 bool header_position(const char *name, int *hdr, int *pos)
 {
-	char *end;
-	long n;
+	char canon[16];
 
-	if (name[0] != 'P' || (name[1] != '8' && name[1] != '9') || name[2] != '.' ||
-	    name[3] < '1' || name[3] > '9')
+	if (!pin_canonical(name, canon, sizeof(canon)))
 		return false;
-	n = strtol(name + 3, &end, 10);
-	if (*end || n < 1 || n > 2 * BOARD_HDR_ROWS)
-		return false;
-	*hdr = name[1] - '8';
-	*pos = (int)n;
+	*hdr = canon[1] - '8';
+	*pos = atoi(canon + 3);
 	return true;
+}
+
+const struct board_hdr *board_hdr_of(const struct board *b, int idx)
+{
+	int hdr, pos;
+
+	if (idx < 0 || idx >= CAPE_NPINS || !header_position(cape_pin_names[idx], &hdr, &pos))
+		return NULL;
+	return &b->hdr[hdr][pos - 1];
+}
+
+/*
+ * The table of functions by mux mode: @b's, or for a board without one
+ * (qemu-vexpress has no pin multiplexer) the BeagleBone Black's.  A pin
+ * word's mode is the AM335x pad's mux mode on every board with the header.
+ */
+const struct board *board_functions(const struct board *b)
+{
+	static struct board bone;
+	static int loaded;	/* 0: not yet, 1: loaded, -1: failed */
+
+	if (b && b->has_modes)
+		return b;
+	if (!loaded)
+		loaded = board_load("beaglebone-black", &bone) ? -1 : 1;
+	return loaded > 0 ? &bone : b;
+}
+
+const char *board_function(const struct board *t, int idx, int mode)
+{
+	const struct board_hdr *h = t ? board_hdr_of(t, idx) : NULL;
+
+	if (!h || mode < 0 || mode > 7 || !h->modes[mode] || !*h->modes[mode])
+		return NULL;
+	return h->modes[mode];
+}
+
+int board_gpio_mode(const struct board *t, int idx)
+{
+	for (int m = 0; m < 8; m++) {
+		const char *f = board_function(t, idx, m);
+
+		if (f && !strncmp(f, "gpio", 4))
+			return m;
+	}
+	return -1;
 }
 
 /* "header": per position, fixed pins, functions by mode, the board's uses. */
@@ -105,6 +146,7 @@ static int parse_header(const char *src, config_setting_t *list, struct board *b
 				const char *f = config_setting_get_string_elem(m, k);
 
 				h->modes[k] = xstrdup(f ? f : "");
+				b->has_modes |= f && *f;
 			}
 		}
 	}

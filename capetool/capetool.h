@@ -42,9 +42,18 @@ void *xcalloc(size_t n, size_t m);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Whole file into a malloc'ed buffer (8-byte aligned); 0 or -errno. */
+/*
+ * "-" is standard input where a command reads one file and standard output
+ * where it writes one; in messages "<stdin>" and "<stdout>".
+ */
+bool is_stdio(const char *path);
+const char *in_name(const char *path);
+const char *out_name(const char *path);
+/* Whole file into a malloc'ed buffer (8-byte aligned); 0 or -errno.  "-":
+ * standard input (read once; every read of "-" gets the same bytes). */
 int read_file(const char *path, uint8_t **buf, size_t *len);
-/* Atomic: a temporary file in @path's directory, renamed over @path. */
+/* Atomic: a temporary file in @path's directory, renamed over @path.
+ * "-": standard output. */
 int write_file(const char *path, const void *buf, size_t len);
 int stage_file(const char *path, const void *buf, size_t len, char **tmp);
 int commit_file(char *tmp, const char *path);	/* path NULL: discard */
@@ -56,6 +65,12 @@ int write_attr(const char *path, const char *val);
 int write_attr_bin(const char *path, const void *buf, size_t len);
 char *path_dirname(const char *path);
 void json_str(const char *s);
+bool utf8_valid(const char *s);
+/*
+ * The candidate nearest @word (edit distance, case ignored, a start of the
+ * other counting as near), for "did you mean": NULL if none is near.
+ */
+const char *closest(const char *word, const char *const *cands, size_t n);
 bool wants_help(int argc, char **argv);
 /* --slot N for decode and flash: N, or -1 after saying why. */
 int parse_slot_option(const char *arg);
@@ -69,7 +84,9 @@ uint32_t crc32_iso_hdlc(const void *buf, size_t len);
 #define CAPE_EEPROM_SIZE_MAX 32768
 extern const char *const cape_pin_names[CAPE_NPINS];
 extern const char *const cape_pin_signals[CAPE_NPINS];
-int cape_pin_index(const char *name);		/* -1 if not a header signal */
+/* "P8.13", also "P8_13", "p8.13", "P8_07": "P8.13" in @out; false if no header position. */
+bool pin_canonical(const char *name, char *out, size_t n);
+int cape_pin_index(const char *name);		/* -1 if not a header signal; as pin_canonical */
 static inline bool cape_pin_is_ain(int idx) { return idx >= CAPE_BONE_FIRST_AIN; }
 
 /* ---- schema.c: compiled-in schema and validator ---- */
@@ -83,6 +100,7 @@ int schema_validate(const char *schema_text, const char *file, struct config_set
 int schema_print_doc(const char *schema_text, bool roff);
 
 /* ---- def.c: definition parsing ---- */
+struct board;
 enum dev_type { DEV_I2C, DEV_SPI, DEV_LED, DEV_KEY, DEV_W1, DEV_UART };
 
 struct prop {			/* an extra property from `properties` */
@@ -99,6 +117,7 @@ struct cape_dev {
 	bool active_low;
 	struct prop *props;
 	size_t nprops;
+	bool bad;		/* an error was reported: left out of the overlay */
 };
 
 struct cape_pin {
@@ -121,9 +140,16 @@ struct cape_def {
 	struct cape_dev *devs;
 	size_t ndevs;
 	char *overlay;		/* escape hatch path, resolved */
+	bool parsed;		/* read and parsed: what it holds can be checked further */
 };
 
-int def_load(const char *path, struct cape_def *def);	/* EXIT_* */
+/*
+ * Read and validate a definition ("-": standard input) for board @b (mode
+ * names, GPIO modes; NULL: the BeagleBone Black's table).  Every error is
+ * reported, FILE:LINE; EXIT_*.  On EXIT_DEF with def->parsed, what is valid
+ * is filled in (devices with an error marked bad) for further checks.
+ */
+int def_load(const char *path, const struct board *b, struct cape_def *def);
 void def_syntax_error(const char *path, const struct config_t *cfg);
 void def_free(struct cape_def *def);
 const char *dev_type_name(enum dev_type t);
@@ -185,6 +211,7 @@ struct board {
 	struct board_pin pins[CAPE_NPINS];	/* by index; gpio NULL if absent */
 	struct board_hdr hdr[2][BOARD_HDR_ROWS * 2];	/* "header": [P8, P9][pin - 1] */
 	bool has_hdr;
+	bool has_modes;		/* the header lists functions by mux mode */
 	struct board_export *exports;	/* none: create emits board-specific overlays */
 	size_t nexports;
 };
@@ -198,6 +225,18 @@ void board_free(struct board *b);
 const struct board_bus *board_find_bus(const struct board *b, const char *name);
 /* "P8.13" -> header 0 (P8) or 1 (P9) and position 1-46; false if not one. */
 bool header_position(const char *name, int *hdr, int *pos);
+/* The profile's "header" entry of signal pin @idx, or NULL. */
+const struct board_hdr *board_hdr_of(const struct board *b, int idx);
+/*
+ * The functions by mux mode that pin words name: @b's, else (a board with
+ * no pin multiplexer, @b NULL) the BeagleBone Black profile's, which is
+ * the AM335x's for every board with the header.
+ */
+const struct board *board_functions(const struct board *b);
+/* Function of @mode on pin @idx in table @t ("gpio0_23"), NULL if none. */
+const char *board_function(const struct board *t, int idx, int mode);
+/* The mode whose function is the pin's GPIO, -1 if the table has none. */
+int board_gpio_mode(const struct board *t, int idx);
 /* The mux entry of the board-enabled bus a shared pin belongs to, or NULL. */
 const struct bus_mux *board_shared_mux(const struct board *b, int idx, const struct board_bus **bus);
 /* The export of that name; the export whose target is @target; the GPIO nexus. */
@@ -247,6 +286,10 @@ size_t eeprom_std_size(bool a0);
 int pin_words_parse(const char *line, int *idx, uint16_t *word);
 /* The buffer starts with the cape EEPROM magic AA 55 33 EE. */
 bool eeprom_has_magic(const uint8_t *buf, size_t len);
+/* A buffer without that magic: what it is instead (a definition, a device
+ * tree), as a sentence for the user, or NULL. */
+const char *file_kind_not_image(const uint8_t *buf, size_t len);
+bool buf_is_text(const uint8_t *buf, size_t len);
 
 /* ---- overlay.c: overlay building ---- */
 /*
@@ -289,8 +332,57 @@ int cmd_resolve(int argc, char **argv);
 /* decode one buffer: fmt 0 text, 1 JSON, 2 definition; EXIT_* */
 int decode_buffer(const char *src, const uint8_t *buf, size_t len, int fmt, const char *xfile);
 
+/* ---- cmd-check.c: what check says of a cape; create and resolve say the same ---- */
+/* def_load, then overlay_build for @b: every error of the definition.  EXIT_*. */
+int def_build(const char *path, const struct board *b, struct cape_def *d, void **blob,
+	      size_t *len);
+
+struct fit_addr {		/* an address (I2C) or chip select (SPI) held on a bus */
+	const char *bus;
+	enum dev_type type;
+	int addr;
+	const char *holder;	/* a part number, or the board's words */
+	int slot;		/* -1: the board */
+};
+
+struct fit {			/* what the capes so far hold, in slot order */
+	const struct board *b;
+	struct {
+		const char *part;	/* NULL: free */
+		int slot;
+		uint16_t word;		/* shared pins: the mux the first cape set */
+	} held[CAPE_NPINS];
+	struct fit_addr *ah;
+	size_t nah;
+	unsigned used[3];
+	int nslots;
+};
+void fit_init(struct fit *f, const struct board *b);
+void fit_free(struct fit *f);
+/*
+ * EXIT_OK, or EXIT_CONFLICT / EXIT_POWER and *msg (malloc'ed), in the
+ * kernel's words; *addr_only (may be NULL): the conflicts are all bus
+ * addresses held.
+ */
+int fit_cape(const struct fit *f, const struct cape_def *d, int slot, char **msg,
+	     bool *addr_only);
+void fit_add(struct fit *f, const struct cape_def *d, int slot);
+/*
+ * The cape alone on @b, as check judges it; a misfit is said in check's
+ * words on stderr, "FILE: words", and:
+ *   FIT_REFUSE  (resolve) gives check's exit status;
+ *   FIT_CREATE  (create) too, but a bus address the board holds is only a
+ *               warning (EXIT_OK): create's portable files are the same
+ *               for every board, what sits on the board's side of a bus is
+ *               the board's (the QEMU board's DVI transmitter at 0x39);
+ *   FIT_FORCE   (create --force) only warns.
+ */
+enum fit_mode { FIT_REFUSE, FIT_CREATE, FIT_FORCE };
+int fit_alone(const char *file, const struct board *b, const struct cape_def *d,
+	      enum fit_mode mode);
+
 /* ---- build helper shared by create and override ---- */
-int build_cape(const char *defpath, const char *boardname, const char *serial,
+int build_cape(const char *defpath, const struct board *b, const char *serial,
 	       bool embed, uint8_t **img, size_t *imglen, void **dtbo, size_t *dtbolen,
 	       struct cape_def *def);
 

@@ -14,9 +14,10 @@ static const char usage_text[] =
 	"usage: capetool check DEF... [--board B] [--quiet]\n"
 	"\n"
 	"Validate cape definitions (schema, header pins, devices against the board\n"
-	"profile) without writing anything.  The definitions are then taken as the\n"
-	"capes of slots 0, 1, ... in the order given, and pin conflicts and power\n"
-	"over budget are reported in the words the kernel uses, e.g.\n"
+	"profile) without writing anything (DEF \"-\" is standard input).  The\n"
+	"definitions are then taken as the capes of slots 0, 1, ... in the order\n"
+	"given, and pin conflicts and power over budget are reported in the words\n"
+	"the kernel uses, e.g.\n"
 	"  pin P8.13 is held by BB-WTHR-01 (slot 0)\n"
 	"  i2c2 address 0x68 is held by EXL-RTC-01 (slot 1)\n"
 	"  vdd-3v3b over budget: needs 150 mA, 200 of 250 mA in use\n"
@@ -25,6 +26,9 @@ static const char usage_text[] =
 	"EEPROMs at 0x54-0x57) hold their addresses; capes beyond the board's\n"
 	"slots are refused.  Over budget is exit 6 here, a warning to act on; the\n"
 	"kernel loads such a cape and reports it, unless capebus.strict_budget=1.\n"
+	"A GPIO device's pin must be muxed as the pin's GPIO, in the direction the\n"
+	"device uses it (an LED out, a key in with its receiver enabled).  create\n"
+	"and resolve refuse what check refuses of a cape alone, in the same words.\n"
 	"  -b, --board B   board profile (board pins, shared pins, rail budgets)\n"
 	"  -q, --quiet     print only problems\n"
 	"  -h, --help      this text\n"
@@ -33,29 +37,62 @@ static const char usage_text[] =
 
 static const char *const rails[] = { "vdd-3v3b", "vdd-5v", "sys-5v" };
 
-struct held {
-	const char *part;	/* NULL: free */
-	int slot;
-	uint16_t word;		/* shared pins: the mux the first cape set */
-};
+/*
+ * The definition at @path on board @b, as check takes it: read and
+ * validated, and its overlay for @b built, so that every error of the
+ * definition (schema, pins, modes, devices, the board's buses and GPIOs)
+ * is reported in one run.  create and resolve take a definition the same
+ * way.  EXIT_*; *blob (may be NULL) the overlay.
+ */
+int def_build(const char *path, const struct board *b, struct cape_def *d, void **blob,
+	      size_t *len)
+{
+	void *o = NULL;
+	size_t l = 0;
+	int rc = def_load(path, b, d), r;
 
-/* An address (I2C) or chip select (SPI) on a bus, and who holds it. */
-struct addr_held {
-	const char *bus;
-	enum dev_type type;
-	int addr;
-	const char *holder;	/* a part number, or the board's words */
-	int slot;		/* -1: the board */
-};
+	if (!d->parsed)
+		return rc;
+	r = overlay_build(d, b, &o, &l);
+	if (!rc)
+		rc = r;
+	if (blob && !rc) {
+		*blob = o;
+		*len = l;
+	} else {
+		free(o);
+	}
+	return rc;
+}
 
-static const struct addr_held *addr_holder(const struct addr_held *h, size_t n,
-					   const struct cape_dev *dv)
+void fit_init(struct fit *f, const struct board *b)
+{
+	memset(f, 0, sizeof(*f));
+	f->b = b;
+	/* the board's own devices hold their addresses */
+	for (size_t i = 0; i < b->nbuses; i++) {
+		for (size_t k = 0; k < b->buses[i].nreserved; k++) {
+			f->ah = xrealloc(f->ah, (f->nah + 1) * sizeof(*f->ah));
+			f->ah[f->nah++] = (struct fit_addr){
+				b->buses[i].name, !strcmp(b->buses[i].type, "spi") ? DEV_SPI : DEV_I2C,
+				b->buses[i].reserved[k].addr, b->buses[i].reserved[k].holder, -1 };
+		}
+	}
+}
+
+void fit_free(struct fit *f)
+{
+	free(f->ah);
+	memset(f, 0, sizeof(*f));
+}
+
+static const struct fit_addr *addr_holder(const struct fit *f, const struct cape_dev *dv)
 {
 	int a = dv->type == DEV_I2C ? dv->address : dv->cs;
 
-	for (size_t i = 0; i < n; i++)
-		if (h[i].type == dv->type && h[i].addr == a && !strcmp(h[i].bus, dv->bus))
-			return &h[i];
+	for (size_t i = 0; i < f->nah; i++)
+		if (f->ah[i].type == dv->type && f->ah[i].addr == a && !strcmp(f->ah[i].bus, dv->bus))
+			return &f->ah[i];
 	return NULL;
 }
 
@@ -65,6 +102,145 @@ static void append(char **msg, const char *s)
 
 	free(*msg);
 	*msg = n;
+}
+
+/*
+ * Does cape @d fit in slot @slot beside what @f holds, as the kernel would
+ * judge it: pins held by the board or an earlier cape, the shared cape
+ * bus muxed otherwise, bus addresses held, rails over budget.  EXIT_OK, or
+ * EXIT_CONFLICT or EXIT_POWER with *msg (malloc'ed) in the kernel's words.
+ */
+int fit_cape(const struct fit *f, const struct cape_def *d, int slot, char **msg,
+	     bool *addr_only)
+{
+	const struct board *b = f->b;
+	bool uses[CAPE_NPINS] = { false };
+	char buf[320];
+
+	(void)slot;
+	*msg = NULL;
+	for (size_t k = 0; k < d->npins; k++)
+		uses[d->pins[k].idx] = true;
+	/* in pin-usage order, as the kernel walks its pin bitmap */
+	for (int idx = 0; idx < CAPE_NPINS; idx++) {
+		if (uses[idx] && b->shared_pin[idx]) {
+			/* the shared cape bus: named by any cape, muxed alike */
+			const struct board_bus *bus = NULL;
+			const struct bus_mux *m = board_shared_mux(b, idx, &bus);
+			uint16_t w = 0;
+			char mine[64], theirs[64];
+
+			for (size_t k = 0; k < d->npins; k++)
+				if (d->pins[k].idx == idx)
+					w = d->pins[k].word;
+			if (m && (w & CAPE_PIN_MODE_MASK) != m->mode) {
+				snprintf(buf, sizeof(buf),
+					 "pin %s is the shared cape bus %s (%s, mode %d), muxed here mode %d",
+					 cape_pin_names[idx], bus->name, m->signal, m->mode,
+					 w & CAPE_PIN_MODE_MASK);
+				append(msg, buf);
+			} else if (f->held[idx].part && f->held[idx].word != w) {
+				pin_words(idx, f->held[idx].word, theirs, sizeof(theirs));
+				pin_words(idx, w, mine, sizeof(mine));
+				snprintf(buf, sizeof(buf),
+					 "shared pin %s is muxed \"%s\" by %s (slot %d), \"%s\" here",
+					 cape_pin_names[idx], theirs, f->held[idx].part,
+					 f->held[idx].slot, mine);
+				append(msg, buf);
+			}
+			continue;
+		}
+		if (!uses[idx])
+			continue;
+		if (b->board_pin[idx]) {
+			snprintf(buf, sizeof(buf), "pin %s is held by the board", cape_pin_names[idx]);
+			append(msg, buf);
+		} else if (f->held[idx].part) {
+			snprintf(buf, sizeof(buf), "pin %s is held by %s (slot %d)", cape_pin_names[idx],
+				 f->held[idx].part, f->held[idx].slot);
+			append(msg, buf);
+		}
+	}
+	if (addr_only)
+		*addr_only = !*msg;
+	/* bus addresses: the board's devices and earlier capes hold theirs */
+	for (size_t k = 0; k < d->ndevs; k++) {
+		const struct cape_dev *dv = &d->devs[k];
+		const struct fit_addr *h;
+
+		if ((dv->type != DEV_I2C && dv->type != DEV_SPI) || !dv->bus ||
+		    !(h = addr_holder(f, dv)))
+			continue;
+		if (h->slot < 0)
+			snprintf(buf, sizeof(buf), "%s %s 0x%02x is held by %s", dv->bus,
+				 dv->type == DEV_I2C ? "address" : "chip select", h->addr, h->holder);
+		else
+			snprintf(buf, sizeof(buf), "%s %s 0x%02x is held by %s (slot %d)", dv->bus,
+				 dv->type == DEV_I2C ? "address" : "chip select", h->addr, h->holder,
+				 h->slot);
+		append(msg, buf);
+	}
+	if (*msg)
+		return EXIT_CONFLICT;
+	if (addr_only)
+		*addr_only = false;
+	for (int r = 0; r < 3; r++) {
+		/* a rail the cape draws nothing from is never over budget */
+		if (d->power[r] && f->used[r] + d->power[r] > b->budget[r]) {
+			snprintf(buf, sizeof(buf), "%s over budget: needs %u mA, %u of %u mA in use",
+				 rails[r], d->power[r], f->used[r], b->budget[r]);
+			append(msg, buf);
+		}
+	}
+	return *msg ? EXIT_POWER : EXIT_OK;
+}
+
+/* Cape @d takes slot @slot: its pins, addresses and currents are held. */
+void fit_add(struct fit *f, const struct cape_def *d, int slot)
+{
+	for (size_t k = 0; k < d->npins; k++) {
+		if (f->held[d->pins[k].idx].part)
+			continue;	/* a shared pin keeps its first holder's mux */
+		f->held[d->pins[k].idx].part = d->part_number;
+		f->held[d->pins[k].idx].slot = slot;
+		f->held[d->pins[k].idx].word = d->pins[k].word;
+	}
+	for (size_t k = 0; k < d->ndevs; k++) {
+		const struct cape_dev *dv = &d->devs[k];
+
+		if ((dv->type != DEV_I2C && dv->type != DEV_SPI) || !dv->bus)
+			continue;
+		f->ah = xrealloc(f->ah, (f->nah + 1) * sizeof(*f->ah));
+		f->ah[f->nah++] = (struct fit_addr){ dv->bus, dv->type,
+			dv->type == DEV_I2C ? dv->address : dv->cs, d->part_number, slot };
+	}
+	f->nslots++;
+	for (int r = 0; r < 3; r++)
+		f->used[r] += d->power[r];
+}
+
+int fit_alone(const char *file, const struct board *b, const struct cape_def *d,
+	      enum fit_mode mode)
+{
+	struct fit f;
+	char *msg;
+	bool addr_only;
+	int rc;
+
+	fit_init(&f, b);
+	rc = fit_cape(&f, d, 0, &msg, &addr_only);
+	fit_free(&f);
+	if (!rc)
+		return EXIT_OK;
+	/* the words check prints; the exit status it gives, unless only warned */
+	if (mode == FIT_FORCE || (mode == FIT_CREATE && addr_only)) {
+		err("warning: %s: %s", file, msg);
+		rc = EXIT_OK;
+	} else {
+		err("%s: %s", file, msg);
+	}
+	free(msg);
+	return rc;
 }
 
 int cmd_check(int argc, char **argv)
@@ -78,12 +254,9 @@ int cmd_check(int argc, char **argv)
 	const char *boardname = NULL;
 	bool quiet = false;
 	struct board b;
-	struct held held[CAPE_NPINS] = { { 0 } };
-	unsigned used[3] = { 0 };
-	int c, rc = EXIT_OK, ndefs, nslots = 0;
+	struct fit f;
+	int c, rc = EXIT_OK, ndefs;
 	struct cape_def *defs;
-	struct addr_held *ah = NULL;
-	size_t nah = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "b:qh", opts, NULL)) != -1) {
@@ -101,145 +274,38 @@ int cmd_check(int argc, char **argv)
 	c = board_load(boardname, &b);
 	if (c)
 		return c;
-	/* the board's own devices hold their addresses */
-	for (size_t i = 0; i < b.nbuses; i++) {
-		for (size_t k = 0; k < b.buses[i].nreserved; k++) {
-			ah = xrealloc(ah, (nah + 1) * sizeof(*ah));
-			ah[nah++] = (struct addr_held){
-				b.buses[i].name, !strcmp(b.buses[i].type, "spi") ? DEV_SPI : DEV_I2C,
-				b.buses[i].reserved[k].addr, b.buses[i].reserved[k].holder, -1 };
-		}
-	}
+	fit_init(&f, &b);
 	ndefs = argc - optind;
 	defs = xcalloc((size_t)ndefs, sizeof(*defs));
 	for (int i = 0; i < ndefs; i++) {
-		const char *file = argv[optind + i];
+		const char *file = in_name(argv[optind + i]);
 		struct cape_def *d = &defs[i];
-		char *msg = NULL, buf[320];
-		bool uses[CAPE_NPINS];
-		void *blob = NULL;
-		size_t len;
-		int r = def_load(file, d);
+		char *msg = NULL;
+		int r = def_build(argv[optind + i], &b, d, NULL, NULL);
 
-		if (!r)
-			r = overlay_build(d, &b, &blob, &len);
-		free(blob);
-		memset(uses, 0, sizeof(uses));
-		for (size_t k = 0; !r && k < d->npins; k++)
-			uses[d->pins[k].idx] = true;
 		if (r) {
 			if (r == EXIT_DEF || r == EXIT_IO)
 				printf("%s: invalid\n", file);
 			rc = rc ? rc : r;
 			continue;
 		}
-		if (nslots == b.slots) {
+		if (f.nslots == b.slots) {
 			printf("%s: no free slot: board %s has %d\n", file, b.name, b.slots);
 			if (!rc || rc == EXIT_POWER)
 				rc = EXIT_CONFLICT;
 			continue;
 		}
-		/* in pin-usage order, as the kernel walks its pin bitmap */
-		for (int idx = 0; idx < CAPE_NPINS; idx++) {
-			if (uses[idx] && b.shared_pin[idx]) {
-				/* the shared cape bus: named by any cape, muxed alike */
-				const struct board_bus *bus = NULL;
-				const struct bus_mux *m = board_shared_mux(&b, idx, &bus);
-				uint16_t w = 0;
-				char mine[64], theirs[64];
-
-				for (size_t k = 0; k < d->npins; k++)
-					if (d->pins[k].idx == idx)
-						w = d->pins[k].word;
-				if (m && (w & CAPE_PIN_MODE_MASK) != m->mode) {
-					snprintf(buf, sizeof(buf),
-						 "pin %s is the shared cape bus %s (%s, mode %d), muxed here mode %d",
-						 cape_pin_names[idx], bus->name, m->signal, m->mode,
-						 w & CAPE_PIN_MODE_MASK);
-					append(&msg, buf);
-				} else if (held[idx].part && held[idx].word != w) {
-					pin_words(idx, held[idx].word, theirs, sizeof(theirs));
-					pin_words(idx, w, mine, sizeof(mine));
-					snprintf(buf, sizeof(buf),
-						 "shared pin %s is muxed \"%s\" by %s (slot %d), \"%s\" here",
-						 cape_pin_names[idx], theirs, held[idx].part, held[idx].slot,
-						 mine);
-					append(&msg, buf);
-				}
-				continue;
-			}
-			if (!uses[idx])
-				continue;
-			if (b.board_pin[idx]) {
-				snprintf(buf, sizeof(buf), "pin %s is held by the board",
-					 cape_pin_names[idx]);
-				append(&msg, buf);
-			} else if (held[idx].part) {
-				snprintf(buf, sizeof(buf), "pin %s is held by %s (slot %d)",
-					 cape_pin_names[idx], held[idx].part, held[idx].slot);
-				append(&msg, buf);
-			}
-		}
-		/* bus addresses: the board's devices and earlier capes hold theirs */
-		for (size_t k = 0; k < d->ndevs; k++) {
-			const struct cape_dev *dv = &d->devs[k];
-			const struct addr_held *h;
-
-			if ((dv->type != DEV_I2C && dv->type != DEV_SPI) || !dv->bus ||
-			    !(h = addr_holder(ah, nah, dv)))
-				continue;
-			if (h->slot < 0)
-				snprintf(buf, sizeof(buf), "%s %s 0x%02x is held by %s", dv->bus,
-					 dv->type == DEV_I2C ? "address" : "chip select", h->addr,
-					 h->holder);
-			else
-				snprintf(buf, sizeof(buf), "%s %s 0x%02x is held by %s (slot %d)",
-					 dv->bus, dv->type == DEV_I2C ? "address" : "chip select",
-					 h->addr, h->holder, h->slot);
-			append(&msg, buf);
-		}
-		if (msg) {
+		r = fit_cape(&f, d, i, &msg, NULL);
+		if (r) {
 			printf("%s: %s\n", file, msg);
 			free(msg);
-			if (!rc || rc == EXIT_POWER)
+			if (r == EXIT_CONFLICT && (!rc || rc == EXIT_POWER))
 				rc = EXIT_CONFLICT;
+			else if (!rc)
+				rc = r;
 			continue;
 		}
-		for (int r2 = 0; r2 < 3; r2++) {
-			/* a rail the cape draws nothing from is never over budget */
-			if (d->power[r2] && used[r2] + d->power[r2] > b.budget[r2]) {
-				snprintf(buf, sizeof(buf),
-					 "%s over budget: needs %u mA, %u of %u mA in use",
-					 rails[r2], d->power[r2], used[r2], b.budget[r2]);
-				append(&msg, buf);
-			}
-		}
-		if (msg) {
-			printf("%s: %s\n", file, msg);
-			free(msg);
-			if (!rc)
-				rc = EXIT_POWER;
-			continue;
-		}
-		for (size_t k = 0; k < d->npins; k++) {
-			if (held[d->pins[k].idx].part)
-				continue;	/* a shared pin keeps its first holder's mux */
-			held[d->pins[k].idx].part = d->part_number;
-			held[d->pins[k].idx].slot = i;
-			held[d->pins[k].idx].word = d->pins[k].word;
-		}
-		for (size_t k = 0; k < d->ndevs; k++) {
-			const struct cape_dev *dv = &d->devs[k];
-
-			if ((dv->type != DEV_I2C && dv->type != DEV_SPI) || !dv->bus)
-				continue;
-			ah = xrealloc(ah, (nah + 1) * sizeof(*ah));
-			ah[nah++] = (struct addr_held){ dv->bus, dv->type,
-				dv->type == DEV_I2C ? dv->address : dv->cs, d->part_number, i };
-		}
-		nslots++;
-		for (int r2 = 0; r2 < 3; r2++)
-			used[r2] += d->power[r2];
+		fit_add(&f, d, i);
 		if (!quiet)
 			printf("%s: ok: %s-%s in slot %d, %zu pins, vdd-3v3b %u mA, vdd-5v %u mA, sys-5v %u mA (board %s)\n",
 			       file, d->part_number, d->version, i, d->npins, d->power[0],
@@ -248,7 +314,7 @@ int cmd_check(int argc, char **argv)
 	for (int i = 0; i < ndefs; i++)
 		def_free(&defs[i]);
 	free(defs);
-	free(ah);
+	fit_free(&f);
 	board_free(&b);
 	return rc;
 }

@@ -10,12 +10,14 @@ static const char usage_text[] =
 	"usage: capetool decode (IMAGE | --slot N) [--json | --format=cape] [-x FILE]\n"
 	"\n"
 	"Print every field of a cape EEPROM image (A0 or A1), the used pins in the\n"
-	"kernel's words, and the capebus extension records.\n"
+	"kernel's words, and the capebus extension records.  IMAGE - reads the image\n"
+	"from standard input.\n"
 	"  -s, --slot N              read slot N's EEPROM through its nvmem device\n"
 	"  -j, --json                JSON output\n"
-	"  -f, --format=text|json|cape  cape: a definition that create turns back\n"
+	"      --format=text|json|cape  cape: a definition that create turns back\n"
 	"                            into the same image\n"
-	"  -x, --extract-overlay F   write an embedded overlay record to F\n"
+	"  -x, --extract-overlay F   write an embedded overlay record to F (\"-\":\n"
+	"                            standard output, instead of the decoding)\n"
 	"  -h, --help                this text\n"
 	"Exit codes 10-14 name what is wrong: bad magic (10), unknown revision (11),\n"
 	"bad text (12), bad CRC (13), truncated image or extension area (14).\n";
@@ -197,7 +199,9 @@ int decode_buffer(const char *src, const uint8_t *buf, size_t len, int fmt, cons
 		err("%s: %s", src, why);
 		return rc;
 	}
-	if (fmt == FMT_JSON)
+	if (xfile && is_stdio(xfile))
+		;	/* standard output carries the overlay, not the decoding */
+	else if (fmt == FMT_JSON)
 		print_json(src, &im);
 	else if (fmt == FMT_CAPE)
 		print_cape(src, &im);
@@ -209,7 +213,7 @@ int decode_buffer(const char *src, const uint8_t *buf, size_t len, int fmt, cons
 			return EXIT_FAIL;
 		}
 		if ((rc = write_file(xfile, im.overlay, im.overlay_len))) {
-			err("%s: cannot write: %s", xfile, strerror(-rc));
+			err("%s: cannot write: %s", out_name(xfile), strerror(-rc));
 			return EXIT_IO;
 		}
 	}
@@ -221,7 +225,7 @@ int cmd_decode(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "slot", required_argument, NULL, 's' },
 		{ "json", no_argument, NULL, 'j' },
-		{ "format", required_argument, NULL, 'f' },
+		{ "format", required_argument, NULL, 'F' },
 		{ "extract-overlay", required_argument, NULL, 'x' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -233,7 +237,7 @@ int cmd_decode(int argc, char **argv)
 	size_t len;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "s:jf:x:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:jx:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			slot = parse_slot_option(optarg);
@@ -241,7 +245,7 @@ int cmd_decode(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case 'j': fmt = FMT_JSON; break;
-		case 'f':
+		case 'F':
 			if (!strcmp(optarg, "cape"))
 				fmt = FMT_CAPE;
 			else if (!strcmp(optarg, "json"))
@@ -275,11 +279,11 @@ int cmd_decode(int argc, char **argv)
 	}
 	rc = nvmem_read_image(path, &buf, &len);
 	if (rc) {
-		err("%s: %s", path, strerror(-rc));
+		err("%s: %s", in_name(path), strerror(-rc));
 		free(path);
 		return EXIT_IO;
 	}
-	rc = decode_buffer(path, buf, len, fmt, xfile);
+	rc = decode_buffer(in_name(path), buf, len, fmt, xfile);
 	free(buf);
 	free(path);
 	return rc;

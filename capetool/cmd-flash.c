@@ -20,7 +20,7 @@ static const char usage_text[] =
 	"usage: capetool flash IMAGE (--slot N | --device PATH) [--force]\n"
 	"                      [--no-backup | --backup FILE]\n"
 	"\n"
-	"Write a cape EEPROM image.  The old content (as many bytes as the image or\n"
+	"Write a cape EEPROM image (IMAGE \"-\": from standard input).  The old content (as many bytes as the image or\n"
 	"the old image, whichever is longer) is saved first, a valid image of\n"
 	"another part number is only replaced with --force, only the image's\n"
 	"bytes are written (and, for an image without an extension area, the old\n"
@@ -33,7 +33,7 @@ static const char usage_text[] =
 	"  -d, --device PATH  a file or device (e.g. /sys/bus/nvmem/devices/0-00540/nvmem)\n"
 	"  -f, --force        replace an image with a different part number\n"
 	"  -n, --no-backup    do not save the old content\n"
-	"  -b, --backup FILE  where to save it (default:\n"
+	"      --backup FILE  where to save it (\"-\": standard output; default:\n"
 	"                     ./capetool-backup-<slotN|device>-<YYYYmmddHHMMSS>.eeprom)\n"
 	"  -h, --help         this text\n"
 	"Exit: 4 write failed (the EEPROM may be partial: see the restore command),\n"
@@ -61,14 +61,36 @@ static int read_at(int fd, uint8_t *buf, size_t len, off_t off, size_t *got)
 }
 
 /*
- * Write @len bytes at @off; *done says how many reached the device.  Test
- * hook: CAPETOOL_FAULT_WRITE_AFTER=N makes the device fail (EIO) after N
- * bytes, as an EEPROM that stops acknowledging does.
+ * Test hooks, compiled into the test (ASan) build only, never into the
+ * release binary (make -C capetool asan defines CAPETOOL_TEST_HOOKS):
+ * CAPETOOL_FAULT_WRITE_AFTER=N makes the device fail (EIO) after N bytes,
+ * as an EEPROM that stops acknowledging does; CAPETOOL_FAULT_VERIFY_OFFSET
+ * flips a byte of the read-back data.
  */
-static int write_at(int fd, const uint8_t *buf, size_t len, off_t off, size_t *done)
+#ifdef CAPETOOL_TEST_HOOKS
+static size_t fault_write_limit(void)
 {
 	const char *fault = getenv("CAPETOOL_FAULT_WRITE_AFTER");
-	size_t n = 0, limit = fault ? strtoul(fault, NULL, 0) : (size_t)-1;
+
+	return fault ? strtoul(fault, NULL, 0) : (size_t)-1;
+}
+
+static void fault_verify(uint8_t *rb, size_t got)
+{
+	const char *fault = getenv("CAPETOOL_FAULT_VERIFY_OFFSET");
+
+	if (fault && strtoul(fault, NULL, 0) < got)
+		rb[strtoul(fault, NULL, 0)] ^= 0xff;
+}
+#else
+static size_t fault_write_limit(void) { return (size_t)-1; }
+static void fault_verify(uint8_t *rb, size_t got) { (void)rb; (void)got; }
+#endif
+
+/* Write @len bytes at @off; *done says how many reached the device. */
+static int write_at(int fd, const uint8_t *buf, size_t len, off_t off, size_t *done)
+{
+	size_t n = 0, limit = fault_write_limit();
 
 	*done = 0;
 	while (n < len) {
@@ -257,6 +279,10 @@ static void say_partial(const char *path, const char *backup, bool backup_valid)
 		    path);
 		return;
 	}
+	if (is_stdio(backup)) {
+		err("%s: its old content went to standard output; write it back to restore it", path);
+		return;
+	}
 	err("%s: its old content is in %s; restore it with:", path, backup);
 	qb = sh_quote(backup);
 	qp = sh_quote(path);
@@ -286,21 +312,22 @@ int cmd_flash(int argc, char **argv)
 		{ "device", required_argument, NULL, 'd' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "no-backup", no_argument, NULL, 'n' },
-		{ "backup", required_argument, NULL, 'b' },
+		{ "backup", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	int slot = -1, c, rc, fd = -1;
 	bool force = false, nobackup = false;
-	const char *device = NULL, *backup = NULL, *fault, *diff;
+	const char *device = NULL, *backup = NULL, *diff;
 	char *path = NULL, *bpath = NULL, why[240];
 	uint8_t *img = NULL, *old = NULL, *oldbuf = NULL, *rb = NULL;
 	size_t imglen, wlen, oldlen, blen, got, done, std, ext_end;
 	struct cape_image im, oldim, rbim;
 	struct stat st;
+	FILE *info = stdout;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "s:d:fnb:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:d:fnh", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			slot = parse_slot_option(optarg);
@@ -310,7 +337,7 @@ int cmd_flash(int argc, char **argv)
 		case 'd': device = optarg; break;
 		case 'f': force = true; break;
 		case 'n': nobackup = true; break;
-		case 'b': backup = optarg; break;
+		case 'B': backup = optarg; break;
 		case 'h': fputs(usage_text, stdout); return EXIT_OK;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
@@ -323,19 +350,21 @@ int cmd_flash(int argc, char **argv)
 		err("--backup: an empty file name (use --no-backup to skip the backup)");
 		return EXIT_USAGE;
 	}
+	if (backup && is_stdio(backup))
+		info = stderr;	/* standard output carries the backup */
 	rc = read_file(argv[optind], &img, &imglen);
 	if (rc) {
-		err("%s: %s", argv[optind], strerror(-rc));
+		err("%s: %s", in_name(argv[optind]), strerror(-rc));
 		return EXIT_IO;
 	}
 	rc = eeprom_decode(img, imglen, &im, why, sizeof(why));
 	if (rc) {
-		err("%s: not a valid cape image, refusing to flash it: %s", argv[optind], why);
+		err("%s: not a valid cape image, refusing to flash it: %s", in_name(argv[optind]), why);
 		goto out;
 	}
 	if (imglen > im.total_len) {
-		printf("%s: writing the %zu bytes the image defines (%zu trailing bytes ignored)\n",
-		       argv[optind], im.total_len, imglen - im.total_len);
+		fprintf(info, "%s: writing the %zu bytes the image defines (%zu trailing bytes ignored)\n",
+			in_name(argv[optind]), im.total_len, imglen - im.total_len);
 		imglen = im.total_len;
 	}
 	std = eeprom_std_size(im.a0);
@@ -394,8 +423,8 @@ int cmd_flash(int argc, char **argv)
 			img = xrealloc(img, ext_end);
 			memset(img + imglen, 0xff, ext_end - imglen);
 			wlen = ext_end;
-			printf("%s: the image has no extension area: blanking the old one (bytes %zu-%zu)\n",
-			       path, std, ext_end - 1);
+			fprintf(info, "%s: the image has no extension area: blanking the old one (bytes %zu-%zu)\n",
+				path, std, ext_end - 1);
 		}
 	}
 	blen = oldlen > wlen ? oldlen : wlen;
@@ -418,12 +447,12 @@ int cmd_flash(int argc, char **argv)
 			backup = bpath;
 		}
 		if ((rc = write_file(backup, old, got))) {
-			err("%s: cannot write the backup: %s (use --no-backup to skip it)", backup,
-			    strerror(-rc));
+			err("%s: cannot write the backup: %s (use --no-backup to skip it)",
+			    out_name(backup), strerror(-rc));
 			rc = EXIT_IO;
 			goto out;
 		}
-		printf("backed up %zu bytes of %s to %s\n", got, path, backup);
+		fprintf(info, "backed up %zu bytes of %s to %s\n", got, path, out_name(backup));
 	}
 	if ((rc = write_at(fd, img, wlen, 0, &done))) {
 		err("%s: write failed after %zu of %zu bytes: %s%s", path, done, wlen,
@@ -451,9 +480,7 @@ int cmd_flash(int argc, char **argv)
 		goto out;
 	}
 	/* test hook: pretend the EEPROM dropped a byte */
-	fault = getenv("CAPETOOL_FAULT_VERIFY_OFFSET");
-	if (fault && strtoul(fault, NULL, 0) < got)
-		rb[strtoul(fault, NULL, 0)] ^= 0xff;
+	fault_verify(rb, got);
 	rc = EXIT_VERIFY;
 	for (size_t i = 0; i < imglen; i++) {
 		if (i >= got || rb[i] != img[i]) {
@@ -478,8 +505,8 @@ int cmd_flash(int argc, char **argv)
 		say_partial(path, backup, oldlen > 0);
 		goto out;
 	}
-	printf("wrote %zu bytes (%s %s, part %s) to %s, verified: it decodes as the image\n",
-	       imglen, im.board_name, im.version, im.part_number, path);
+	fprintf(info, "wrote %zu bytes (%s %s, part %s) to %s, verified: it decodes as the image\n",
+		imglen, im.board_name, im.version, im.part_number, path);
 	rc = EXIT_OK;
 out:
 	if (fd >= 0)
@@ -500,7 +527,7 @@ static const char read_usage_text[] =
 	"eepflash.sh -r does): a backup that 'capetool flash' or dd writes back.\n"
 	"  -s, --slot N       the EEPROM of slot N (its nvmem device, from sysfs)\n"
 	"  -d, --device PATH  a file or device (e.g. /sys/bus/nvmem/devices/0-00540/nvmem)\n"
-	"  -o, --output FILE  where to write it\n"
+	"  -o, --output FILE  where to write it (\"-\": standard output)\n"
 	"  -h, --help         this text\n"
 	"Exit: 4 cannot read the EEPROM or write FILE, 9 EEPROM or slot missing.\n";
 
@@ -569,16 +596,19 @@ int cmd_read(int argc, char **argv)
 		err("%s: cannot read: %s", path, strerror(-rc));
 		rc = EXIT_IO;
 	} else if ((rc = write_file(out, buf, got))) {
-		err("%s: cannot write: %s", out, strerror(-rc));
+		err("%s: cannot write: %s", out_name(out), strerror(-rc));
 		rc = EXIT_IO;
 	} else {
+		/* standard output carries the dump: the words go to stderr */
+		FILE *info = is_stdio(out) ? stderr : stdout;
+
 		rc = eeprom_decode(buf, got, &im, why, sizeof(why));
 		if (rc)
-			printf("read %zu bytes of %s to %s (no valid cape image: %s)\n", got, path,
-			       out, why);
+			fprintf(info, "read %zu bytes of %s to %s (no valid cape image: %s)\n", got,
+				path, out_name(out), why);
 		else
-			printf("read %zu bytes of %s to %s (%s %s, part %s)\n", got, path, out,
-			       im.board_name, im.version, im.part_number);
+			fprintf(info, "read %zu bytes of %s to %s (%s %s, part %s)\n", got, path,
+				out_name(out), im.board_name, im.version, im.part_number);
 		rc = EXIT_OK;
 	}
 	free(buf);

@@ -22,19 +22,22 @@ static const char usage_text[] =
 	"fields, EEPROM image, overlay and slot, enable it and print the kernel's\n"
 	"status.  If the kernel refuses, print its reason and remove what was\n"
 	"created.  A definition is compiled as by create; an image's overlay is its\n"
-	"embedded overlay record, or --overlay.\n"
+	"embedded overlay record, or --overlay.  \"-\" (for the cape or --overlay)\n"
+	"is standard input.\n"
 	"  -s, --slot N          the slot the cape stands for\n"
 	"  -N, --name NAME       configfs name (default: the part number)\n"
 	"  -b, --board B         board profile for a definition (default: detected)\n"
-	"  -o, --overlay DTBO    overlay for an image without an overlay record\n"
-	"  -c, --controller C    capebus controller (default: the first)\n"
+	"      --overlay DTBO    overlay for an image without an overlay record\n"
+	"      --controller C    capebus controller (default: the first)\n"
 	"  -h, --help            this text\n"
 	"Exit: 9 no capebus configfs, 15 the kernel refused the cape.\n";
 
 static const char remove_usage[] =
 	"usage: capetool remove NAME [--controller CTRL]\n"
 	"\n"
-	"Disable and remove a cape declared with override.\n";
+	"Disable and remove a cape declared with override.\n"
+	"      --controller C    capebus controller (default: the first)\n"
+	"  -h, --help            this text\n";
 
 static int put(const char *dir, const char *attr, const void *val, size_t len, bool text)
 {
@@ -74,8 +77,8 @@ int cmd_override(int argc, char **argv)
 		{ "slot", required_argument, NULL, 's' },
 		{ "name", required_argument, NULL, 'N' },
 		{ "board", required_argument, NULL, 'b' },
-		{ "overlay", required_argument, NULL, 'o' },
-		{ "controller", required_argument, NULL, 'c' },
+		{ "overlay", required_argument, NULL, 'O' },
+		{ "controller", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -89,13 +92,13 @@ int cmd_override(int argc, char **argv)
 	bool have_def = false;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "s:N:b:o:c:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:N:b:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': slot = optarg; break;
 		case 'N': name = optarg; break;
 		case 'b': board = optarg; break;
-		case 'o': ovpath = optarg; break;
-		case 'c': ctrl = optarg; break;
+		case 'O': ovpath = optarg; break;
+		case 'C': ctrl = optarg; break;
 		case 'h': fputs(usage_text, stdout); return EXIT_OK;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
@@ -108,13 +111,13 @@ int cmd_override(int argc, char **argv)
 		return EXIT_USAGE;
 	r = read_file(argv[optind], &file, &flen);
 	if (r) {
-		err("%s: %s", argv[optind], strerror(-r));
+		err("%s: %s", in_name(argv[optind]), strerror(-r));
 		return EXIT_IO;
 	}
 	if (eeprom_has_magic(file, flen)) {
 		rc = eeprom_decode(file, flen, &im, why, sizeof(why));
 		if (rc) {
-			err("%s: %s", argv[optind], why);
+			err("%s: %s", in_name(argv[optind]), why);
 			goto out;
 		}
 		img = file;
@@ -123,7 +126,7 @@ int cmd_override(int argc, char **argv)
 		if (ovpath) {
 			r = read_file(ovpath, &dtbo, &dtbolen);
 			if (r) {
-				err("%s: %s", ovpath, strerror(-r));
+				err("%s: %s", in_name(ovpath), strerror(-r));
 				rc = EXIT_IO;
 				goto out;
 			}
@@ -134,9 +137,16 @@ int cmd_override(int argc, char **argv)
 		}
 	} else {
 		void *blob = NULL;
+		struct board b;
 
 		have_def = true;
-		rc = build_cape(argv[optind], board, NULL, false, &img, &imglen, &blob, &dtbolen, &def);
+		rc = board_load(board, &b);
+		if (rc) {
+			have_def = false;
+			goto out;
+		}
+		rc = build_cape(argv[optind], &b, NULL, false, &img, &imglen, &blob, &dtbolen, &def);
+		board_free(&b);
 		dtbo = blob;
 		if (rc)
 			goto out;
@@ -209,7 +219,7 @@ out:
 int cmd_remove(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "controller", required_argument, NULL, 'c' },
+		{ "controller", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -219,9 +229,9 @@ int cmd_remove(int argc, char **argv)
 	struct stat st;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'c': ctrl = optarg; break;
+		case 'C': ctrl = optarg; break;
 		case 'h': fputs(remove_usage, stdout); return EXIT_OK;
 		default: fputs(remove_usage, stderr); return EXIT_USAGE;
 		}

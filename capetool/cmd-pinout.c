@@ -24,12 +24,15 @@ static const char usage_text[] =
 	"ground, the board's own (eMMC, HDMI...), the shared cape bus, free, or the\n"
 	"cape and function using it (mux mode, direction, pull).  A pin claimed by\n"
 	"two capes, or a board pin claimed by a cape, is a conflict: both claimants\n"
-	"are named.  Inputs are definitions and EEPROM images, in any mix.\n"
+	"are named.  Inputs are definitions and EEPROM images, in any mix (\"-\":\n"
+	"standard input); with none, the board's blank header map.\n"
 	"  -b, --board B     board profile (pin names, functions by mode, board pins)\n"
 	"  -l, --live        add the capes the running kernel reports\n"
 	"                    (/sys/bus/capebus/devices/*/pins)\n"
 	"  -j, --json        JSON instead of the drawing\n"
-	"  -s, --svg FILE    also draw both headers to scale into FILE (SVG)\n"
+	"      --svg FILE    also draw both headers to scale into FILE (SVG, for A4 or\n"
+	"                    Letter landscape, the devices of each cape named on its\n"
+	"                    pins; \"-\": standard output, instead of the text drawing)\n"
 	"      --color[=WHEN]  colour: auto (default: a terminal, NO_COLOR unset),\n"
 	"                    always or never\n"
 	"  -h, --help        this text\n"
@@ -48,6 +51,8 @@ struct pcape {
 	char *part, *version, *name, *source;
 	int slot;				/* -1: not from the kernel */
 	uint16_t word[CAPE_NPINS];		/* 0: pin not used */
+	char *pindevs[CAPE_NPINS];		/* the devices on each pin ("LED x", "tmp105@48") */
+	char *devices;				/* each device and its pins, for the legend */
 };
 
 struct ppin {
@@ -91,6 +96,84 @@ static struct pcape *new_cape(struct view *v, const char *what)
 	return c;
 }
 
+static void append_str(char **s, const char *sep, const char *add)
+{
+	char *n = *s ? xasprintf("%s%s%s", *s, sep, add) : xstrdup(add);
+
+	free(*s);
+	*s = n;
+}
+
+/* A device as the drawing names it: "LED weather:status", "tmp105@48". */
+static char *dev_short_name(const struct cape_dev *dv)
+{
+	const char *base;
+
+	switch (dv->type) {
+	case DEV_LED:
+		return xasprintf("LED %s", dv->label);
+	case DEV_KEY:
+		return xasprintf("key %s", dv->label);
+	case DEV_W1:
+		return xstrdup("w1-gpio");
+	case DEV_UART:
+		return xstrdup(dv->bus);
+	case DEV_I2C:
+	case DEV_SPI:
+		break;
+	}
+	base = dv->name;
+	if (!base) {
+		base = strchr(dv->compatible, ',');
+		base = base ? base + 1 : dv->compatible;
+	}
+	return xasprintf("%s@%x", base, dv->type == DEV_I2C ? dv->address : dv->cs);
+}
+
+/*
+ * Which pins each device of a definition uses: a GPIO device its pin, a bus
+ * device (or an enabled UART) the bus's pins the cape lists.  Devices of
+ * the escape-hatch overlay, and of an image, are not known.
+ */
+static void note_devices(struct view *v, struct pcape *c, const struct cape_def *d)
+{
+	for (size_t i = 0; i < d->ndevs; i++) {
+		const struct cape_dev *dv = &d->devs[i];
+		char *name = dev_short_name(dv), *pins = NULL, *entry;
+		int idx[CAPE_NPINS];
+		size_t n = 0;
+
+		if (dv->type == DEV_LED || dv->type == DEV_KEY || dv->type == DEV_W1) {
+			idx[n++] = cape_pin_index(dv->pin);
+		} else {
+			const struct board_bus *bus = board_find_bus(&v->b, dv->bus);
+
+			for (size_t k = 0; bus && k < bus->npins; k++) {
+				int x = cape_pin_index(bus->pins[k]);
+
+				if (x >= 0 && c->word[x])
+					idx[n++] = x;
+			}
+		}
+		for (size_t k = 0; k < n; k++) {
+			if (idx[k] < 0)
+				continue;
+			append_str(&c->pindevs[idx[k]], ", ", name);
+			append_str(&pins, ", ", cape_pin_names[idx[k]]);
+		}
+		if (dv->type == DEV_I2C || dv->type == DEV_SPI)
+			entry = xasprintf("%s on %s%s%s%s", name, dv->bus, pins ? " (" : "",
+					  pins ? pins : "", pins ? ")" : "");
+		else
+			entry = xasprintf("%s%s%s%s", name, pins ? " (" : "", pins ? pins : "",
+					  pins ? ")" : "");
+		append_str(&c->devices, "; ", entry);
+		free(entry);
+		free(pins);
+		free(name);
+	}
+}
+
 static int load_file(struct view *v, const char *path)
 {
 	struct pcape *c;
@@ -99,10 +182,10 @@ static int load_file(struct view *v, const char *path)
 	int r = read_file(path, &buf, &len);
 
 	if (r) {
-		err("%s: %s", path, strerror(-r));
+		err("%s: %s", in_name(path), strerror(-r));
 		return EXIT_IO;
 	}
-	if (!(c = new_cape(v, path))) {
+	if (!(c = new_cape(v, in_name(path)))) {
 		free(buf);
 		return EXIT_USAGE;
 	}
@@ -112,7 +195,7 @@ static int load_file(struct view *v, const char *path)
 
 		r = eeprom_decode(buf, len, &im, why, sizeof(why));
 		if (r) {
-			err("%s: %s", path, why);
+			err("%s: %s", in_name(path), why);
 			free(buf);
 			return r;
 		}
@@ -126,7 +209,7 @@ static int load_file(struct view *v, const char *path)
 	} else {
 		struct cape_def d;
 
-		r = def_load(path, &d);
+		r = def_load(path, &v->b, &d);
 		if (r) {
 			def_free(&d);
 			free(buf);
@@ -134,13 +217,14 @@ static int load_file(struct view *v, const char *path)
 		}
 		for (size_t i = 0; i < d.npins; i++)
 			c->word[d.pins[i].idx] = d.pins[i].word;
+		note_devices(v, c, &d);
 		c->part = xstrdup(d.part_number);
 		c->version = xstrdup(d.version);
 		c->name = xstrdup(d.board_name);
 		def_free(&d);
 	}
 	free(buf);
-	c->source = xstrdup(base_name(path));
+	c->source = xstrdup(base_name(in_name(path)));
 	v->ncapes++;
 	return EXIT_OK;
 }
@@ -608,15 +692,22 @@ static void print_json(const struct view *v)
 /* ---- SVG ---- */
 
 /*
- * Units are mils (0.001"): the pins sit on the headers' 0.1" grid, and the
- * document is 2:1 (width and height in inches, twice the mils).
+ * Units are mils (0.001"): the pins sit on the headers' 0.1" grid.  The
+ * page is drawn 3:2 (0.15" pitch) and fits A4 and Letter in landscape
+ * with 0.5" margins (10 x 7.27 in); a legend too long for that at 3:2
+ * makes the scale smaller, and the drawing says which.
  */
-#define MIL_LABEL 1550		/* text column either side of a header */
+#define MIL_LABEL 1400		/* text column either side of a header */
 #define MIL_PADS 200		/* the header's two columns */
 #define MIL_BLOCK (MIL_LABEL + MIL_PADS + MIL_LABEL)
 #define MIL_MARGIN 100
-#define MIL_TOP 450
-#define MIL_LINE 110
+#define MIL_TOP 560		/* the first row of pins */
+#define MIL_LINE 100		/* a legend line */
+#define PAGE_W 10.0		/* inches: A4 and Letter landscape, 0.5" margins */
+#define PAGE_H 7.27
+#define SCALE 1.5
+#define DEV_CHARS 50		/* a pin's device line, at most */
+#define LEGEND_CHARS 140	/* a legend line, at most */
 
 static const char *const cape_rgb[] = {
 	"#2e7d32", "#1565c0", "#8e24aa", "#00838f", "#ef6c00", "#6d4c41", "#c2185b", "#558b2f",
@@ -636,6 +727,29 @@ static void xml_text(FILE *f, const char *s)
 	}
 }
 
+/* @s, cut to @max characters (UTF-8 aware) with "..." if longer. */
+static void xml_text_max(FILE *f, const char *s, size_t max)
+{
+	size_t chars = 0, i = 0;
+
+	while (s[i] && chars < max) {
+		i++;
+		while ((s[i] & 0xc0) == 0x80)
+			i++;
+		chars++;
+	}
+	if (!s[i]) {
+		xml_text(f, s);
+		return;
+	}
+	{
+		char *cut = xasprintf("%.*s...", (int)i, s);
+
+		xml_text(f, cut);
+		free(cut);
+	}
+}
+
 static void pad_style(const struct ppin *p, const char **fill, const char **stroke)
 {
 	*stroke = "#333";
@@ -650,12 +764,32 @@ static void pad_style(const struct ppin *p, const char **fill, const char **stro
 	}
 }
 
+/* The devices the capes put on a pin: "tmp105@48", or "A: x; B: y" for several capes. */
+static char *pin_devices(const struct view *v, const struct ppin *p)
+{
+	char *s = NULL;
+
+	for (int i = 0; p->idx >= 0 && i < p->nclaims; i++) {
+		const struct pcape *c = &v->capes[p->claim[i]];
+		char *e;
+
+		if (!c->pindevs[p->idx])
+			continue;
+		e = p->nclaims > 1 ? xasprintf("%c: %s", c->letter, c->pindevs[p->idx])
+				   : xstrdup(c->pindevs[p->idx]);
+		append_str(&s, "; ", e);
+		free(e);
+	}
+	return s;
+}
+
 static void svg_pin(FILE *f, const struct view *v, const struct ppin *p, int x0, int y0, int pos)
 {
 	int row = pos / 2, odd = !(pos % 2);
 	int cx = x0 + MIL_LABEL + (odd ? 50 : 150), cy = y0 + row * 100 + 50;
+	int tx = odd ? x0 + MIL_LABEL - 30 : x0 + MIL_LABEL + MIL_PADS + 30;
 	const char *fill, *stroke, *klass = kind_names[p->kind];
-	char t[CELL + 8], who[80];
+	char t[CELL + 8], who[80], *devs = pin_devices(v, p);
 
 	pad_style(p, &fill, &stroke);
 	cell(v, p, t, sizeof(t));
@@ -667,13 +801,17 @@ static void svg_pin(FILE *f, const struct view *v, const struct ppin *p, int x0,
 	xml_text(f, p->name);
 	fputc(' ', f);
 	xml_text(f, t);
+	if (devs) {
+		fputs(": ", f);
+		xml_text(f, devs);
+	}
 	fprintf(f, "</title>\n");
 	if (p->kind == K_CAPE || p->kind == K_CONFLICT) {
 		/* the label's background: the cape's colour, or red */
 		int bx = odd ? x0 + 40 : x0 + MIL_LABEL + MIL_PADS + 20;
 
-		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"84\" rx=\"12\" fill=\"%s\" "
-			"fill-opacity=\"%s\"/>\n", bx, cy - 42, MIL_LABEL - 60, fill,
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"88\" rx=\"12\" fill=\"%s\" "
+			"fill-opacity=\"%s\"/>\n", bx, cy - 44, MIL_LABEL - 60, fill,
 			p->kind == K_CONFLICT ? "0.85" : "0.18");
 	}
 	if (pos == 0)
@@ -685,56 +823,162 @@ static void svg_pin(FILE *f, const struct view *v, const struct ppin *p, int x0,
 	if (p->kind == K_CONFLICT)
 		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"60\" font-weight=\"bold\" fill=\"#fff\" "
 			"text-anchor=\"middle\">!</text>\n", cx, cy + 21);
-	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"58\" text-anchor=\"%s\"%s fill=\"%s\">",
-		odd ? x0 + MIL_LABEL - 30 : x0 + MIL_LABEL + MIL_PADS + 30, cy + 20,
-		odd ? "end" : "start", p->kind == K_CONFLICT ? " font-weight=\"bold\"" : "",
+	/* the pin's use; below it, smaller, the devices on it */
+	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"54\" text-anchor=\"%s\"%s fill=\"%s\">",
+		tx, devs ? cy - 4 : cy + 18, odd ? "end" : "start",
+		p->kind == K_CONFLICT ? " font-weight=\"bold\"" : "",
 		p->kind == K_CONFLICT ? "#fff" : p->kind == K_BOARD ? "#757575" : "#111");
 	xml_text(f, t);
-	fprintf(f, " <tspan font-size=\"40\" fill=\"%s\">%d</tspan></text>\n</g>\n",
+	fprintf(f, " <tspan font-size=\"40\" fill=\"%s\">%d</tspan></text>\n",
 		p->kind == K_CONFLICT ? "#fff" : "#757575", pos + 1);
+	if (devs) {
+		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"38\" font-style=\"italic\" "
+			"text-anchor=\"%s\" fill=\"%s\">", tx, cy + 36, odd ? "end" : "start",
+			p->kind == K_CONFLICT ? "#fff" : "#333");
+		xml_text_max(f, devs, DEV_CHARS);
+		fprintf(f, "</text>\n");
+	}
+	fprintf(f, "</g>\n");
+	free(devs);
 }
 
 static void svg_swatch(FILE *f, int x, int y, const char *fill, const char *text)
 {
-	fprintf(f, "<circle cx=\"%d\" cy=\"%d\" r=\"32\" fill=\"%s\" stroke=\"#333\" "
-		"stroke-width=\"8\"/>\n<text x=\"%d\" y=\"%d\" font-size=\"58\">", x + 32, y - 20,
+	fprintf(f, "<circle cx=\"%d\" cy=\"%d\" r=\"30\" fill=\"%s\" stroke=\"#333\" "
+		"stroke-width=\"8\"/>\n<text x=\"%d\" y=\"%d\" font-size=\"54\">", x + 32, y - 18,
 		fill, x + 90, y);
 	xml_text(f, text);
 	fprintf(f, "</text>\n");
 }
 
+/* A legend entry: @text on as many lines as it needs, words kept whole. */
+struct legend_line { char *text; const char *fill; bool red, bold, indent; };
+
+static void legend_add(struct legend_line **l, size_t *n, const char *text, const char *fill,
+		       bool red, bool bold)
+{
+	const char *s = text;
+	bool first = true;
+
+	while (*s) {
+		size_t len = strlen(s), cut = len;
+
+		if (len > LEGEND_CHARS) {
+			cut = LEGEND_CHARS;
+			while (cut > 20 && s[cut] != ' ')
+				cut--;
+		}
+		*l = xrealloc(*l, (*n + 1) * sizeof(**l));
+		(*l)[*n].text = xasprintf("%.*s", (int)cut, s);
+		(*l)[*n].indent = !first || (!fill && red && !bold);
+		(*l)[*n].fill = first ? fill : NULL;
+		(*l)[*n].red = red;
+		(*l)[*n].bold = bold;
+		(*n)++;
+		s += cut;
+		while (*s == ' ')
+			s++;
+		first = false;
+	}
+}
+
 static int write_svg(const struct view *v, const char *path)
 {
-	int width = 2 * MIL_BLOCK + 3 * MIL_MARGIN, legend_y = MIL_TOP + BOARD_HDR_ROWS * 100 + 200;
-	int lines = 3 + v->ncapes + (v->nconflicts ? 1 + v->nconflicts : 0);
-	int height = legend_y + lines * MIL_LINE + MIL_MARGIN, y;
-	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "w");
+	int width = 2 * MIL_BLOCK + 3 * MIL_MARGIN, bottom = MIL_TOP + BOARD_HDR_ROWS * 100;
+	int legend_y = bottom + 330, height, y;
+	double scale, w_in, h_in;
+	char *tmp = is_stdio(path) ? NULL : xasprintf("%s.tmp.%ld", path, (long)getpid());
+	FILE *f = tmp ? fopen(tmp, "w") : stdout;
 	static const int order[2] = { 1, 0 };	/* P9 left, P8 right, as on the board */
+	struct legend_line *lines = NULL;
+	size_t nlines = 0;
 
 	if (!f) {
 		err("%s: %s", tmp, strerror(errno));
 		free(tmp);
 		return EXIT_IO;
 	}
+	/* the legend's lines: capes, their devices, conflicts */
+	legend_add(&lines, &nlines, "A-Z: a cape, then the pin's function, mux mode mN, direction "
+		   "in/out/io, pull up/down; below it, the devices the cape puts on the pin",
+		   NULL, false, false);
+	for (int i = 0; i < v->ncapes; i++) {
+		const struct pcape *c = &v->capes[i];
+		char *s = cape_line(c, " "), *all;
+
+		all = c->devices ? xasprintf("%s: %s", s, c->devices) : xstrdup(s);
+		legend_add(&lines, &nlines, all, cape_rgb[i % NRGB], false, false);
+		free(all);
+		free(s);
+	}
+	if (v->nconflicts)
+		legend_add(&lines, &nlines, "Conflicts:", NULL, true, true);
+	for (int hdr = 0; hdr < 2; hdr++) {
+		for (int pos = 0; pos < 2 * BOARD_HDR_ROWS; pos++) {
+			const struct ppin *p = &v->pin[hdr][pos];
+			char buf[160], *s;
+
+			if (p->kind != K_CONFLICT)
+				continue;
+			s = xasprintf("%s is claimed by", p->name);
+			if (v->b.board_pin[p->idx]) {
+				char *n = xasprintf("%s the board (%s)", s,
+						    p->h->use ? p->h->use : "board pin");
+
+				free(s);
+				s = n;
+			}
+			for (int i = 0; i < p->nclaims; i++) {
+				char *n;
+
+				claimant(v, p, i, buf, sizeof(buf));
+				n = xasprintf("%s%s%s", s, i || v->b.board_pin[p->idx] ? " and " : " ", buf);
+				free(s);
+				s = n;
+			}
+			legend_add(&lines, &nlines, s, NULL, true, false);
+			free(s);
+		}
+	}
+	height = legend_y + (int)(nlines + 1) * MIL_LINE + MIL_MARGIN;
+	/* 3:2, or smaller if the page would not hold it */
+	scale = SCALE;
+	if (scale * width / 1000.0 > PAGE_W)
+		scale = PAGE_W * 1000.0 / width;
+	if (scale * height / 1000.0 > PAGE_H)
+		scale = PAGE_H * 1000.0 / height;
+	w_in = scale * width / 1000.0;
+	h_in = scale * height / 1000.0;
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.3fin\" height=\"%.3fin\" "
 		"viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans Mono, monospace\">\n"
-		"<title>capetool pinout: board ", 2 * width / 1000.0, 2 * height / 1000.0, width, height);
+		"<title>capetool pinout: board ", w_in, h_in, width, height);
 	xml_text(f, v->b.name);
 	fprintf(f, "</title>\n<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", width, height);
-	fprintf(f, "<text x=\"%d\" y=\"150\" font-size=\"80\" font-weight=\"bold\">Board ",
+	fprintf(f, "<text x=\"%d\" y=\"130\" font-size=\"76\" font-weight=\"bold\">Board ",
 		MIL_MARGIN);
 	xml_text(f, v->b.name);
-	fprintf(f, ": headers P9 and P8 seen from above, pin 1 (square) at the top</text>\n"
-		"<text x=\"%d\" y=\"260\" font-size=\"50\" fill=\"#555\">0.1\" pitch, drawn 2:1; "
-		"odd pins in the left column, even in the right</text>\n", MIL_MARGIN);
+	fprintf(f, ": headers P9 and P8 seen from above</text>\n"
+		"<text x=\"%d\" y=\"225\" font-size=\"48\" fill=\"#555\">Print landscape on A4 or "
+		"Letter at 100%% (%.2f x %.2f in): the 0.1\" pitch drawn %g:1.  Odd pins in the "
+		"left column, even in the right; pin 1 square.</text>\n",
+		MIL_MARGIN, w_in, h_in, scale);
+	/* which end is which, as the board's silkscreen numbers the pins */
+	fprintf(f, "<g id=\"orientation\" font-size=\"50\" fill=\"#333\" text-anchor=\"middle\">\n"
+		"<text x=\"%d\" y=\"%d\">&#9650; pins 1 and 2: the end with the Ethernet and 5 V "
+		"jacks, where a cape has its notch &#9650;</text>\n"
+		"<text x=\"%d\" y=\"%d\">&#9660; pins 45 and 46: the other end, the USB host "
+		"end &#9660;</text>\n",
+		width / 2, MIL_TOP - 150, width / 2, bottom + 110);
+	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"40\" fill=\"none\" "
+		"stroke=\"#bbb\" stroke-width=\"6\" stroke-dasharray=\"30 20\"/>\n</g>\n",
+		MIL_MARGIN / 2, MIL_TOP - 110, width - MIL_MARGIN, bottom - MIL_TOP + 160);
 	for (int k = 0; k < 2; k++) {
 		int hdr = order[k], x0 = MIL_MARGIN + k * (MIL_BLOCK + MIL_MARGIN);
 
-		fprintf(f, "<g id=\"P%d\">\n<text x=\"%d\" y=\"%d\" font-size=\"80\" "
+		fprintf(f, "<g id=\"P%d\">\n<text x=\"%d\" y=\"%d\" font-size=\"72\" "
 			"font-weight=\"bold\" text-anchor=\"middle\">P%d</text>\n", 8 + hdr,
-			x0 + MIL_LABEL + MIL_PADS / 2, MIL_TOP - 40, 8 + hdr);
+			x0 + MIL_LABEL + MIL_PADS / 2, MIL_TOP - 30, 8 + hdr);
 		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#424242\" "
 			"rx=\"10\"/>\n", x0 + MIL_LABEL, MIL_TOP, MIL_PADS, BOARD_HDR_ROWS * 100);
 		for (int pos = 0; pos < 2 * BOARD_HDR_ROWS; pos++)
@@ -747,48 +991,30 @@ static int write_svg(const struct view *v, const char *path)
 	svg_swatch(f, MIL_MARGIN + 1500, y, "#9e9e9e", "the board's own");
 	svg_swatch(f, MIL_MARGIN + 3000, y, "#fdd835", "shared cape bus");
 	svg_swatch(f, MIL_MARGIN + 4500, y, "#fff", "free");
-	y += MIL_LINE;
-	svg_swatch(f, MIL_MARGIN, y, "#d50000", "conflict: claimed twice, both claimants named");
-	y += MIL_LINE;
-	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"58\">A-Z: a cape, then the pin's "
-		"function, mux mode mN, direction in/out/io, pull up/down</text>\n", MIL_MARGIN, y);
-	for (int i = 0; i < v->ncapes; i++) {
-		const struct pcape *c = &v->capes[i];
-		char *s = cape_line(c, " ");
-
+	svg_swatch(f, MIL_MARGIN + 5200, y, "#d50000", "conflict");
+	for (size_t i = 0; i < nlines; i++) {
 		y += MIL_LINE;
-		svg_swatch(f, MIL_MARGIN, y, cape_rgb[i % NRGB], s);
-		free(s);
-	}
-	if (v->nconflicts) {
-		y += MIL_LINE;
-		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"58\" font-weight=\"bold\" "
-			"fill=\"#d50000\">Conflicts:</text>\n", MIL_MARGIN, y);
-	}
-	for (int hdr = 0; hdr < 2; hdr++) {
-		for (int pos = 0; pos < 2 * BOARD_HDR_ROWS; pos++) {
-			const struct ppin *p = &v->pin[hdr][pos];
-			char buf[160];
-
-			if (p->kind != K_CONFLICT)
-				continue;
-			y += MIL_LINE;
-			fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"58\" fill=\"#d50000\">%s is "
-				"claimed by", MIL_MARGIN + 90, y, p->name);
-			if (v->b.board_pin[p->idx]) {
-				fprintf(f, " the board (");
-				xml_text(f, p->h->use ? p->h->use : "board pin");
-				fprintf(f, ")");
-			}
-			for (int i = 0; i < p->nclaims; i++) {
-				claimant(v, p, i, buf, sizeof(buf));
-				fprintf(f, "%s", i || v->b.board_pin[p->idx] ? " and " : " ");
-				xml_text(f, buf);
-			}
+		if (lines[i].fill) {
+			svg_swatch(f, MIL_MARGIN, y, lines[i].fill, lines[i].text);
+		} else {
+			fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"54\"%s%s>",
+				MIL_MARGIN + (lines[i].indent ? 180 : 90), y,
+				lines[i].red ? " fill=\"#d50000\"" : "",
+				lines[i].bold ? " font-weight=\"bold\"" : "");
+			xml_text(f, lines[i].text);
 			fprintf(f, "</text>\n");
 		}
+		free(lines[i].text);
 	}
+	free(lines);
 	fprintf(f, "</g>\n</svg>\n");
+	if (!tmp) {
+		if (fflush(f) || ferror(f)) {
+			err("%s: %s", out_name(path), strerror(errno));
+			return EXIT_IO;
+		}
+		return EXIT_OK;
+	}
 	if (ferror(f) | fclose(f) || rename(tmp, path)) {
 		err("%s: %s", path, strerror(errno));
 		unlink(tmp);
@@ -818,7 +1044,7 @@ int cmd_pinout(int argc, char **argv)
 		{ "board", required_argument, NULL, 'b' },
 		{ "live", no_argument, NULL, 'l' },
 		{ "json", no_argument, NULL, 'j' },
-		{ "svg", required_argument, NULL, 's' },
+		{ "svg", required_argument, NULL, 'S' },
 		{ "color", optional_argument, NULL, 'c' },
 		{ "colour", optional_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
@@ -830,12 +1056,12 @@ int cmd_pinout(int argc, char **argv)
 	int c, rc;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "b:ljs:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:ljh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': boardname = optarg; break;
 		case 'l': live = true; break;
 		case 'j': json = true; break;
-		case 's': svg = optarg; break;
+		case 'S': svg = optarg; break;
 		case 'c':
 			when = optarg ? optarg : "always";
 			if (strcmp(when, "auto") && strcmp(when, "always") && strcmp(when, "never")) {
@@ -847,8 +1073,13 @@ int cmd_pinout(int argc, char **argv)
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
 	}
-	if (optind == argc && !live) {
-		fputs(usage_text, stderr);
+	/* no capes at all: the board's blank header map */
+	if (svg && !*svg) {
+		err("--svg: an empty file name");
+		return EXIT_USAGE;
+	}
+	if (svg && is_stdio(svg) && json) {
+		err("--svg - and --json: only one of them can go to standard output");
 		return EXIT_USAGE;
 	}
 	v = xcalloc(1, sizeof(*v));
@@ -868,7 +1099,9 @@ int cmd_pinout(int argc, char **argv)
 			rc = write_svg(v, svg);
 	}
 	if (!rc) {
-		if (json) {
+		if (svg && is_stdio(svg)) {
+			;	/* standard output carries the SVG */
+		} else if (json) {
 			print_json(v);
 		} else {
 			print_text(v);
@@ -881,6 +1114,9 @@ int cmd_pinout(int argc, char **argv)
 		free(v->capes[i].version);
 		free(v->capes[i].name);
 		free(v->capes[i].source);
+		free(v->capes[i].devices);
+		for (int k = 0; k < CAPE_NPINS; k++)
+			free(v->capes[i].pindevs[k]);
 	}
 	board_free(&v->b);
 	free(v);

@@ -28,26 +28,39 @@ static const char usage_text[] =
 	"    itself at runtime): a bus the overlay enables and a GPIO's user name\n"
 	"    theirs in pinctrl-0; pins no device of the overlay uses get a group\n"
 	"    nothing names.  The shared cape bus (I2C2) keeps the board's pinmux.\n"
+	"The cape is refused where check refuses it alone on B, with check's words\n"
+	"and exit status (a definition's errors 3; a pin or address the board\n"
+	"holds 5; power over budget 6), and a pin the overlay uses as a GPIO must\n"
+	"be muxed as that GPIO by the cape's pin word.\n"
 	"  -b, --board B   board profile (beaglebone-black...) or a .board file;\n"
 	"                  it must list the names its connector exports\n"
 	"  -c, --cape F    the cape's pin words: its EEPROM image (.eeprom) or its\n"
 	"                  definition (.cape); required\n"
 	"  -o, --output F  the board-specific overlay to write (atomically)\n"
 	"  -h, --help      this text\n"
+	"\"-\" is standard input for --cape or DTBO (one of them), standard output\n"
+	"for -o.\n"
 	"Exit status: 2 bad command line or board name; 3 the overlay is not a\n"
 	"portable one for B (a name B does not export, a pin code with no GPIO on\n"
-	"B, a malformed tree), or CAPE is invalid or is another cape's; 4 a file\n"
-	"cannot be read or written; image errors 10-14 as decode.\n";
+	"B, a GPIO pin not muxed as one, a malformed tree), or CAPE is invalid or is\n"
+	"another cape's; 4 a file cannot be read or written; 5, 6 CAPE does not fit\n"
+	"B (as check); image errors 10-14 as decode.\n";
 
-/* The cape's pin words by pin index and its part number, from an image or a definition. */
-static int load_pins(const char *path, uint16_t *words, char **part)
+/*
+ * The cape's pin words by pin index and its part number, from an image or
+ * a definition.  A definition is taken as check takes it, and either is
+ * refused where check would refuse the cape alone on @b (same words, same
+ * exit status): a pin or address the board holds, power over budget.
+ */
+static int load_pins(const char *path, const struct board *b, uint16_t *words, char **part)
 {
+	struct cape_def d;
 	uint8_t *buf;
 	size_t len;
 	int r = read_file(path, &buf, &len);
 
 	if (r) {
-		err("%s: %s", path, strerror(-r));
+		err("%s: %s", in_name(path), strerror(-r));
 		return EXIT_IO;
 	}
 	if (eeprom_has_magic(buf, len)) {
@@ -56,31 +69,36 @@ static int load_pins(const char *path, uint16_t *words, char **part)
 
 		r = eeprom_decode(buf, len, &im, why, sizeof(why));
 		if (r) {
-			err("%s: %s", path, why);
+			err("%s: %s", in_name(path), why);
 			free(buf);
 			return r;
 		}
 		/* A0 words are taken by index, as decode and the kernel do */
-		for (unsigned i = 0; i < im.npinwords && i < CAPE_NPINS; i++)
-			if (im.pins[i] & CAPE_PIN_USED)
-				words[i] = im.pins[i];
+		memset(&d, 0, sizeof(d));
+		for (unsigned i = 0; i < im.npinwords && i < CAPE_NPINS; i++) {
+			if (!(im.pins[i] & CAPE_PIN_USED))
+				continue;
+			words[i] = im.pins[i];
+			d.pins[d.npins].idx = (int)i;
+			d.pins[d.npins++].word = im.pins[i];
+		}
+		memcpy(d.power, im.power, sizeof(d.power));
+		snprintf(d.part_number, sizeof(d.part_number), "%s", im.part_number);
+		r = fit_alone(in_name(path), b, &d, FIT_REFUSE);
 		*part = xstrdup(im.part_number);
 	} else {
-		struct cape_def d;
-
-		r = def_load(path, &d);
-		if (r) {
-			def_free(&d);
-			free(buf);
-			return r;
+		r = def_build(path, b, &d, NULL, NULL);
+		if (!r)
+			r = fit_alone(in_name(path), b, &d, FIT_REFUSE);
+		if (!r) {
+			for (size_t i = 0; i < d.npins; i++)
+				words[d.pins[i].idx] = d.pins[i].word;
+			*part = xstrdup(d.part_number);
 		}
-		for (size_t i = 0; i < d.npins; i++)
-			words[d.pins[i].idx] = d.pins[i].word;
-		*part = xstrdup(d.part_number);
 		def_free(&d);
 	}
 	free(buf);
-	return EXIT_OK;
+	return r;
 }
 
 int cmd_resolve(int argc, char **argv)
@@ -123,6 +141,10 @@ int cmd_resolve(int argc, char **argv)
 		err("-o: an empty file name");
 		return EXIT_USAGE;
 	}
+	if (is_stdio(cape) && is_stdio(argv[optind])) {
+		err("--cape - and DTBO -: only one of them can be standard input");
+		return EXIT_USAGE;
+	}
 	in = argv[optind];
 	rc = board_load(board, &b);
 	if (rc)
@@ -136,23 +158,24 @@ int cmd_resolve(int argc, char **argv)
 		board_free(&b);
 		return EXIT_DEF;
 	}
-	rc = load_pins(cape, words, &part);
+	rc = load_pins(cape, &b, words, &part);
 	if (rc)
 		goto out;
 	if ((rc = read_file(in, &dtbo, &len))) {
-		err("%s: %s", in, strerror(-rc));
+		err("%s: %s", in_name(in), strerror(-rc));
 		rc = EXIT_IO;
 		goto out;
 	}
-	rc = overlay_resolve(in, dtbo, len, &b, words, part, &blob, &blen);
+	rc = overlay_resolve(in_name(in), dtbo, len, &b, words, part, &blob, &blen);
 	if (rc)
 		goto out;
 	if ((rc = write_file(out, blob, blen))) {
-		err("%s: cannot write: %s", out, strerror(-rc));
+		err("%s: cannot write: %s", out_name(out), strerror(-rc));
 		rc = EXIT_IO;
 		goto out;
 	}
-	printf("%s (%zu bytes)\n", out, blen);
+	/* standard output carries the overlay: the words go to stderr */
+	fprintf(is_stdio(out) ? stderr : stdout, "%s (%zu bytes)\n", out_name(out), blen);
 out:
 	free(blob);
 	free(dtbo);

@@ -5,13 +5,14 @@
 #include "capetool.h"
 
 static const char usage_text[] =
-	"usage: capetool schema [--roff | --raw | --board-schema]\n"
+	"usage: capetool schema [--roff | --raw | --board-schema | --boards]\n"
 	"\n"
 	"Describe the cape definition format.\n"
-	"  --roff          as a man page section (used to build capetool.1)\n"
-	"  --raw           the schema itself (libconfig)\n"
-	"  --board-schema  the board profile schema (libconfig)\n"
-	"  --boards        names of the compiled-in board profiles\n";
+	"      --roff          as a man page section (used to build capetool.1)\n"
+	"      --raw           the schema itself (libconfig)\n"
+	"      --board-schema  the board profile schema (libconfig)\n"
+	"      --boards        names of the compiled-in board profiles\n"
+	"  -h, --help          this text\n";
 
 int cmd_schema(int argc, char **argv)
 {

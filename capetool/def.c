@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "capetool.h"
 
 static const char *const dev_names[] = {
@@ -24,6 +25,7 @@ const char *dev_type_name(enum dev_type t)
 struct dctx {
 	const char *file;
 	int errors;
+	const struct board *t;		/* functions by mux mode (board_functions()) */
 };
 
 static void derr(struct dctx *c, const config_setting_t *at, const char *key, const char *msg)
@@ -60,10 +62,133 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
+static bool is_type(const config_setting_t *s, int type)
+{
+	return s && config_setting_type(s) == type;
+}
+
+/* The member @key of group @g when it is a string; NULL if absent or not (the schema said so). */
+static config_setting_t *str_member(const config_setting_t *g, const char *key)
+{
+	config_setting_t *m = is_type(g, CONFIG_TYPE_GROUP) ? config_setting_get_member(g, key) : NULL;
+
+	return is_type(m, CONFIG_TYPE_STRING) ? m : NULL;
+}
+
+/*
+ * What a header pin name that is none says: a power or ground position
+ * named from the board's table, a position past 46, or the pin it most
+ * likely means: the board's name for it (GPIO1_12 is P8.12) or the name
+ * nearest by edit distance ("P8-16", "P8.1 3").
+ */
+static void pin_name_why(const struct board *t, const char *name, char *out, size_t n)
+{
+	const char *names[CAPE_NPINS];
+	const char *near;
+	char upper[32];
+	size_t k;
+
+	if ((name[0] == 'P' || name[0] == 'p') && (name[1] == '8' || name[1] == '9') &&
+	    (name[2] == '.' || name[2] == '_') && name[3] &&
+	    strspn(name + 3, "0123456789") == strlen(name + 3)) {
+		int pos = atoi(name + 3), hdr = name[1] - '8';
+		const struct board_hdr *h = pos >= 1 && pos <= 2 * BOARD_HDR_ROWS && t ?
+					    &t->hdr[hdr][pos - 1] : NULL;
+
+		if (pos < 1 || pos > 2 * BOARD_HDR_ROWS)
+			snprintf(out, n, " (P8 and P9 have pins 1 to %d)", 2 * BOARD_HDR_ROWS);
+		else if (h && h->fixed)
+			snprintf(out, n, ": P%c.%d is %s (power, ground, reset and ADC-reference pins have no pin-usage word)",
+				 name[1], pos, h->fixed);
+		else
+			snprintf(out, n, " (power, ground, reset and ADC-reference pins have no pin-usage word)");
+		return;
+	}
+	for (int i = 0; i < CAPE_NPINS; i++) {
+		const struct board_hdr *h = t ? board_hdr_of(t, i) : NULL;
+
+		if ((h && h->name && !strcasecmp(h->name, name)) ||
+		    !strcasecmp(cape_pin_signals[i], name)) {
+			snprintf(out, n, "; did you mean %s (%s)?", cape_pin_names[i],
+				 h && h->name ? h->name : cape_pin_signals[i]);
+			return;
+		}
+		names[i] = cape_pin_names[i];
+	}
+	/* "P8-16", "p8 16": the separator people type, then the nearest name */
+	for (k = 0; name[k] && k + 1 < sizeof(upper); k++)
+		upper[k] = name[k] == '-' || name[k] == ' ' || name[k] == '_' ? '.' : name[k];
+	upper[k] = 0;
+	near = closest(upper, names, CAPE_NPINS);
+	if (near)
+		snprintf(out, n, "; did you mean %s?", near);
+	else if (n)
+		out[0] = 0;
+}
+
+/*
+ * A mux mode by name: the function of that name in the pin's row of the
+ * table (any case), or the one function the name is part of ("gpio" is
+ * gpio0_23, "pwm" ehrpwm1a; the PRU's pr1_ functions count only when no
+ * other does).  -1 with *why set if none or several.
+ */
+static int mode_by_name(const struct board *t, int idx, const char *name, char *why, size_t n)
+{
+	const char *f, *funcs[8];
+	int cand[8], ncand = 0, other[8], nother = 0;
+	size_t o;
+
+	if (name[0] >= '0' && name[0] <= '7' && !name[1])
+		return name[0] - '0';	/* "7": a number in quotes */
+	for (int m = 0; m < 8; m++) {
+		funcs[m] = f = board_function(t, idx, m);
+		if (!f)
+			continue;
+		if (!strcasecmp(f, name))
+			return m;
+		if (strcasestr(f, name)) {
+			cand[ncand++] = m;
+			if (strncmp(f, "pr1_", 4))
+				other[nother++] = m;
+		}
+	}
+	if (ncand == 1)
+		return cand[0];
+	if (nother == 1)
+		return other[0];
+	if (ncand > 1) {
+		o = (size_t)snprintf(why, n, "\"%s\" is part of several functions of %s:", name,
+				     cape_pin_names[idx]);
+		for (int i = 0; i < ncand && o < n; i++)
+			o += (size_t)snprintf(why + o, n - o, "%s mode %d (%s)", i ? "," : "", cand[i],
+					      funcs[cand[i]]);
+		if (o < n)
+			snprintf(why + o, n - o, "; name one");
+		return -1;
+	}
+	o = (size_t)snprintf(why, n, "%s has no function \"%s\" (modes:", cape_pin_names[idx], name);
+	for (int m = 0, first = 1; m < 8 && o < n; m++) {
+		if (!funcs[m])
+			continue;
+		o += (size_t)snprintf(why + o, n - o, "%s %d %s", first ? "" : ",", m, funcs[m]);
+		first = 0;
+	}
+	if (o < n) {
+		f = closest(name, funcs, 8);
+		if (f)
+			snprintf(why + o, n - o, "); did you mean \"%s\"?", f);
+		else
+			snprintf(why + o, n - o, ")");
+	}
+	return -1;
+}
+
 static void parse_eeprom(struct dctx *c, config_setting_t *e, struct cape_def *d)
 {
 	static const char *const file_keys[] = { "part-number", "version" };
 
+	if (!is_type(e, CONFIG_TYPE_GROUP))
+		return;		/* the schema said so */
 	for (size_t i = 0; i < 2; i++) {
 		config_setting_t *v = config_setting_get_member(e, file_keys[i]);
 		const char *s = v ? config_setting_get_string(v) : NULL;
@@ -87,33 +212,40 @@ static void parse_eeprom(struct dctx *c, config_setting_t *e, struct cape_def *d
 
 static void parse_pins(struct dctx *c, config_setting_t *list, struct cape_def *d)
 {
-	int n = list ? config_setting_length(list) : 0;
+	int n = is_type(list, CONFIG_TYPE_LIST) ? config_setting_length(list) : 0;
 	int first_line[CAPE_NPINS] = { 0 };
 
 	for (int i = 0; i < n; i++) {
 		config_setting_t *p = config_setting_get_elem(list, i);
-		const char *name = get_str(p, "pin", "");
-		const char *dir = get_str(p, "direction", NULL);
-		const char *pull = get_str(p, "pull", "none");
-		int idx = cape_pin_index(name), mode = get_int(p, "mode", -1);
-		char key[32], msg[128];
+		config_setting_t *pn = str_member(p, "pin"), *ms;
+		const char *name, *dir, *pull;
+		int idx, mode = -1;
+		char key[32], msg[400];
 		uint16_t w = CAPE_PIN_USED;
 
+		if (!pn)
+			continue;	/* not a group, or no pin string: the schema said so */
+		name = config_setting_get_string(pn);
 		snprintf(key, sizeof(key), "pins[%d].pin", i);
+		idx = cape_pin_index(name);
 		if (idx < 0) {
-			snprintf(msg, sizeof(msg), "\"%s\" is not a header signal pin", name);
+			char why[200];
+
+			pin_name_why(c->t, name, why, sizeof(why));
+			snprintf(msg, sizeof(msg), "\"%s\" is not a header signal pin%s", name, why);
 			derr(c, p, key, msg);
 			continue;
 		}
 		if (first_line[idx]) {
-			snprintf(msg, sizeof(msg), "duplicate pin %s (first at line %d)", name,
-				 first_line[idx]);
+			snprintf(msg, sizeof(msg), "duplicate pin %s (first at line %d)",
+				 cape_pin_names[idx], first_line[idx]);
 			derr(c, p, key, msg);
 			continue;
 		}
 		first_line[idx] = config_setting_source_line(p);
 		if (d->a0 && idx >= CAPE_EEPROM_A0_NUM_PINS) {
-			snprintf(msg, sizeof(msg), "%s has no pin-usage word in format A0", name);
+			snprintf(msg, sizeof(msg), "%s has no pin-usage word in format A0",
+				 cape_pin_names[idx]);
 			derr(c, p, key, msg);
 			continue;
 		}
@@ -124,20 +256,34 @@ static void parse_pins(struct dctx *c, config_setting_t *list, struct cape_def *
 				if (config_setting_get_member(p, other[k])) {
 					snprintf(key, sizeof(key), "pins[%d].%s", i, other[k]);
 					snprintf(msg, sizeof(msg),
-						 "%s is an analog input: it takes no %s", name, other[k]);
+						 "%s is an analog input: it takes no %s",
+						 cape_pin_names[idx], other[k]);
 					derr(c, p, key, msg);
 				}
 			}
 		} else {
-			if (mode < 0) {
-				snprintf(key, sizeof(key), "pins[%d].mode", i);
+			ms = config_setting_get_member(p, "mode");
+			snprintf(key, sizeof(key), "pins[%d].mode", i);
+			if (!ms) {
 				derr(c, p, key, "required key missing (only AIN pins go without)");
+			} else if (is_type(ms, CONFIG_TYPE_STRING) && *config_setting_get_string(ms)) {
+				mode = mode_by_name(c->t, idx, config_setting_get_string(ms), msg,
+						    sizeof(msg));
+				if (mode < 0)
+					derr(c, ms, key, msg);
+			} else if (is_type(ms, CONFIG_TYPE_INT) || is_type(ms, CONFIG_TYPE_INT64)) {
+				long long m = config_setting_get_int64(ms);
+
+				mode = m >= 0 && m <= 7 ? (int)m : -1;	/* else the schema said so */
 			}
-			if (!dir) {
+			dir = get_str(p, "direction", NULL);
+			if (!config_setting_get_member(p, "direction")) {
 				snprintf(key, sizeof(key), "pins[%d].direction", i);
 				derr(c, p, key, "required key missing (only AIN pins go without)");
-				dir = "in";
 			}
+			if (!dir)
+				dir = "in";
+			pull = get_str(p, "pull", "none");
 			if (!strcmp(dir, "in"))
 				w |= CAPE_PIN_DIR_IN;
 			else if (!strcmp(dir, "out"))
@@ -313,25 +459,93 @@ static void parse_props(struct dctx *c, config_setting_t *g, struct cape_dev *dv
 	}
 }
 
-static bool pin_listed(const struct cape_def *d, int idx)
+static const struct cape_pin *def_pin(const struct cape_def *d, int idx)
 {
 	for (size_t i = 0; i < d->npins; i++)
 		if (d->pins[i].idx == idx)
-			return true;
+			return &d->pins[i];
+	return NULL;
+}
+
+/*
+ * A GPIO device's pin as its pin word sets it: muxed as the pin's GPIO,
+ * and driven (LED), read (key) or both (1-Wire) in the direction the word
+ * says, the receiver enabled where the device reads.
+ */
+static void check_gpio_use(struct dctx *c, config_setting_t *at, const char *key,
+			   const struct cape_dev *dv, const struct cape_pin *p)
+{
+	int idx = p->idx, gm = board_gpio_mode(c->t, idx), mode = p->word & CAPE_PIN_MODE_MASK;
+	uint16_t dir = p->word & CAPE_PIN_DIR_MASK;
+	bool reads = dv->type != DEV_LED, drives = dv->type != DEV_KEY;
+	const char *pin = cape_pin_names[idx];
+	char who[96], msg[320];
+
+	if (dv->type == DEV_W1)
+		snprintf(who, sizeof(who), "1-Wire bus");
+	else
+		snprintf(who, sizeof(who), "%s \"%s\"", dv->type == DEV_LED ? "LED" : "key",
+			 dv->label ? dv->label : "");
+	if (gm >= 0 && mode != gm) {
+		const char *f = board_function(c->t, idx, mode);
+
+		if (f)
+			snprintf(msg, sizeof(msg),
+				 "%s needs %s muxed as a GPIO, mode %d (%s); pins has it in mode %d (%s, line %d)",
+				 who, pin, gm, board_function(c->t, idx, gm), mode, f, p->line);
+		else
+			snprintf(msg, sizeof(msg),
+				 "%s needs %s muxed as a GPIO, mode %d (%s); pins has it in mode %d (line %d)",
+				 who, pin, gm, board_function(c->t, idx, gm), mode, p->line);
+		derr(c, at, key, msg);
+		return;
+	}
+	if (reads && dir == CAPE_PIN_DIR_OUT)
+		snprintf(msg, sizeof(msg), "%s reads %s, but pins sets it as an output (line %d)",
+			 who, pin, p->line);
+	else if (drives && dir == CAPE_PIN_DIR_IN)
+		snprintf(msg, sizeof(msg), "%s drives %s, but pins sets it as an input (line %d)",
+			 who, pin, p->line);
+	else if (reads && !(p->word & CAPE_PIN_RX_ENABLE))
+		snprintf(msg, sizeof(msg), "%s reads %s, but its receiver is disabled (rx = false, line %d)",
+			 who, pin, p->line);
+	else if (dv->type == DEV_W1 && dir != CAPE_PIN_DIR_BIDIR)
+		snprintf(msg, sizeof(msg), "%s drives and reads %s: its direction must be bidir (line %d)",
+			 who, pin, p->line);
+	else
+		return;
+	derr(c, at, key, msg);
+}
+
+/* The keys a device type must have (the schema reports them missing). */
+static bool dev_complete(const struct cape_dev *dv)
+{
+	switch (dv->type) {
+	case DEV_I2C:
+	case DEV_SPI:
+		return dv->bus && dv->compatible;
+	case DEV_LED:
+	case DEV_KEY:
+		return dv->label && dv->pin;
+	case DEV_W1:
+		return dv->pin;
+	case DEV_UART:
+		return dv->bus;
+	}
 	return false;
 }
 
 static void parse_devices(struct dctx *c, config_setting_t *list, struct cape_def *d)
 {
-	int n = list ? config_setting_length(list) : 0;
+	int n = is_type(list, CONFIG_TYPE_LIST) ? config_setting_length(list) : 0;
 
 	d->devs = xcalloc((size_t)n, sizeof(*d->devs));
 	for (int i = 0; i < n; i++) {
-		config_setting_t *g = config_setting_get_elem(list, i);
+		config_setting_t *g = config_setting_get_elem(list, i), *ts = str_member(g, "type");
 		struct cape_dev *dv = &d->devs[d->ndevs];
-		const char *type = get_str(g, "type", "");
+		const char *type = ts ? config_setting_get_string(ts) : "";
 		config_setting_t *props;
-		int t;
+		int t, errors = c->errors;
 
 		for (t = 0; t <= DEV_UART; t++)
 			if (!strcmp(type, dev_names[t]))
@@ -353,7 +567,7 @@ static void parse_devices(struct dctx *c, config_setting_t *list, struct cape_de
 		dv->code = get_int(g, "code", 0);
 		dv->active_low = get_bool(g, "active-low", dv->type == DEV_KEY);
 		props = config_setting_get_member(g, "properties");
-		if (props)
+		if (is_type(props, CONFIG_TYPE_GROUP))
 			parse_props(c, props, dv);
 		for (size_t k = 0; (dv->type == DEV_I2C || dv->type == DEV_SPI) && dv->bus &&
 				   k < d->ndevs; k++) {
@@ -367,8 +581,8 @@ static void parse_devices(struct dctx *c, config_setting_t *list, struct cape_de
 			snprintf(key, sizeof(key), "devices[%d].%s", i,
 				 dv->type == DEV_I2C ? "address" : "cs");
 			snprintf(msg, sizeof(msg), "%s %s 0x%02x is taken by %s (line %d)", dv->bus,
-				 dv->type == DEV_I2C ? "address" : "chip select", a, o->compatible,
-				 o->line);
+				 dv->type == DEV_I2C ? "address" : "chip select", a,
+				 o->compatible ? o->compatible : "?", o->line);
 			derr(c, g, key, msg);
 			break;
 		}
@@ -389,19 +603,47 @@ static void parse_devices(struct dctx *c, config_setting_t *list, struct cape_de
 				     key, msg);
 			}
 		}
+		if (dv->label && (dv->type == DEV_LED || dv->type == DEV_KEY)) {
+			/* LED class and input device names: one per cape */
+			for (size_t k = 0; k < d->ndevs; k++) {
+				const struct cape_dev *o = &d->devs[k];
+				char key[32], msg[200];
+
+				if (o->type != dv->type || !o->label || strcmp(o->label, dv->label))
+					continue;
+				snprintf(key, sizeof(key), "devices[%d].label", i);
+				snprintf(msg, sizeof(msg), "duplicate %s label \"%s\" (first at line %d)",
+					 dv->type == DEV_LED ? "LED" : "key", dv->label, o->line);
+				derr(c, config_setting_get_member(g, "label"), key, msg);
+				break;
+			}
+		}
 		if (dv->pin) {
 			int idx = cape_pin_index(dv->pin);
-			char key[32], msg[128];
+			const struct cape_pin *p = idx >= 0 ? def_pin(d, idx) : NULL;
+			config_setting_t *at = config_setting_get_member(g, "pin");
+			char key[32], msg[320], why[200];
 
 			snprintf(key, sizeof(key), "devices[%d].pin", i);
 			if (idx < 0 || cape_pin_is_ain(idx)) {
-				snprintf(msg, sizeof(msg), "\"%s\" is not a header GPIO pin", dv->pin);
+				if (idx < 0)
+					pin_name_why(c->t, dv->pin, why, sizeof(why));
+				else
+					snprintf(why, sizeof(why), " (an analog input)");
+				snprintf(msg, sizeof(msg), "\"%s\" is not a header GPIO pin%s", dv->pin, why);
 				derr(c, g, key, msg);
-			} else if (!pin_listed(d, idx)) {
-				snprintf(msg, sizeof(msg), "%s is not listed in pins", dv->pin);
+			} else if (!p) {
+				snprintf(msg, sizeof(msg), "%s is not listed in pins", cape_pin_names[idx]);
 				derr(c, g, key, msg);
+			} else {
+				/* the name as the kernel writes it, whatever the definition's spelling */
+				free(dv->pin);
+				dv->pin = xstrdup(cape_pin_names[idx]);
+				check_gpio_use(c, at ? at : g, key, dv, p);
 			}
 		}
+		/* a device with an error is left out of the overlay, whose errors are reported too */
+		dv->bad = c->errors != errors || !dev_complete(dv);
 		d->ndevs++;
 	}
 }
@@ -417,34 +659,69 @@ void def_syntax_error(const char *path, const struct config_t *cfg)
 		!t || !strcmp(t, "syntax error") ? "" : ": ", !t || !strcmp(t, "syntax error") ? "" : t);
 }
 
-int def_load(const char *path, struct cape_def *d)
+int def_load(const char *path0, const struct board *b, struct cape_def *d)
 {
+	const char *path = in_name(path0);	/* in messages: "-" is <stdin> */
 	config_t cfg;
 	config_setting_t *root, *s;
-	struct dctx c = { path, 0 };
+	struct dctx c = { path, 0, board_functions(b) };
 	const char *ov;
+	uint8_t *buf;
+	size_t len;
+	int r;
 
 	memset(d, 0, sizeof(*d));
 	d->file = xstrdup(path);
+	r = read_file(path0, &buf, &len);
+	if (r) {
+		err("%s: cannot read definition: %s", path, strerror(-r));
+		return EXIT_IO;
+	}
+	/* the other kinds of file capetool reads, said as such */
+	if (eeprom_has_magic(buf, len) || (len >= 4 && !memcmp(buf, "\xd0\x0d\xfe\xed", 4))) {
+		if (eeprom_has_magic(buf, len))
+			err("%s: this is a cape EEPROM image, not a definition; use capetool decode",
+			    path);
+		else
+			err("%s: this is a device tree blob (an overlay?), not a definition", path);
+		free(buf);
+		return EXIT_DEF;
+	}
+	if (memchr(buf, 0, len)) {
+		const uint8_t *nul = memchr(buf, 0, len);
+		int line = 1;
+
+		for (const uint8_t *p = buf; p < nul; p++)
+			line += *p == '\n';
+		if (!err_quiet)
+			fprintf(stderr, "%s:%d: a NUL byte: a definition is text\n", path, line);
+		free(buf);
+		return EXIT_DEF;
+	}
+	buf = xrealloc(buf, len + 1);
+	buf[len] = 0;
 	config_init(&cfg);
-	if (!config_read_file(&cfg, path)) {
-		if (config_error_type(&cfg) == CONFIG_ERR_FILE_IO) {
-			err("%s: cannot read definition", path);
-			config_destroy(&cfg);
-			return EXIT_IO;
-		}
+	if (!config_read_string(&cfg, (const char *)buf)) {
 		def_syntax_error(path, &cfg);
 		config_destroy(&cfg);
+		free(buf);
 		return EXIT_DEF;
 	}
+	free(buf);
 	root = config_root_setting(&cfg);
-	if (schema_validate(embedded_cape_schema, path, root)) {
+	/*
+	 * Every error in one run: what the schema finds, then what it cannot
+	 * say (pins, modes, devices), which reads only values of the right type.
+	 */
+	c.errors = schema_validate(embedded_cape_schema, path, root);
+	if (c.errors < 0) {
 		config_destroy(&cfg);
-		return EXIT_DEF;
+		return EXIT_FAIL;
 	}
+	d->parsed = true;
 	parse_eeprom(&c, config_setting_get_member(root, "eeprom"), d);
 	s = config_setting_get_member(root, "power");
-	if (s) {
+	if (is_type(s, CONFIG_TYPE_GROUP)) {
 		d->power[0] = (uint16_t)get_int(s, "vdd-3v3b", 0);
 		d->power[1] = (uint16_t)get_int(s, "vdd-5v", 0);
 		d->power[2] = (uint16_t)get_int(s, "sys-5v", 0);
@@ -453,7 +730,7 @@ int def_load(const char *path, struct cape_def *d)
 	parse_pins(&c, config_setting_get_member(root, "pins"), d);
 	parse_devices(&c, config_setting_get_member(root, "devices"), d);
 	if (config_setting_lookup_string(root, "overlay", &ov)) {
-		char *dir = path_dirname(path);
+		char *dir = path_dirname(path0);
 
 		d->overlay = ov[0] == '/' ? xstrdup(ov) : xasprintf("%s/%s", dir, ov);
 		free(dir);

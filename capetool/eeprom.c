@@ -4,6 +4,7 @@
  * extension records.  Layout and constants: <linux/capebus.h>.
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <libfdt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,10 +14,36 @@
 const char *const cape_pin_names[CAPE_NPINS] = CAPE_BONE_PIN_NAMES;
 const char *const cape_pin_signals[CAPE_NPINS] = CAPE_BONE_PIN_SIGNALS;
 
+/*
+ * A header position as the kernel writes it: "P8.13".  Taken as people
+ * write it too: config-pin's "P8_13", any case, a leading zero ("P8_07").
+ */
+bool pin_canonical(const char *name, char *out, size_t n)
+{
+	size_t digits;
+	int v;
+
+	if ((name[0] != 'P' && name[0] != 'p') || (name[1] != '8' && name[1] != '9') ||
+	    (name[2] != '.' && name[2] != '_'))
+		return false;
+	digits = strspn(name + 3, "0123456789");
+	if (!digits || digits > 2 || name[3 + digits])
+		return false;
+	v = atoi(name + 3);
+	if (v < 1 || v > 46)
+		return false;
+	snprintf(out, n, "P%c.%d", name[1], v);
+	return true;
+}
+
 int cape_pin_index(const char *name)
 {
+	char canon[16];
+
+	if (!pin_canonical(name, canon, sizeof(canon)))
+		return -1;
 	for (int i = 0; i < CAPE_NPINS; i++)
-		if (!strcmp(cape_pin_names[i], name))
+		if (!strcmp(cape_pin_names[i], canon))
 			return i;
 	return -1;
 }
@@ -140,6 +167,18 @@ static int decode_ext(const uint8_t *buf, size_t len, size_t std, struct cape_im
 	unsigned count;
 
 	img->total_len = std;
+	if (len > std && len < std + sizeof(struct capebus_ext_header)) {
+		/* a cut image whose bytes after the standard area begin the magic */
+		static const uint8_t magic[4] = { CAPEBUS_EXT_MAGIC >> 24, (CAPEBUS_EXT_MAGIC >> 16) & 0xff,
+						  (CAPEBUS_EXT_MAGIC >> 8) & 0xff, CAPEBUS_EXT_MAGIC & 0xff };
+		size_t n = len - std;
+
+		if (!memcmp(p, magic, n < 4 ? n : 4)) {
+			snprintf(why, whylen, "truncated: the extension header cut short: %zu of its %zu bytes",
+				 n, sizeof(struct capebus_ext_header));
+			return EXIT_TRUNCATED;
+		}
+	}
 	if (len < std + sizeof(struct capebus_ext_header) || get_be32(p) != CAPEBUS_EXT_MAGIC)
 		return 0;
 	img->has_ext = true;
@@ -250,6 +289,46 @@ static int decode_ext(const uint8_t *buf, size_t len, size_t std, struct cape_im
 	return 0;
 }
 
+/* Printable text (with tabs and line ends; bytes >= 0x80 taken as UTF-8). */
+bool buf_is_text(const uint8_t *buf, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if ((buf[i] < 0x20 && buf[i] != '\t' && buf[i] != '\n' && buf[i] != '\r') ||
+		    buf[i] == 0x7f)
+			return false;
+	return len > 0;
+}
+
+/* Text holding a setting "eeprom =" (or ":"), as every definition does. */
+static bool looks_like_definition(const uint8_t *buf, size_t len)
+{
+	static const char key[] = "eeprom";
+
+	if (!buf_is_text(buf, len))
+		return false;
+	for (size_t i = 0; i + sizeof(key) - 1 <= len; i++) {
+		size_t k = i + sizeof(key) - 1;
+
+		if (memcmp(buf + i, key, sizeof(key) - 1) ||
+		    (i && (isalnum(buf[i - 1]) || buf[i - 1] == '_' || buf[i - 1] == '-')))
+			continue;
+		while (k < len && (buf[k] == ' ' || buf[k] == '\t' || buf[k] == '\n' || buf[k] == '\r'))
+			k++;
+		if (k < len && (buf[k] == '=' || buf[k] == ':'))
+			return true;
+	}
+	return false;
+}
+
+const char *file_kind_not_image(const uint8_t *buf, size_t len)
+{
+	if (len >= 4 && get_be32(buf) == FDT_MAGIC)
+		return "this is a device tree blob (an overlay?), not an EEPROM image";
+	if (looks_like_definition(buf, len))
+		return "this is a cape definition, not an EEPROM image; use capetool check or create";
+	return NULL;
+}
+
 int eeprom_decode(const uint8_t *buf, size_t len, struct cape_image *img, char *why,
 		  size_t whylen)
 {
@@ -264,6 +343,12 @@ int eeprom_decode(const uint8_t *buf, size_t len, struct cape_image *img, char *
 		return EXIT_TRUNCATED;
 	}
 	if (get_be32(buf) != CAPE_EEPROM_MAGIC) {
+		const char *kind = file_kind_not_image(buf, len);
+
+		if (kind) {
+			snprintf(why, whylen, "%s", kind);
+			return EXIT_MAGIC;
+		}
 		snprintf(why, whylen, "bad magic: %02x %02x %02x %02x, expected aa 55 33 ee%s",
 			 buf[0], buf[1], buf[2], buf[3],
 			 get_be32(buf) == 0xffffffffU ? " (blank EEPROM?)" : "");

@@ -838,7 +838,7 @@ static void add_gpio_group(struct bctx *c, enum dev_type type)
 		struct onode *e;
 		char *name;
 
-		if (dv->type != type)
+		if (dv->type != type || dv->bad)
 			continue;
 		if (!parent) {
 			struct onode *ov = frag_on(c, dv, c->b->devices_target, "platform devices");
@@ -887,7 +887,7 @@ int overlay_build(const struct cape_def *d, const struct board *b, void **blob, 
 	for (size_t i = 0; i < d->ndevs && rc == EXIT_OK; i++) {
 		const struct board_bus *bus;
 
-		if (!d->devs[i].bus || !(bus = board_find_bus(b, d->devs[i].bus)) ||
+		if (d->devs[i].bad || !d->devs[i].bus || !(bus = board_find_bus(b, d->devs[i].bus)) ||
 		    !bus->board_enabled)
 			continue;
 		for (size_t k = 0; k < bus->npins; k++) {
@@ -900,6 +900,8 @@ int overlay_build(const struct cape_def *d, const struct board *b, void **blob, 
 	for (size_t i = 0; i < d->ndevs && rc == EXIT_OK; i++) {
 		const struct cape_dev *dv = &d->devs[i];
 
+		if (dv->bad)
+			continue;	/* its error is said */
 		switch (dv->type) {
 		case DEV_I2C:
 		case DEV_SPI:
@@ -1125,6 +1127,19 @@ static void resolve_refs(struct rctx *r)
 				rerr(r, "%s:%s: %s pin %u (%s): board %s has no GPIO on that pin",
 				     where, f->prop, f->label, code, cape_pin_names[idx], r->b->name);
 				goto next;
+			}
+			{
+				/* the cape's pin word must mux the pin as that GPIO */
+				const struct board *ft = board_functions(r->b);
+				int gm = board_gpio_mode(ft, idx), mode = r->pins[idx] & CAPE_PIN_MODE_MASK;
+				const char *have = board_function(ft, idx, mode);
+
+				if (gm >= 0 && (r->pins[idx] & CAPE_PIN_USED) && mode != gm) {
+					rerr(r, "%s:%s: %s is used as a GPIO, but the cape's pin word muxes it mode %d%s%s%s: a GPIO needs mode %d (%s)",
+					     where, f->prop, cape_pin_names[idx], mode, have ? " (" : "",
+					     have ? have : "", have ? ")" : "", gm, board_function(ft, idx, gm));
+					goto next;
+				}
 			}
 			cell(p->val + f->off + 4, (uint32_t)bp->line);
 			free(f->label);

@@ -98,15 +98,36 @@ static bool is_int(const config_setting_t *v)
 static void validate_group(struct vctx *c, config_setting_t *set, const char *path,
 			   config_setting_t *fields, config_setting_t *fields2);
 
+/* "; did you mean "KEY"?" for the nearest of @n words, or "". */
+static void suggest(char *out, size_t n, const char *word, const char *const *cands, size_t ncands)
+{
+	const char *near = closest(word, cands, ncands);
+
+	if (near)
+		snprintf(out, n, "; did you mean \"%s\"?", near);
+	else if (n)
+		out[0] = 0;
+}
+
 static void validate_value(struct vctx *c, config_setting_t *v, const char *path,
 			   config_setting_t *f)
 {
 	const char *type = fstr(f, "type");
-	char buf[64];
+	char buf[320];
 	int n;
 
+	if (!strcmp(type, "int-or-string") && config_setting_type(v) == CONFIG_TYPE_STRING) {
+		/* a name, resolved by what reads it (a mux mode: the board's table) */
+		if (!*config_setting_get_string(v))
+			verr(c, v, path, "%s", "must not be empty");
+		return;
+	}
+	if (!strcmp(type, "int-or-string") && !is_int(v)) {
+		verr(c, v, path, "%s", "must be an integer or a name");
+		return;
+	}
 	if (!strcmp(type, "string")) {
-		const char *s;
+		const char *s, *cs;
 		config_setting_t *en;
 		int len, maxlen;
 
@@ -124,7 +145,24 @@ static void validate_value(struct vctx *c, config_setting_t *v, const char *path
 			snprintf(buf, sizeof(buf), "at most %d characters (has %d)", maxlen, len);
 			verr(c, v, path, "%s", buf);
 		}
-		if (fstr(f, "charset")) {
+		if (fint(f, "min-length", &n) && len < n) {
+			if (n == 1)
+				snprintf(buf, sizeof(buf), "must not be empty");
+			else
+				snprintf(buf, sizeof(buf), "at least %d characters (has %d)", n, len);
+			verr(c, v, path, "%s", buf);
+		}
+		cs = fstr(f, "charset");
+		if (cs && !strcmp(cs, "utf8")) {
+			bool ctl = false;
+
+			for (const char *p = s; *p; p++)
+				ctl |= (unsigned char)*p < 0x20 || *p == 0x7f;
+			if (!utf8_valid(s))
+				verr(c, v, path, "%s", "must be valid UTF-8");
+			else if (ctl)
+				verr(c, v, path, "%s", "must hold no control characters");
+		} else if (cs) {
 			for (const char *p = s; *p; p++) {
 				if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e) {
 					verr(c, v, path, "%s", "must be printable ASCII");
@@ -141,17 +179,24 @@ static void validate_value(struct vctx *c, config_setting_t *v, const char *path
 					ok = true;
 			if (!ok) {
 				size_t o = (size_t)snprintf(buf, sizeof(buf), "bad value \"%.40s\" (allowed:", s);
+				const char *vals[16];
+				size_t nv = 0;
+				char dym[96];
 
-				for (int i = 0; i < config_setting_length(en) && o < sizeof(buf); i++)
+				for (int i = 0; i < config_setting_length(en) && o < sizeof(buf); i++) {
 					o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s %s",
 							      i ? "," : "",
 							      config_setting_get_string_elem(en, i));
+					if (nv < 16)
+						vals[nv++] = config_setting_get_string_elem(en, i);
+				}
+				suggest(dym, sizeof(dym), s, vals, nv);
 				if (o < sizeof(buf))
-					snprintf(buf + o, sizeof(buf) - o, ")");
+					snprintf(buf + o, sizeof(buf) - o, ")%s", dym);
 				verr(c, v, path, "%s", buf);
 			}
 		}
-	} else if (!strcmp(type, "int")) {
+	} else if (!strcmp(type, "int") || !strcmp(type, "int-or-string")) {
 		long long x;
 		int lim;
 
@@ -226,10 +271,19 @@ static void validate_group(struct vctx *c, config_setting_t *set, const char *pa
 
 		if (!f)
 			f = find_field(fields2, name);
-		if (!f)
-			verr(c, v, p, "%s", "unknown key");
-		else
+		if (!f) {
+			const char *keys[64];
+			size_t nk = 0;
+			char dym[96];
+
+			for (int l = 0; l < 2; l++)
+				for (int k = 0; lists[l] && k < config_setting_length(lists[l]) && nk < 64; k++)
+					keys[nk++] = fstr(config_setting_get_elem(lists[l], k), "key");
+			suggest(dym, sizeof(dym), name, keys, nk);
+			verr(c, v, p, "unknown key%s", dym);
+		} else {
 			validate_value(c, v, p, f);
+		}
 		free(p);
 	}
 	for (int l = 0; l < 2; l++) {
@@ -293,6 +347,12 @@ static void doc_field(config_setting_t *f, bool roff, const char *indent)
 		o += (size_t)snprintf(extra + o, sizeof(extra) - o, ", exactly %d chars", n);
 	if (fint(f, "max-length", &n))
 		o += (size_t)snprintf(extra + o, sizeof(extra) - o, ", at most %d chars", n);
+	if (fint(f, "min-length", &n))
+		o += (size_t)snprintf(extra + o, sizeof(extra) - o, ", at least %d char%s", n,
+				      n == 1 ? " (not empty)" : "s");
+	if (fstr(f, "charset"))
+		o += (size_t)snprintf(extra + o, sizeof(extra) - o, ", %s",
+				      !strcmp(fstr(f, "charset"), "utf8") ? "UTF-8" : "printable ASCII");
 	if (fint(f, "min", &n))
 		o += (size_t)snprintf(extra + o, sizeof(extra) - o, ", min %d", n);
 	if (fint(f, "max", &n))

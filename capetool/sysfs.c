@@ -127,15 +127,25 @@ char *configfs_ctrl_dir(const char *ctrl, int *code)
 int nvmem_read_image(const char *path, uint8_t **bufp, size_t *lenp)
 {
 	size_t head = CAPE_EEPROM_A1_SIZE + sizeof(struct capebus_ext_header), len = head, got = 0;
-	uint8_t *buf = xcalloc(1, head);
-	FILE *f = fopen(path, "rb");
+	uint8_t *buf;
+	FILE *f;
 
+	if (is_stdio(path))
+		return read_file(path, bufp, lenp);
+	buf = xcalloc(1, head);
+	f = fopen(path, "rb");
 	if (!f) {
 		free(buf);
 		return -errno;
 	}
 	got = fread(buf, 1, head, f);
-	if (got >= CAPE_EEPROM_A0_SIZE + sizeof(struct capebus_ext_header)) {
+	if (got == head && !eeprom_has_magic(buf, got) && buf_is_text(buf, got)) {
+		/* no image: a text file (a definition?) is read whole to say what it is */
+		while (!ferror(f) && !feof(f) && got < 1024 * 1024) {
+			buf = xrealloc(buf, got + 4096);
+			got += fread(buf + got, 1, 4096, f);
+		}
+	} else if (got >= CAPE_EEPROM_A0_SIZE + sizeof(struct capebus_ext_header)) {
 		size_t std = !memcmp(buf + 4, CAPE_EEPROM_REV_A0, 2) ? CAPE_EEPROM_A0_SIZE
 								     : CAPE_EEPROM_A1_SIZE;
 		const uint8_t *h = buf + std;

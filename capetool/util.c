@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* capetool: small helpers (allocation, files, attributes, JSON strings). */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -7,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "capetool.h"
@@ -72,14 +74,57 @@ char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
+bool is_stdio(const char *path)
+{
+	return !strcmp(path, "-");
+}
+
+const char *in_name(const char *path)
+{
+	return is_stdio(path) ? "<stdin>" : path;
+}
+
+const char *out_name(const char *path)
+{
+	return is_stdio(path) ? "<stdout>" : path;
+}
+
+static int read_fd(int fd, uint8_t **buf, size_t *len);
+
+/*
+ * The whole file; "-" is standard input, read once and kept: every later
+ * read of "-" (a definition read again to parse it) gets the same bytes.
+ */
 int read_file(const char *path, uint8_t **buf, size_t *len)
+{
+	static uint8_t *in;
+	static size_t inlen;
+	static int inerr = 1;
+	int fd, r;
+
+	if (is_stdio(path)) {
+		if (inerr == 1)
+			inerr = read_fd(STDIN_FILENO, &in, &inlen);
+		if (inerr)
+			return inerr;
+		*buf = xmalloc(inlen);
+		memcpy(*buf, in, inlen);
+		*len = inlen;
+		return 0;
+	}
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	r = read_fd(fd, buf, len);
+	close(fd);
+	return r;
+}
+
+static int read_fd(int fd, uint8_t **buf, size_t *len)
 {
 	size_t cap = 4096, n = 0;
 	uint8_t *b;
-	int fd = open(path, O_RDONLY);
 
-	if (fd < 0)
-		return -errno;
 	/* aligned_alloc-free 8-byte alignment: malloc gives >= 8 on our targets */
 	b = xmalloc(cap);
 	for (;;) {
@@ -96,14 +141,12 @@ int read_file(const char *path, uint8_t **buf, size_t *len)
 			if (e == EINTR)
 				continue;
 			free(b);
-			close(fd);
 			return -e;
 		}
 		if (r == 0)
 			break;
 		n += (size_t)r;
 	}
-	close(fd);
 	*buf = b;
 	*len = n;
 	return 0;
@@ -120,23 +163,47 @@ static char *target_of(const char *path)
 	return xstrdup(path);
 }
 
+static int write_fd(int fd, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w ? -errno : -ENOSPC;
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
 /*
  * Write @buf to a new temporary file next to @path (same directory, so the
  * rename cannot cross file systems), flushed to disk; *tmp is its name.
  * Nobody ever sees a partial @path: commit_file() renames it into place.
  * A symlink's target is replaced, not the link; a device, FIFO or other
- * non-regular file (/dev/stdout) is written in place (*tmp stays NULL).
+ * non-regular file (/dev/stdout) is written in place (*tmp stays NULL),
+ * and "-" is standard output.
  */
 int stage_file(const char *path0, const void *buf, size_t len, char **tmp)
 {
-	char *path = target_of(path0), *t;
-	const char *slash = strrchr(path, '/');
+	char *path, *t;
+	const char *slash;
 	const uint8_t *p = buf;
 	struct stat st;
 	mode_t um;
 	int fd, e;
 
 	*tmp = NULL;
+	if (is_stdio(path0)) {
+		fflush(stdout);
+		return write_fd(STDOUT_FILENO, buf, len);
+	}
+	path = target_of(path0);
+	slash = strrchr(path, '/');
 	if (!*path || (slash && !slash[1])) {
 		free(path);
 		return -EISDIR;
@@ -350,6 +417,72 @@ static size_t utf8_len(const unsigned char *s)
 	    (cp >= 0xd800 && cp <= 0xdfff))
 		return 0;
 	return n;
+}
+
+bool utf8_valid(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	while (*s) {
+		size_t n = utf8_len(s);
+
+		if (!n)
+			return false;
+		s += n;
+	}
+	return true;
+}
+
+/* Levenshtein distance, ASCII case ignored. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), *row = xcalloc(lb + 1, sizeof(*row)), d;
+
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag + (tolower((unsigned char)a[i - 1]) !=
+							   tolower((unsigned char)b[j - 1]));
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	d = row[lb];
+	free(row);
+	return d;
+}
+
+const char *closest(const char *word, const char *const *cands, size_t n)
+{
+	size_t lw = strlen(word), best = (size_t)-1, limit = lw <= 3 ? 1 : 2;
+	const char *pick = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t lc, d;
+
+		if (!cands[i] || !*cands[i])
+			continue;
+		lc = strlen(cands[i]);
+		d = edit_distance(word, cands[i]);
+		/* "input" for "in", "output" for "out": one is the other's start */
+		if (d > 1 && lw >= 2 && lc >= 2 &&
+		    !strncasecmp(word, cands[i], lw < lc ? lw : lc))
+			d = 1;
+		if (d < best) {
+			best = d;
+			pick = cands[i];
+		}
+	}
+	return best <= limit ? pick : NULL;
 }
 
 /*

@@ -14,6 +14,7 @@ host_pkgs=(
 	bc bison flex libssl-dev libelf-dev cpio ccache make gcc perl rsync kmod xz-utils
 	clang libclang-rt-14-dev dt-schema
 	librsvg2-bin	# rsvg-convert: the pinout suite renders its SVGs to PNG
+	man-db		# man -l: the host suite renders the installed capetool(1)
 	openssl		# module signing keys: the lockdown LSM (both lanes) selects MODULE_SIG
 )
 armhf_pkgs=(libconfig-dev:armhf)

@@ -57,7 +57,7 @@ static void check_def(const char *path, bool drop_hatch)
 {
 	struct cape_def def;
 
-	if (def_load(path, &def)) {
+	if (def_load(path, &boards[1], &def)) {
 		def_free(&def);
 		return;
 	}

@@ -40,3 +40,45 @@ load helpers
 	run ct create --bogus-option "$DEFS/weather.cape"
 	[ "$status" -eq 2 ]
 }
+
+@test "a short option means the same long option in every command's --help" {
+	local c line s l bad=0
+	declare -A long_of used_in
+	for c in create decode check flash read override remove list schema pinout resolve; do
+		run ct "$c" --help
+		[ "$status" -eq 0 ]
+		while IFS= read -r line; do
+			[[ $line =~ ^[[:space:]]+-([A-Za-z]),\ --([a-z-]+) ]] || continue
+			s=${BASH_REMATCH[1]} l=${BASH_REMATCH[2]}
+			if [ -n "${long_of[$s]:-}" ] && [ "${long_of[$s]}" != "$l" ]; then
+				echo "-$s is --${long_of[$s]} in${used_in[$s]}, --$l in $c"
+				bad=1
+			fi
+			long_of[$s]=${long_of[$s]:-$l}
+			used_in[$s]="${used_in[$s]:-} $c"
+		done <<< "$output"
+	done
+	[ "$bad" -eq 0 ]
+}
+
+@test "the short options that meant two things are gone; their long options work" {
+	cd "$BATS_TEST_TMPDIR"
+	# -s is --slot; -f is --force; -b is --board; -o is --output; -c is --cape
+	run ct create "$DEFS/weather.cape" -s 0125EXLB9999 -o out
+	[ "$status" -eq 2 ] || { echo "create -s: $output"; false; }
+	run ct create "$DEFS/weather.cape" --serial 0125EXLB9999 -o out
+	[ "$status" -eq 0 ]
+	run ct decode -f cape out/BB-WTHR-01-00A2.eeprom
+	[ "$status" -eq 2 ] || { echo "decode -f: $output"; false; }
+	run ct decode --format=cape out/BB-WTHR-01-00A2.eeprom
+	[ "$status" -eq 0 ]
+	run ct pinout -s p.svg "$DEFS/weather.cape"
+	[ "$status" -eq 2 ] || { echo "pinout -s: $output"; false; }
+	[ ! -e p.svg ]
+	run ct flash out/BB-WTHR-01-00A2.eeprom --device ee -b old.eeprom
+	[ "$status" -eq 2 ] || { echo "flash -b: $output"; false; }
+	run ct override out/BB-WTHR-01-00A2.eeprom -o x.dtbo
+	[ "$status" -eq 2 ] || { echo "override -o: $output"; false; }
+	run ct remove X -c capebus0
+	[ "$status" -eq 2 ] || { echo "remove -c: $output"; false; }
+}

@@ -204,3 +204,22 @@ assert d["extension"]["overlay_length"] == 731'
 	[ "$status" -eq 12 ]
 	[[ "$output" == *"name a firmware file"* ]]
 }
+
+@test "an image cut inside the extension header is truncated (14), not 'extension: none'" {
+	for n in 245 247 248 251; do
+		head -c "$n" "$GOLDEN/BB-WTHR-01-00A2.embedded.eeprom" > "$BATS_TEST_TMPDIR/t"
+		run ct decode "$BATS_TEST_TMPDIR/t"
+		echo "$n: $output"
+		no_sanitizer_report
+		[ "$status" -eq 14 ]
+		[[ "$output" == *"extension header cut short: $((n - 244)) of its 8 bytes"* ]]
+		[[ "$output" != *"extension:     none"* ]]
+		run ct flash "$BATS_TEST_TMPDIR/t" --device "$BATS_TEST_TMPDIR/ee" --no-backup
+		[ "$status" -eq 14 ]
+	done
+	# the standard area alone is a whole image without extension area
+	head -c 244 "$GOLDEN/BB-WTHR-01-00A2.embedded.eeprom" > "$BATS_TEST_TMPDIR/t"
+	run ct decode "$BATS_TEST_TMPDIR/t"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"extension:     none"* ]]
+}

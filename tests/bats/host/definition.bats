@@ -277,3 +277,136 @@ CAPE
 	[[ "$output" == *"slash.cape:1: eeprom.part-number: names the overlay file"* ]]
 	[[ "$output" == *"slash.cape:1: eeprom.version: names the overlay file"* ]]
 }
+
+@test "pin names as config-pin writes them (P9_19) and in any case (p8.13) are the same pins" {
+	sed -e 's/pin = "P9.19"/pin = "P9_19"/' -e 's/pin = "P8.13"; mode/pin = "p8.13"; mode/' \
+	    -e 's/pin = "P9.39"/pin = "p9_39"/' -e 's/pin = "P8.13"; default/pin = "P8_13"; default/' \
+		"$DEFS/weather.cape" > "$BATS_TEST_TMPDIR/cp.cape"
+	grep -q P9_19 "$BATS_TEST_TMPDIR/cp.cape" && grep -q p8.13 "$BATS_TEST_TMPDIR/cp.cape"
+	grep -q p9_39 "$BATS_TEST_TMPDIR/cp.cape" && grep -q P8_13 "$BATS_TEST_TMPDIR/cp.cape"
+	run ct create "$BATS_TEST_TMPDIR/cp.cape" --board qemu-vexpress -o "$BATS_TEST_TMPDIR/out"
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 0 ]
+	cmp "$BATS_TEST_TMPDIR/out/BB-WTHR-01-00A2.eeprom" "$GOLDEN/BB-WTHR-01-00A2.eeprom"
+	cmp "$BATS_TEST_TMPDIR/out/BB-WTHR-01-00A2.dtbo" "$GOLDEN/BB-WTHR-01-00A2.qemu-vexpress.dtbo"
+}
+
+@test "an unknown pin, key or enumerated value gets a 'did you mean'" {
+	f=$(mkdef dym.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "P"; };
+pins = (
+  { pin = "P8.13"; mode = 7; directon = "out"; },
+  { pin = "P8.15"; mode = 7; direction = "input"; pull = "upp"; },
+  { pin = "P8-16"; mode = 7; direction = "in"; },
+  { pin = "GPIO1_12"; mode = 7; direction = "in"; },
+  { pin = "P8.50"; mode = 7; direction = "in"; }
+);
+devices = ( { type = "leds"; label = "a"; pin = "P8.13"; } );
+CAPE
+)
+	run ct check --board beaglebone-black "$f"
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *'dym.cape:3: pins[0].directon: unknown key; did you mean "direction"?'* ]]
+	[[ "$output" == *'dym.cape:4: pins[1].direction: bad value "input" (allowed: in, out, bidir); did you mean "in"?'* ]]
+	[[ "$output" == *'dym.cape:4: pins[1].pull: bad value "upp" (allowed: none, up, down); did you mean "up"?'* ]]
+	[[ "$output" == *'dym.cape:5: pins[2].pin: "P8-16" is not a header signal pin; did you mean P8.16?'* ]]
+	[[ "$output" == *'dym.cape:6: pins[3].pin: "GPIO1_12" is not a header signal pin; did you mean P8.12 (GPIO1_12)?'* ]]
+	[[ "$output" == *'dym.cape:7: pins[4].pin: "P8.50" is not a header signal pin (P8 and P9 have pins 1 to 46)'* ]]
+	[[ "$output" == *'dym.cape:9: devices[0].type: bad value "leds" (allowed: i2c, spi, led, key, w1, uart); did you mean "led"?'* ]]
+}
+
+@test "every error of a definition is reported in one run, each as FILE:LINE" {
+	f=$(mkdef all.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "P"; colour = "red"; };
+pins = (
+  { pin = "P8.13"; mode = 7; direction = "out"; },
+  { pin = "P8.13"; mode = 7; direction = "in"; }
+);
+devices = ( { type = "i2c"; bus = "i2c9"; address = 0x48; compatible = "ti,tmp105"; } );
+CAPE
+)
+	run ct check --board beaglebone-black "$f"
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"all.cape:1: eeprom.colour: unknown key"* ]]
+	[[ "$output" == *"all.cape:4: pins[1].pin: duplicate pin P8.13 (first at line 3)"* ]]
+	[[ "$output" == *'all.cape:6: devices: board beaglebone-black has no i2c bus "i2c9"'* ]]
+	[[ "$output" == *"all.cape: invalid"* ]]
+	run ct create "$f" --board beaglebone-black -o "$BATS_TEST_TMPDIR/out"
+	[ "$status" -eq 3 ]
+	[ "$(grep -c 'all.cape:[0-9]*:' <<< "$output")" -eq 3 ]
+	[ ! -e "$BATS_TEST_TMPDIR/out" ]
+}
+
+@test "a mux mode may be named by its function in the board's table, in any case" {
+	sed -e 's/pin = "P9.19"; mode = 3;/pin = "P9.19"; mode = "i2c2_scl";/' \
+	    -e 's/pin = "P8.13"; mode = 7;/pin = "P8.13"; mode = "GPIO";/' \
+		"$DEFS/weather.cape" > "$BATS_TEST_TMPDIR/named.cape"
+	grep -q '"i2c2_scl"' "$BATS_TEST_TMPDIR/named.cape" && grep -q '"GPIO"' "$BATS_TEST_TMPDIR/named.cape"
+	for board in qemu-vexpress beaglebone-black; do
+		rm -rf "$BATS_TEST_TMPDIR/out"
+		run ct create "$BATS_TEST_TMPDIR/named.cape" --board "$board" -o "$BATS_TEST_TMPDIR/out"
+		echo "$output"
+		no_sanitizer_report
+		[ "$status" -eq 0 ]
+		cmp "$BATS_TEST_TMPDIR/out/BB-WTHR-01-00A2.eeprom" "$GOLDEN/BB-WTHR-01-00A2.eeprom"
+		cmp "$BATS_TEST_TMPDIR/out/BB-WTHR-01-00A2.dtbo" "$GOLDEN/BB-WTHR-01-00A2.$board.dtbo"
+	done
+	f=$(mkdef pwm.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "P"; };
+pins = ( { pin = "P9.14"; mode = "pwm"; direction = "out"; },
+         { pin = "P8.19"; mode = "ehrpwm2a"; direction = "out"; },
+         { pin = "P9.24"; mode = "uart1_txd"; direction = "out"; } );
+CAPE
+)
+	run ct create "$f" --board beaglebone-black --eeprom-out "$BATS_TEST_TMPDIR/pwm.eeprom"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	run ct decode "$BATS_TEST_TMPDIR/pwm.eeprom"
+	[[ "$output" == *"P9.14 mode6 out"* ]]
+	[[ "$output" == *"P8.19 mode4 out"* ]]
+	[[ "$output" == *"P9.24 mode0 out"* ]]
+}
+
+@test "a mode name the pin does not have is refused, listing the pin's functions" {
+	f=$(mkdef badmode.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "P"; };
+pins = ( { pin = "P8.13"; mode = "uart"; direction = "out"; },
+         { pin = "P9.19"; mode = "i2c_scl"; direction = "bidir"; } );
+CAPE
+)
+	run ct check --board beaglebone-black "$f"
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *'badmode.cape:2: pins[0].mode: P8.13 has no function "uart" (modes: 0 gpmc_ad9, 1 lcd_data22, 2 mmc1_dat1, 3 mmc2_dat5, 4 ehrpwm2b, 5 pr1_mii0_col, 7 gpio0_23)'* ]]
+	[[ "$output" == *'badmode.cape:3: pins[1].mode: P9.19 has no function "i2c_scl" ('*'); did you mean "i2c2_scl"?'* ]]
+}
+
+@test "LED and key labels that are empty, not UTF-8 or used twice are refused with FILE:LINE" {
+	printf '%s\n' \
+	  'eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "P"; };' \
+	  'pins = ( { pin = "P8.13"; mode = 7; direction = "out"; }, { pin = "P8.14"; mode = 7; direction = "out"; },' \
+	  '  { pin = "P8.15"; mode = 7; direction = "in"; }, { pin = "P8.16"; mode = 7; direction = "in"; },' \
+	  '  { pin = "P8.17"; mode = 7; direction = "out"; } );' \
+	  'devices = (' \
+	  '  { type = "led"; label = ""; pin = "P8.13"; },' \
+	  $'  { type = "led"; label = "caf\xe9"; pin = "P8.14"; },' \
+	  '  { type = "key"; label = "ok"; pin = "P8.15"; code = 28; },' \
+	  '  { type = "key"; label = "ok"; pin = "P8.16"; code = 29; },' \
+	  $'  { type = "led"; label = "Wetter \xc3\xa4"; pin = "P8.17"; }' \
+	  ');' > "$BATS_TEST_TMPDIR/l.cape"
+	run ct check --board beaglebone-black "$BATS_TEST_TMPDIR/l.cape"
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *'l.cape:6: devices[0].label: must not be empty'* ]]
+	[[ "$output" == *'l.cape:7: devices[1].label: must be valid UTF-8'* ]]
+	[[ "$output" == *'l.cape:9: devices[3].label: duplicate key label "ok" (first at line 8)'* ]]
+	[ "$(grep -c 'l.cape:' <<< "$output")" -eq 4 ]
+	[[ "$output" != *"devices[4]"* ]]
+}

@@ -175,3 +175,35 @@ PY
 		[[ "$output" == *"(a number, 0 or above)"* ]]
 	done
 }
+
+@test "check and create on an EEPROM image say it is one (use decode), not 'syntax error'" {
+	run ct check "$GOLDEN/BB-WTHR-01-00A2.eeprom"
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"BB-WTHR-01-00A2.eeprom: this is a cape EEPROM image, not a definition; use capetool decode"* ]]
+	[[ "$output" != *"syntax error"* ]]
+	run ct create "$GOLDEN/BB-WTHR-01-00A2.eeprom" -o "$BATS_TEST_TMPDIR/out"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"this is a cape EEPROM image, not a definition; use capetool decode"* ]]
+	[ ! -e "$BATS_TEST_TMPDIR/out" ]
+}
+
+@test "decode and flash on a definition or an overlay say what it is, not just 'bad magic'" {
+	run ct decode "$DEFS/weather.cape"
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 10 ]
+	[[ "$output" == *"weather.cape: this is a cape definition, not an EEPROM image; use capetool check or create"* ]]
+	run ct flash "$DEFS/weather.cape" --device "$BATS_TEST_TMPDIR/ee" --no-backup
+	[ "$status" -eq 10 ]
+	[[ "$output" == *"this is a cape definition, not an EEPROM image"* ]]
+	[ ! -e "$BATS_TEST_TMPDIR/ee" ]
+	run ct decode "$GOLDEN/BB-WTHR-01-00A2.qemu-vexpress.dtbo"
+	[ "$status" -eq 10 ]
+	[[ "$output" == *"this is a device tree blob (an overlay?), not an EEPROM image"* ]]
+	# a bad magic that is neither still says bad magic
+	run ct decode "$FIX/images/bad-magic.eeprom"
+	[ "$status" -eq 10 ]
+	[[ "$output" == *"bad magic: ab 55 33 ee"* ]]
+}

@@ -295,3 +295,20 @@ blank() { head -c "${2:-4096}" /dev/zero | tr '\0' '\377' > "$1"; }
 	run ct --help
 	[[ "$output" == *"  read "* ]]
 }
+
+@test "the release binary ignores the fault-injection variables (they are test-build hooks)" {
+	rel=$CAPETOOL_RELEASE
+	[ -x "$rel" ] || { echo "no release build at $rel (make -C capetool)"; false; }
+	head -c 4096 /dev/zero | tr '\0' '\377' > "$BATS_TEST_TMPDIR/ee"
+	CAPETOOL_FAULT_WRITE_AFTER=10 CAPETOOL_FAULT_VERIFY_OFFSET=77 run "$rel" flash "$W" \
+		--device "$BATS_TEST_TMPDIR/ee" --no-backup
+	echo "$output"
+	[ "$status" -eq 0 ]
+	cmp <(head -c 244 "$BATS_TEST_TMPDIR/ee") "$W"
+	# not even the names are in it
+	! grep -q CAPETOOL_FAULT "$rel"
+	# the test build (the one the suite runs) still has them
+	head -c 4096 /dev/zero | tr '\0' '\377' > "$BATS_TEST_TMPDIR/ee"
+	CAPETOOL_FAULT_WRITE_AFTER=10 run ct flash "$W" --device "$BATS_TEST_TMPDIR/ee" --no-backup
+	[ "$status" -eq 4 ]
+}

@@ -1,7 +1,10 @@
 # Shared setup for the capetool host suites.
-# CAPETOOL: binary under test (make -C capetool check passes the ASan build).
+# CAPETOOL: binary under test: the test build (ASan/UBSan, and the
+# CAPETOOL_FAULT_* hooks the release build does not have), as make -C
+# capetool check passes it.  CAPETOOL_RELEASE: the release build.
 TOP=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)
-CAPETOOL=${CAPETOOL:-$TOP/build/capetool/host/capetool}
+CAPETOOL=${CAPETOOL:-$TOP/build/capetool/asan/capetool}
+CAPETOOL_RELEASE=${CAPETOOL_RELEASE:-$TOP/build/capetool/host/capetool}
 DEFS=$TOP/cape-defs
 GOLDEN=$TOP/capetool/tests/golden
 FIX=$BATS_TEST_DIRNAME/fixtures

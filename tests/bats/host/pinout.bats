@@ -257,9 +257,7 @@ PY
 	no_sanitizer_report
 }
 
-@test "pinout without inputs is a usage error; a bad input is reported" {
-	run ct pinout
-	[ "$status" -eq 2 ]
+@test "a bad input to pinout is reported" {
 	run ct pinout --board beaglebone-black "$BATS_TEST_TMPDIR/missing.cape"
 	[ "$status" -eq 4 ]
 	f=$(weather_with 'bogus = 1;')
@@ -323,4 +321,71 @@ PY
 	run ct pinout --board "$b" "$DEFS/weather.cape" "$DEFS/bborg-servo.cape"
 	[ "$status" -eq 5 ]
 	[[ "$output" == *"! A+B CONFLICT I2C2_SCL 19 () () 20 B i2c2_sda m3 io up"* ]]
+}
+
+@test "pinout --board B without capes draws the blank header map" {
+	run ct pinout --board beaglebone-black
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 0 ]
+	fits_80
+	[[ "$output" == *"= DGND  1 [] () 2  = DGND"* ]]
+	[[ "$output" == *". TIMER4  7 () () 8  . TIMER7"* ]]
+	[[ "$output" == *"~ I2C2 SCL: cape EEPROMs 19 () () 20 ~ I2C2 SDA: cape EEPROMs"* ]]
+	[[ "$output" == *"Capes: none"* ]]
+	[[ "$output" != *Conflicts:* ]]
+	run ct pinout --board qemu-vexpress --json
+	[ "$status" -eq 0 ]
+	python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["capes"] == [] and len(d["headers"]) == 2' <<< "$output"
+	# without --board: the detected board's (beaglebone-black off a bone)
+	run ct pinout
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Board beaglebone-black."* ]]
+}
+
+# svg_page FILE: the drawing's size in inches fits A4 and Letter in
+# landscape with 0.5" margins (10 x 7.27 in), and it says so.
+svg_page() {
+	python3 - "$1" <<'PY'
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+w, h = (float(root.get(k)[:-2]) for k in ("width", "height"))
+assert root.get("width").endswith("in") and root.get("height").endswith("in")
+assert w <= 10.0 and h <= 7.27, (w, h)
+print("ok %.2f x %.2f in" % (w, h))
+PY
+}
+
+@test "the SVG fits A4 and Letter landscape, shows the board's orientation and names each cape's devices" {
+	out=$BATS_TEST_TMPDIR/p.svg
+	run ct pinout --svg "$out" --board beaglebone-black "$DEFS/weather.cape" "${STACK[@]}"
+	no_sanitizer_report
+	[ "$status" -eq 5 ]
+	run svg_page "$out"
+	echo "$output"
+	[[ "$output" == "ok "* ]]
+	grep -q 'landscape' "$out"
+	# where pin 1 is, as on the board: the headers' ends named
+	grep -q '<g id="orientation"' "$out"
+	grep -q 'Ethernet' "$out"
+	grep -q 'USB host' "$out"
+	# the devices a cape puts on its pins, on the pins and in the legend
+	python3 - "$out" <<'PY'
+import sys, xml.etree.ElementTree as ET
+S = "{http://www.w3.org/2000/svg}"
+root = ET.parse(sys.argv[1]).getroot()
+g = {e.get("id"): e for e in root.iter(S + "g") if e.get("id")}
+def text(e): return " ".join("".join(t.itertext()) for t in e.iter(S + "text"))
+assert "LED weather:status" in text(g["P8.13"]), text(g["P8.13"])
+assert "tmp105" in text(g["P9.19"]), text(g["P9.19"])
+assert "w1-gpio" in text(g["P9.15"]), text(g["P9.15"])
+assert "key enter" in text(g["P9.12"]), text(g["P9.12"])
+legend = text(g["legend"])
+assert "LED weather:status (P8.13)" in legend, legend
+print("ok")
+PY
+	# a blank map is a page too
+	ct pinout --svg "$out" --board beaglebone-black > /dev/null
+	run svg_page "$out"
+	[[ "$output" == "ok "* ]]
 }
