@@ -27,7 +27,7 @@ if [ "${1:-}" = -j ]; then
 fi
 out=$1 jobfile=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
-times=$top/build/suite-times
+times=${SUITE_TIMES:-$top/build/suite-times}
 mkdir -p "$out"
 [ -f "$times" ] || cp "$top/tests/bats/suite-costs" "$times" 2>/dev/null || touch "$times"
 
