@@ -56,19 +56,19 @@ help:
 deps:
 	@scripts/deps.sh $(CAPEBUS_CACHE)
 
-# The kernel tree and build are shared by every clone using this cache:
-# serialise them.
-kernel: deps
-	@mkdir -p $(CAPEBUS_CACHE)
-	@flock $(CAPEBUS_CACHE)/kernel.lock sh -c \
-		'scripts/kernel-tree.sh $(KSRC) && scripts/kernel-build.sh $(KSRC) $(KOBJ)'
+# The kernel tree and builds are shared by every clone using this cache.
+# Bringing the tree to this clone's series takes kernel.lock exclusively;
+# a build holds it shared (both lanes build at once, the tree still) and
+# its own build directory's lock exclusively.
+kernel: kernel-tree
+	@flock -s $(CAPEBUS_CACHE)/kernel.lock flock $(KOBJ).lock \
+		scripts/kernel-build.sh $(KSRC) $(KOBJ)
 
 guest: kernel $(DTB) initramfs
 
-kernel-distro: deps
-	@mkdir -p $(CAPEBUS_CACHE)
-	@flock $(CAPEBUS_CACHE)/kernel.lock sh -c \
-		'scripts/kernel-tree.sh $(KSRC) && scripts/kernel-build.sh $(KSRC) $(KOBJ_DISTRO) distro'
+kernel-distro: kernel-tree
+	@flock -s $(CAPEBUS_CACHE)/kernel.lock flock $(KOBJ_DISTRO).lock \
+		scripts/kernel-build.sh $(KSRC) $(KOBJ_DISTRO) distro
 
 guest-distro: kernel-distro $(DTB) initramfs-distro
 
@@ -76,7 +76,7 @@ guest-distro: kernel-distro $(DTB) initramfs-distro
 .PHONY: kernel-tree
 kernel-tree: deps
 	@mkdir -p $(CAPEBUS_CACHE)
-	@flock $(CAPEBUS_CACHE)/kernel.lock scripts/kernel-tree.sh $(KSRC)
+	@scripts/kernel-tree.sh $(KSRC)
 
 $(DTB): tests/qemu/capebus-vexpress-a9.dts kernel-tree
 	@mkdir -p $(@D)
@@ -124,7 +124,7 @@ check-distro: deps
 demo: guest
 	@scripts/demo.sh
 
-series: kernel
+series: kernel-tree
 	@scripts/kernel-series.sh export $(KSRC) $(B)/series
 
 checkpatch: series
