@@ -91,11 +91,14 @@ capetool-armhf: deps
 
 # Cape overlays the guest finds as firmware: <part>-<version>.dtbo, compiled
 # from cape-defs/ by capetool for the test board.
+# Written beside and moved in file by file, only what changed: guests may
+# be reading it while another build runs.
 firmware: capetool
-	@rm -rf $(FIRMWARE) && mkdir -p $(FIRMWARE)
+	@rm -rf $(FIRMWARE).new && mkdir -p $(FIRMWARE).new $(FIRMWARE)
 	@for def in cape-defs/*.cape; do \
-		$(CAPETOOL_HOST) create "$$def" --board qemu-vexpress -o $(FIRMWARE) >/dev/null || exit 1; \
+		$(CAPETOOL_HOST) create "$$def" --board qemu-vexpress -o $(FIRMWARE).new >/dev/null || exit 1; \
 	done
+	@rsync -a --checksum --delete $(FIRMWARE).new/ $(FIRMWARE)/ && rm -rf $(FIRMWARE).new
 	@echo "  FW      $$(ls $(FIRMWARE) | grep -c dtbo) overlays in $(FIRMWARE)"
 
 .PHONY: initramfs

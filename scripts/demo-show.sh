@@ -80,4 +80,8 @@ say ""
 say "== Kernel log (capebus)"
 guest_run 'dmesg | grep -E "capebus[-0-9]|capebus: " | tail -n 12'
 say "$output"
+if grep -q 'module verification failed' <<< "$output"; then
+	say "  (\"module verification failed ... tainting kernel\": the kernel has lockdown built in,"
+	say "  which brings module signing with it, and these test builds' modules are unsigned.)"
+fi
 exit $rc
