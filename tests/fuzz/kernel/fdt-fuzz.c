@@ -35,7 +35,8 @@
  *    malformed;
  *  - on failure: -EINVAL with a non-empty reason, or -ENOMEM; *out NULL,
  *    *out_len 0;
- *  - always: the reason is NUL-terminated inside the caller's buffer.
+ *  - always: the reason is NUL-terminated inside the caller's buffer, and
+ *    the input blob is as it was.
  */
 #include <libfdt.h>
 #include <stdint.h>
@@ -489,7 +490,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	size_t len, out_len = 12345;
 	void *out = (void *)1;
-	uint8_t *blob;
+	uint8_t *blob, *orig;
 	char *why;
 	u32 cookie;
 	int ret;
@@ -507,8 +508,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(why, 0xa5, WHY_LEN);
 	cookie = 0xc0de0000u | (u32)(len & 0xffff);
 
+	orig = malloc(len ? len : 1);
+	if (!orig)
+		abort();
+	memcpy(orig, blob, len);
 	ret = capebus_fdt_resolve(blob, len, lookup, NULL, cookie, &out, &out_len,
 				  why, WHY_LEN);
+	if (memcmp(orig, blob, len))
+		fail("the resolver wrote to its (const) input");
+	free(orig);
 	check_why(why);
 	if (verbose)
 		fprintf(stderr, "capebus_fdt_resolve(%zu bytes%s) = %d%s%s\n", len,
