@@ -25,7 +25,7 @@
  *
  * Beyond memory safety, abort() when a documented promise breaks: the
  * reason NUL-terminated inside its buffer always, empty on success and
- * not on failure; only the documented error codes; a parsed EEPROM's
+ * not on failure, and the same results with no reason buffer (NULL, 0); only the documented error codes; a parsed EEPROM's
  * fields as documented (text printable ASCII and terminated, part number
  * and version non-empty without '/', the pin words and counts as the
  * bytes say); cape_eeprom_ext_size() within the largest part; an overlay
@@ -261,7 +261,7 @@ static void check_pin(unsigned int index, u16 word)
 /* cape_eeprom_parse_ext() on exactly @len bytes; @ee as parsed from them or a prefix. */
 static void run_ext(const struct cape_eeprom *ee, const uint8_t *data, size_t len)
 {
-	struct cape_eeprom_ext ext;
+	struct cape_eeprom_ext ext, ext2;
 	uint8_t *b = dup_exact(data, len);
 	char *why = new_why();
 	const uint8_t *ov;
@@ -270,6 +270,11 @@ static void run_ext(const struct cape_eeprom *ee, const uint8_t *data, size_t le
 	memset(&ext, 0x5a, sizeof(ext));
 	ret = cape_eeprom_parse_ext(ee, b, len, &ext, why, WHY_LEN);
 	check_why(why, "cape_eeprom_parse_ext", ret);
+	/* @why may be NULL: the same result without it. */
+	memset(&ext2, 0x5a, sizeof(ext2));
+	if (cape_eeprom_parse_ext(ee, b, len, &ext2, NULL, 0) != ret ||
+	    memcmp(&ext, &ext2, sizeof(ext)))
+		fail("cape_eeprom_parse_ext() says otherwise without a reason buffer");
 	if (ret) {
 		if (ret != -EMSGSIZE && ret != -EINVAL && ret != -EBADMSG)
 			fail("cape_eeprom_parse_ext() = %d", ret);
@@ -296,7 +301,7 @@ static void run_ext(const struct cape_eeprom *ee, const uint8_t *data, size_t le
  */
 static bool run_whole(const uint8_t *data, size_t size)
 {
-	struct cape_eeprom ee;
+	struct cape_eeprom ee, ee2;
 	uint8_t *b = dup_exact(data, size);
 	char *why = new_why();
 	unsigned int i;
@@ -305,6 +310,10 @@ static bool run_whole(const uint8_t *data, size_t size)
 
 	ret = cape_eeprom_parse(&ee, b, size, why, WHY_LEN);
 	check_why(why, "cape_eeprom_parse", ret);
+	/* @why may be NULL: the same result without it. */
+	if (cape_eeprom_parse(&ee2, b, size, NULL, 0) != ret ||
+	    (!ret && memcmp(&ee, &ee2, sizeof(ee))))
+		fail("cape_eeprom_parse() says otherwise without a reason buffer");
 	if (ret) {
 		if (ret != -ENODATA && ret != -EINVAL && ret != -EMSGSIZE)
 			fail("cape_eeprom_parse() = %d", ret);
@@ -322,6 +331,8 @@ static bool run_whole(const uint8_t *data, size_t size)
 	memset(why, 0xa5, WHY_LEN);
 	n = cape_eeprom_ext_size(&ee, b, size, why, WHY_LEN);
 	check_why(why, "cape_eeprom_ext_size", n);
+	if (cape_eeprom_ext_size(&ee, b, size, NULL, 0) != n)
+		fail("cape_eeprom_ext_size() says otherwise without a reason buffer");
 	if (n < 0 && n != -EMSGSIZE && n != -EINVAL)
 		fail("cape_eeprom_ext_size() = %zd", n);
 	if (n > (ssize_t)(CAPE_EEPROM_MAX_SIZE - ee.ext_offset - 8))
