@@ -22,6 +22,7 @@
 #                              overlay records)
 #   a0-*.eeprom                A0 images of cape-defs/weather.cape
 #   ref-*.eeprom               tests/reference/cape_eeprom.py's encoding
+#   ext-*.eeprom               other shapes of extension area (below)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -81,6 +82,26 @@ python3 "$top/tests/reference/cape_eeprom.py" encode "$top/cape-defs/rtc.cape" \
 	--serial "$serial" --overlay "$fdt/dts-i2c-tmp105.dtb" > "$ee/ref-rtc.eeprom"
 python3 "$top/tests/reference/cape_eeprom.py" encode "$tmp/a0.cape" \
 	--serial "$serial" > "$ee/ref-a0-weather.eeprom"
+
+# Extension areas of other shapes, from one embedded image: a record of a
+# type this kernel does not know (skipped: valid), the id CRC record twice
+# (refused), and a length that leaves bytes after the last record (refused).
+python3 - "$ee" <<'EOF'
+import struct, sys, pathlib
+d = pathlib.Path(sys.argv[1])
+img = (d / "capetool-EXL-RTC-01-00A0.embedded.eeprom").read_bytes()
+std, hdr, recs = img[:244], img[244:252], img[252:]
+magic, ver, count, length = struct.unpack(">4sBBH", hdr)
+assert magic == b"CBUS" and length == len(recs)
+idcrc = recs[:12]
+assert struct.unpack(">H", idcrc[:2])[0] == 1
+def image(count, records):
+    return std + struct.pack(">4sBBH", magic, ver, count, len(records)) + records
+unknown = struct.pack(">HHI", 0x7f, 0, 4) + b"v2.0"
+(d / "ext-unknown-record.eeprom").write_bytes(image(count + 1, idcrc + unknown + recs[12:]))
+(d / "ext-two-id-crc.eeprom").write_bytes(image(2, idcrc + idcrc))
+(d / "ext-bytes-after-records.eeprom").write_bytes(image(1, idcrc + b"\0\0\0\0"))
+EOF
 
 # Wrapped forms ([be16 strings length][strings][structure]) and token
 # programs (literal names only; opcodes in fdt-fuzz.c) of three overlays.
