@@ -963,10 +963,14 @@ static void fdt_test_damaged(struct kunit *test)
 	blob[len - 1] = 'x';
 	expect_refused(test, blob, len, "unterminated property name");
 
-	/* No end token: the last one becomes a NOP. */
+	/* No end token: the last one becomes a NOP (after the root). */
 	memcpy(blob, good, len);
 	i = be32_to_cpu(h[2]) + be32_to_cpu(h[9]) - 4;
 	*(__be32 *)(blob + i) = cpu_to_be32(4);
+	expect_refused(test, blob, len, "data after its root");
+	/* Or the structure block ends one token early. */
+	memcpy(blob, good, len);
+	h[9] = cpu_to_be32(be32_to_cpu(h[9]) - 4);
 	expect_refused(test, blob, len, "no end token");
 }
 
@@ -1516,6 +1520,51 @@ static struct kunit_suite capebus_overlay_rules_suite = {
 	.test_cases = capebus_overlay_rules_cases,
 };
 
+/*
+ * What the fuzzer (tests/fuzz/kernel, regress/fdt-fuzz/) found, each in the
+ * shape of its regression input: 4 nodes opened and never closed (an
+ * earlier walker's node array held 3), ISO 8859-1 letters in names (the
+ * kernel's isalnum() takes them, the DT spec does not), NOPs between the
+ * root's end and FDT_END (libfdt calls that a bad structure).
+ */
+static void fdt_test_fuzz_findings(struct kunit *test)
+{
+	struct tb *b;
+	size_t len;
+	void *blob;
+
+	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	tb_begin(b, "");
+	tb_begin(b, "a");
+	tb_begin(b, "a");
+	tb_begin(b, "a");
+	blob = tb_finish(test, b, &len);
+	expect_refused(test, blob, len, "ends inside a node");
+
+	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	tb_begin(b, "");
+	tb_begin(b, "fr\xe1gment@0");
+	tb_end(b);
+	tb_end(b);
+	blob = tb_finish(test, b, &len);
+	expect_refused(test, blob, len, "is not allowed by the DT spec");
+
+	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	tb_good_fragment(b);
+	tb_prop_str(b, "\xd2gpios", "x");
+	tb_end(b);
+	blob = tb_finish(test, b, &len);
+	expect_refused(test, blob, len, "which the DT spec does not allow");
+
+	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	tb_good_fragment(b);
+	tb_good_fixups(b);
+	tb_end(b);
+	tb_u32(b, 4);		/* FDT_NOP, after the root */
+	blob = tb_finish(test, b, &len);
+	expect_refused(test, blob, len, "data after its root");
+}
+
 static struct kunit_case capebus_fdt_test_cases[] = {
 	KUNIT_CASE(fdt_test_good),
 	KUNIT_CASE(fdt_test_unexported),
@@ -1532,6 +1581,7 @@ static struct kunit_case capebus_fdt_test_cases[] = {
 	KUNIT_CASE(fdt_test_cells_bounded),
 	KUNIT_CASE(fdt_test_siblings_case),
 	KUNIT_CASE(fdt_test_limits),
+	KUNIT_CASE(fdt_test_fuzz_findings),
 	KUNIT_CASE(fdt_test_self_target),
 	KUNIT_CASE(fdt_test_symbols),
 	KUNIT_CASE(fdt_test_property_after_subnode),

@@ -217,6 +217,17 @@ static int cb_fdt_header(struct cb_fdt *f, size_t len)
 	return 0;
 }
 
+/*
+ * An ASCII letter or digit: the kernel's isalnum() also takes the ISO
+ * 8859-1 letters (0xc0-0xff), which the DT spec does not (found by the
+ * fuzzer: "fr\xe1gment@0" passed).
+ */
+static bool cb_alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
+}
+
 /* Characters the DT spec allows in node names (plus one '@'). */
 static bool cb_node_name_ok(const char *s, size_t len)
 {
@@ -230,7 +241,7 @@ static bool cb_node_name_ok(const char *s, size_t len)
 			at++;
 			continue;
 		}
-		if (!isalnum(s[i]) && !strchr(",._+-", s[i]))
+		if (!cb_alnum(s[i]) && !strchr(",._+-", s[i]))
 			return false;
 	}
 
@@ -244,7 +255,7 @@ static bool cb_prop_name_ok(const char *s, size_t len)
 	if (!len)
 		return false;
 	for (i = 0; i < len; i++)
-		if (!isalnum(s[i]) && !strchr(",._+?#-", s[i]))
+		if (!cb_alnum(s[i]) && !strchr(",._+?#-", s[i]))
 			return false;
 
 	return true;
@@ -406,6 +417,9 @@ static int cb_fdt_walk(struct cb_fdt *f, bool fill)
 		off += 4;
 		if (done && tag != CB_FDT_NOP)
 			return cb_bad(f, "overlay has data after its end");
+		/* As libfdt: the root closed, only the end may follow. */
+		if (!done && w.depth < 0 && f->num_nodes && tag != CB_FDT_END)
+			return cb_bad(f, "overlay has data after its root");
 
 		switch (tag) {
 		case CB_FDT_BEGIN_NODE:

@@ -25,14 +25,14 @@
  * Beyond memory safety, abort() when a promise of capebus-fdt.h breaks:
  *  - on success: *out is a blob that host libfdt's fdt_check_full()
  *    accepts, whose header size is *out_len, no larger than the input plus
- *    a constant (header, cookie, at most CAPEBUS_FDT_MAX_ENABLES targets,
- *    two names); without /__fixups__ or /__symbols__; whose root has
- *    "capebus,apply-id" = <cookie>, which capebus_fdt_root_prop() finds at
- *    the very address libfdt does (and "capebus,enable-targets" likewise,
- *    1-8 cells when present); every node and property name is of the
- *    DT spec's characters (the resolver's own rule); and fed back to
- *    capebus_fdt_resolve() it is refused for the cookie, not for being
- *    malformed;
+ *    a constant (header, at most CAPEBUS_FDT_MAX_ENABLES targets, a name);
+ *    without /__fixups__ or /__symbols__; "capebus,enable-targets", when
+ *    there, 1-8 cells that capebus_fdt_root_prop() finds at the very
+ *    address libfdt does; every node and property name is of the DT spec's
+ *    characters (the resolver's own rule); the overlay's phandles are
+ *    1..n, unique, n as *info says; and fed back to capebus_fdt_resolve()
+ *    it is refused for the reserved enable list if it has one, else
+ *    accepted and written again byte for byte (resolving is idempotent);
  *  - on failure: -EINVAL with a non-empty reason, or -ENOMEM; *out NULL,
  *    *out_len 0;
  *  - always: the reason is NUL-terminated inside the caller's buffer, and
@@ -53,8 +53,7 @@
 #define WHY_LEN		256	/* CAPEBUS_REASON_LEN, as the kernel's callers */
 #define WRAP_HDR	(40 + 16)
 /* Most an output may exceed its input by; see cb_emit(). */
-#define OUT_SLACK	(WRAP_HDR + 16 + 12 + 4 * CAPEBUS_FDT_MAX_ENABLES + \
-			 sizeof(CAPEBUS_FDT_COOKIE_PROP) + \
+#define OUT_SLACK	(WRAP_HDR + 12 + 4 * CAPEBUS_FDT_MAX_ENABLES + \
 			 sizeof(CAPEBUS_FDT_ENABLE_PROP))
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -412,7 +411,30 @@ static void check_names(const void *fdt)
 	}
 }
 
-static void check_output(const uint8_t *blob, size_t len, u32 cookie,
+/* The output's phandles: 1..n, each once, n what the resolver counted. */
+static void check_phandles(const void *fdt, u32 n)
+{
+	unsigned char *seen = calloc(n + 1, 1);
+	const void *p;
+	int node, len;
+	u32 ph;
+
+	if (!seen)
+		abort();
+	for (node = fdt_next_node(fdt, -1, NULL); node >= 0;
+	     node = fdt_next_node(fdt, node, NULL)) {
+		p = fdt_getprop(fdt, node, "phandle", &len);
+		if (!p)
+			continue;
+		ph = len == 4 ? get_be32(p) : 0;
+		if (!ph || ph > n || seen[ph]++)
+			fail("output phandle %#x (%d bytes) is not one of 1..%u, once", ph, len, n);
+	}
+	free(seen);
+}
+
+static void check_output(const uint8_t *blob, size_t len,
+			 const struct capebus_fdt_info *info,
 			 const void *out, size_t out_len)
 {
 	const void *p, *q;
@@ -421,6 +443,7 @@ static void check_output(const uint8_t *blob, size_t len, u32 cookie,
 	void *out2;
 	size_t out2_len;
 	char *why;
+	int ret;
 
 	if (!out)
 		fail("returned 0 with *out NULL");
@@ -438,15 +461,6 @@ static void check_output(const uint8_t *blob, size_t len, u32 cookie,
 	if (fdt_subnode_offset(out, 0, "__symbols__") != -FDT_ERR_NOTFOUND)
 		fail("output has /__symbols__");
 
-	p = fdt_getprop(out, 0, CAPEBUS_FDT_COOKIE_PROP, &plen);
-	if (!p || plen != 4 || get_be32(p) != cookie)
-		fail("output root's %s: %s, %d bytes, want <%#x>", CAPEBUS_FDT_COOKIE_PROP,
-		     p ? "present" : "missing", plen, cookie);
-	q = capebus_fdt_root_prop(out, CAPEBUS_FDT_COOKIE_PROP, &qlen);
-	if (q != p || qlen != 4)
-		fail("capebus_fdt_root_prop(%s) = %p (%u bytes), libfdt %p",
-		     CAPEBUS_FDT_COOKIE_PROP, q, q ? qlen : 0, p);
-
 	p = fdt_getprop(out, 0, CAPEBUS_FDT_ENABLE_PROP, &plen);
 	q = capebus_fdt_root_prop(out, CAPEBUS_FDT_ENABLE_PROP, &qlen);
 	if (q != p || (p && (int)qlen != plen))
@@ -458,20 +472,34 @@ static void check_output(const uint8_t *blob, size_t len, u32 cookie,
 		fail("capebus_fdt_root_prop() found a property the root does not have");
 
 	check_names(out);
+	check_phandles(out, info->phandles);
 
-	/* The result carries the reserved cookie: the resolver must refuse it, for that. */
+	/*
+	 * Again: refused for the reserved enable list it carries, or else the
+	 * same blob (resolved once, there is nothing left to resolve).
+	 */
 	why = malloc(WHY_LEN);
 	if (!why)
 		abort();
 	memset(why, 0xa5, WHY_LEN);
-	if (!capebus_fdt_resolve(out, out_len, lookup, NULL, cookie, &out2, &out2_len,
-				 why, WHY_LEN))
-		fail("the resolver accepts its own output");
+	ret = capebus_fdt_resolve(out, out_len, NULL, lookup, NULL, &out2,
+				  &out2_len, NULL, why, WHY_LEN);
 	check_why(why);
-	if (!strstr(why, "capebus reserves"))
-		fail("the resolver refuses its own output for another reason: %s", why);
-	if (out2 || out2_len)
-		fail("refused, yet *out is set");
+	if (p) {
+		if (!ret)
+			fail("the resolver accepts its own output, enable list and all");
+		if (!strstr(why, "capebus reserves"))
+			fail("the resolver refuses its own output for another reason: %s", why);
+		if (out2 || out2_len)
+			fail("refused, yet *out is set");
+	} else {
+		if (ret)
+			fail("the resolver refuses its own output: %s", why);
+		if (out2_len != out_len || memcmp(out2, out, out_len))
+			fail("resolving the output again changes it (%zu -> %zu bytes)",
+			     out_len, out2_len);
+		free(out2);
+	}
 	free(why);
 	(void)blob;
 }
@@ -491,8 +519,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t len, out_len = 12345;
 	void *out = (void *)1;
 	uint8_t *blob, *orig;
+	struct capebus_fdt_info info;
 	char *why;
-	u32 cookie;
 	int ret;
 
 	blob = make_blob(data, size, &len);
@@ -506,14 +534,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!why)
 		abort();
 	memset(why, 0xa5, WHY_LEN);
-	cookie = 0xc0de0000u | (u32)(len & 0xffff);
 
 	orig = malloc(len ? len : 1);
 	if (!orig)
 		abort();
 	memcpy(orig, blob, len);
-	ret = capebus_fdt_resolve(blob, len, lookup, NULL, cookie, &out, &out_len,
-				  why, WHY_LEN);
+	ret = capebus_fdt_resolve(blob, len, NULL, lookup, NULL, &out, &out_len,
+				  &info, why, WHY_LEN);
 	if (memcmp(orig, blob, len))
 		fail("the resolver wrote to its (const) input");
 	free(orig);
@@ -524,7 +551,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			!size || data[0] < 0x80 ? ", wrapped" : ", from a token program",
 			ret, ret ? ": " : "", why);
 	if (!ret) {
-		check_output(blob, len, cookie, out, out_len);
+		check_output(blob, len, &info, out, out_len);
 	} else {
 		if (ret != -EINVAL && ret != -ENOMEM)
 			fail("returned %d, neither -EINVAL nor -ENOMEM", ret);

@@ -24,4 +24,11 @@ typedef __s64 s64;
 
 typedef unsigned int gfp_t;
 
+/* <linux/limits.h>, which the kernel's types.h brings. */
+#define U8_MAX		((u8)~0U)
+#define U16_MAX		((u16)~0U)
+#define U32_MAX		((u32)~0U)
+#define U64_MAX		((u64)~0ULL)
+#define S32_MAX		((s32)(U32_MAX >> 1))
+
 #endif
