@@ -32,6 +32,7 @@
 
 #define pr_fmt(fmt) "capebus: " fmt
 
+#include <kunit/visibility.h>
 #include <linux/capebus.h>
 #include <linux/device.h>
 #include <linux/firmware.h>
@@ -890,6 +891,7 @@ __capebus_controller_alloc(struct device *parent,
 	mutex_init(&ctrl->transition);
 	mutex_init(&ctrl->lock);
 	INIT_LIST_HEAD(&ctrl->stuck_capes);
+	ctrl->limits = capebus_fdt_cape_limits;
 	ctrl->header = header;
 	ctrl->ops = ops;
 	ctrl->owner = owner;
@@ -1024,6 +1026,28 @@ static int capebus_node_append(struct capebus_controller *ctrl,
 
 	return 0;
 }
+
+/**
+ * capebus_controller_set_fdt_limits() - what one cape overlay may hold
+ * @ctrl: the controller, not yet registered
+ * @limits: the limits (copied)
+ *
+ * For tests and benches that need overlays larger than a cape's
+ * (capebus_fdt_cape_limits, every controller's default).
+ *
+ * Return: 0, or -EBUSY if @ctrl is registered.
+ */
+int capebus_controller_set_fdt_limits(struct capebus_controller *ctrl,
+				      const struct capebus_fdt_limits *limits)
+{
+	guard(mutex)(&ctrl->lock);
+	if (ctrl->registered)
+		return -EBUSY;
+	ctrl->limits = *limits;
+
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(capebus_controller_set_fdt_limits);
 
 /**
  * capebus_controller_add_target() - let cape overlays target a node

@@ -10,6 +10,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 
+#include "capebus-fdt.h"
 #include "capebus-resources.h"
 
 struct module;
@@ -89,6 +90,8 @@ struct capebus_export {
  * @slots: the hardware slots
  * @stuck_capes: capes removed whose overlay could not be (@lock), newest
  *	first; their removal is tried again after each overlay removal
+ * @limits: what one cape overlay may hold (capebus_fdt_cape_limits unless
+ *	a test or bench sets others before registering)
  * @registered: between capebus_controller_register() and
  *	capebus_controller_unregister()
  */
@@ -108,6 +111,7 @@ struct capebus_controller {
 	unsigned int num_slots;
 	struct capebus_slot **slots;
 	struct list_head stuck_capes;
+	struct capebus_fdt_limits limits;
 	bool registered;
 };
 
@@ -138,6 +142,8 @@ ssize_t capebus_slot_read_override(struct capebus_slot *slot, void *buf,
 				   size_t count);
 
 /* capebus-controller.c */
+int capebus_controller_set_fdt_limits(struct capebus_controller *ctrl,
+				      const struct capebus_fdt_limits *limits);
 int capebus_cape_retry_overlay(struct cape_device *cape, char *why,
 			       size_t why_len);
 unsigned int capebus_controller_retry_overlays(struct capebus_controller *ctrl);

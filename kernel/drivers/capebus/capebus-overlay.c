@@ -162,10 +162,10 @@ int capebus_overlay_check(struct cape_device *cape, unsigned long *pins,
 	kvfree(cape->resolved);
 	cape->resolved = NULL;
 
-	ret = capebus_fdt_resolve(cape->overlay, cape->overlay_len, NULL,
-				  capebus_export_lookup, cape->ctrl,
-				  &cape->resolved, &cape->resolved_len, NULL,
-				  why, why_len);
+	ret = capebus_fdt_resolve(cape->overlay, cape->overlay_len,
+				  &cape->ctrl->limits, capebus_export_lookup,
+				  cape->ctrl, &cape->resolved, &cape->resolved_len,
+				  NULL, why, why_len);
 	cape->resolve_ns = ktime_to_ns(ktime_sub(ktime_get(), start));
 	if (ret)
 		return ret;
