@@ -11,6 +11,7 @@
 
 load ../../qemu/lib
 load cfs-run
+load slot-wait
 
 FIX=$BATS_TEST_DIRNAME/fixtures
 CTRL=/sys/class/capebus/capebus0
@@ -18,6 +19,10 @@ CTRL=/sys/class/capebus/capebus0
 # boot ARGS...: boot the guest with the hostile overlays in /host/hostile.
 boot() {
 	guest_boot "$@" || return
+	# On the distribution lane mdev loads capebus: wait for its group.
+	guest_settle
+	guest_run 'for i in $(seq 300); do [ -d /sys/kernel/config/capebus/capebus0 ] && exit 0; sleep 0.1; done; exit 1'
+	[ "$status" -eq 0 ] || { echo "no capebus0 in configfs" >&2; return 1; }
 	mkdir -p "$CB_RUN/share/hostile"
 	cp "$BATS_FILE_TMPDIR"/blobs/*.dtbo "$CB_RUN/share/hostile/"
 	guest_put "$FIX/configfs-lib.sh" cfs.sh
@@ -132,6 +137,9 @@ refused() {
 	guest_shutdown
 	boot --append capebus.eeprom_overlays=1 --slot 0="$d/slot0.eeprom" \
 		--slot 1="$d/slot1.eeprom" --slot 2="$d/slot2.eeprom"
+	for i in 0 1 2; do
+		wait_state "$i" failed
+	done
 	guest_run "for n in 0 1 2; do echo \"\$(cat $CTRL/slot\$n/state): \$(cat $CTRL/slot\$n/reason)\"; done; ls /sys/bus/capebus/devices | wc -l"
 	[ "$status" -eq 0 ]
 	[[ "${lines[0]}" == "failed: "*"overlay has no end token" ]]
