@@ -733,11 +733,13 @@ static int cb_check_props(struct cb_fdt *f)
 		const u8 *val = cb_struct(f) + p->value;
 
 		if (!strcmp(p->name, "name") || !strcmp(p->name, "linux,phandle"))
-			return cb_bad(f, "node %s has a property %s, which cape overlays may not have",
+			return cb_bad(f,
+				      "node %s has a property %s, which cape overlays may not have",
 				      cb_name(f, p->node), p->name);
 		if (!strcmp(p->name, "phandle")) {
 			if (n->kind != CB_BODY)
-				return cb_bad(f, "node %s has a phandle, but is not a node the overlay adds",
+				return cb_bad(f,
+					      "node %s has a phandle, but is not a node the overlay adds",
 					      cb_name(f, p->node));
 			if (p->len != 4 || !cb_be32(val) ||
 			    cb_be32(val) == CB_PHANDLE_ILLEGAL)
@@ -847,7 +849,8 @@ static int cb_local_fixups(struct cb_fdt *f, int lf, int node)
 				      lp->name, cb_name(f, node));
 		p = cb_find_prop(f, node, lp->name);
 		if (!p)
-			return cb_bad(f, "__local_fixups__ names property %s of %s, which it does not have",
+			return cb_bad(f,
+				      "__local_fixups__ names property %s of %s, which it does not have",
 				      lp->name, cb_name(f, node));
 
 		for (k = 0; k < lp->len; k += 4) {
@@ -874,7 +877,8 @@ static int cb_local_fixups(struct cb_fdt *f, int lf, int node)
 				      f->nodes[c].name_len);
 
 		if (o < 0)
-			return cb_bad(f, "__local_fixups__ names node %s of %s, which the overlay does not have",
+			return cb_bad(f,
+				      "__local_fixups__ names node %s of %s, which the overlay does not have",
 				      f->nodes[c].name, cb_name(f, node));
 		ret = cb_local_fixups(f, c, o);
 		if (ret)
@@ -940,7 +944,8 @@ static int cb_fixup_one(struct cb_fdt *f, const char *label, const char *ent,
 	/* A node the cape adds, or the target of a fragment. */
 	if (f->nodes[node].kind != CB_BODY &&
 	    !(f->nodes[node].kind == CB_FRAGMENT && !strcmp(pname, "target")))
-		return cb_bad(f, "fixup of &%s patches %s of %s, which is not a node the overlay adds",
+		return cb_bad(f,
+			      "fixup of &%s patches %s of %s, which is not a node the overlay adds",
 			      label, pname, f->nodes[node].name);
 	ret = cb_patch_cell(f, p, offset, "a fixup");
 	if (ret)

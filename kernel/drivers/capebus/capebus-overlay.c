@@ -233,12 +233,14 @@ static int capebus_index_own(struct capebus_apply *ap, struct device_node *root)
 
 	for (i = 0; i < ap->num_own; i++) {
 		if (i && ap->own[i]->phandle == ap->own[i - 1]->phandle)
-			return capebus_refuse(ap, "phandles: nodes %pOFn and %pOFn have one phandle",
+			return capebus_refuse(ap,
+					      "phandles: nodes %pOFn and %pOFn have one phandle",
 					      ap->own[i - 1], ap->own[i]);
 		live = of_find_node_by_phandle(ap->own[i]->phandle);
 		if (live) {
 			of_node_put(live);
-			return capebus_refuse(ap, "phandles: node %pOFn would have the phandle of %pOF",
+			return capebus_refuse(ap,
+					      "phandles: node %pOFn would have the phandle of %pOF",
 					      ap->own[i], live);
 		}
 	}
@@ -688,12 +690,14 @@ static int capebus_verify_refs(struct capebus_apply *ap, struct device_node *np,
 		const char *name = prop->name;
 
 		if (!strcmp(name, "gpio-map") || !strcmp(name, "interrupt-map"))
-			return capebus_refuse(ap, "references: node %pOFn has %s, which cape overlays may not have",
+			return capebus_refuse(ap,
+					      "references: node %pOFn has %s, which cape overlays may not have",
 					      np, name);
 		if (name[0] == '#' && !strcmp(name + strlen(name) - 5, "cells") &&
 		    (prop->length != 4 ||
 		     be32_to_cpup(prop->value) > CAPEBUS_FDT_MAX_CELLS))
-			return capebus_refuse(ap, "cells: property %s of node %pOFn is not one cell of at most %u",
+			return capebus_refuse(ap,
+					      "cells: property %s of node %pOFn is not one cell of at most %u",
 					      name, np, CAPEBUS_FDT_MAX_CELLS);
 		if (!strcmp(name, "interrupts")) {
 			ret = capebus_verify_irq_inherited(ap, np, prop, top);
@@ -764,16 +768,19 @@ static int capebus_node_addr(struct capebus_apply *ap, struct device_node *bus,
 		return 0;
 	if (of_property_read_u32(bus, "#address-cells", &ac) ||
 	    of_property_read_u32(bus, "#size-cells", &sc))
-		return capebus_refuse(ap, "bus addresses: node %pOFn has reg, but its bus %pOFn states no #address-cells and #size-cells",
+		return capebus_refuse(ap,
+				      "bus addresses: node %pOFn has reg, but its bus %pOFn states no #address-cells and #size-cells",
 				      np, bus);
 	if (!ac || ac > 2 || sc > CAPEBUS_FDT_MAX_SIZE_CELLS || !len ||
 	    len % (4 * (ac + sc)))
-		return capebus_refuse(ap, "bus addresses: reg of node %pOFn does not match the cells of its bus %pOFn",
+		return capebus_refuse(ap,
+				      "bus addresses: reg of node %pOFn does not match the cells of its bus %pOFn",
 				      np, bus);
 	*addr = ac == 2 ? (u64)be32_to_cpu(reg[0]) << 32 | be32_to_cpu(reg[1]) :
 			  be32_to_cpu(reg[0]);
 	if (ac == 1 && !sc && (*addr & 0xc0000000))
-		return capebus_refuse(ap, "bus addresses: reg %#llx of node %pOFn carries flag bits",
+		return capebus_refuse(ap,
+				      "bus addresses: reg %#llx of node %pOFn carries flag bits",
 				      *addr, np);
 
 	return 0;
@@ -838,7 +845,8 @@ static int capebus_claim_addr(struct capebus_apply *ap, struct device_node *bus,
 		return ret;
 
 	if (capebus_claim_find(&ap->claims, bus, addr))
-		return capebus_refuse(ap, "bus addresses: two nodes of the overlay use address %#llx on %pOF",
+		return capebus_refuse(ap,
+				      "bus addresses: two nodes of the overlay use address %#llx on %pOF",
 				      addr, bus);
 	if (live && capebus_addr_holder(bus, addr, holder, sizeof(holder)))
 		return capebus_refuse(ap, "bus addresses: address %#llx on %pOF is held by %s",
