@@ -116,7 +116,13 @@ static int capebus_cape_find_overlay(struct cape_device *cape,
 		    !strcmp(desc->overlay_source, "configfs");
 	int ret;
 
-	if (desc->overlay && (user || READ_ONCE(capebus_eeprom_overlays))) {
+	/*
+	 * An overlay a slot's EEPROM carries is used only if the parameter
+	 * says so; one root handed over (configfs: a dtbo, or an EEPROM image
+	 * declaring a cape) is root's choice.
+	 */
+	if (desc->overlay && (user || !desc->detected ||
+			      READ_ONCE(capebus_eeprom_overlays))) {
 		ret = security_locked_down(LOCKDOWN_DEVICE_TREE);
 		if (ret) {
 			snprintf(why, why_len,

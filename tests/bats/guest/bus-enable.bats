@@ -78,8 +78,10 @@ i2c1_adapter='a=none; for d in /sys/bus/i2c/devices/i2c-*; do
 	[ "${lines[2]}" = same-tree ]
 }
 
-@test "enable and disable twenty times: the tree comes back each time, no warning" {
-	cfs_run "for i in \$(seq 20); do declare_cape a CFS-I2C1-A && cat /host/enable-i2c1-a.dtbo > \$CAPES/a/dtbo &&
+# Five rounds: each enable of the stand-in I2C1 (i2c-gpio, on slow simulated
+# lines) costs ~7 s of the I2C core's hwmon address detection.
+@test "enable and disable five times: the tree comes back each time, no warning" {
+	cfs_run "for i in \$(seq 5); do declare_cape a CFS-I2C1-A && cat /host/enable-i2c1-a.dtbo > \$CAPES/a/dtbo &&
 		echo 1 > \$CAPES/a/enable && rmdir \$CAPES/a || exit 1; done;
 		[ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.base)\" ] && echo same-tree; $i2c1_adapter"
 	[ "$status" -eq 0 ]

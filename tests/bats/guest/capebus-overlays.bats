@@ -36,7 +36,7 @@ setup_file() {
 		--part BB-BADREF-01 --overlay "$d/badref.dtbo"
 	"$FX/ext-eeprom.py" "$CB_FIRMWARE/EXL-RTC-01-00A0.eeprom" "$d/sym.eeprom" \
 		--part BB-SYM-01 --overlay "$d/sym.dtbo"
-	guest_boot --slot 0="$d/wthr.eeprom" --slot 1="$d/oos.eeprom" \
+	guest_boot --append capebus.eeprom_overlays=1 --slot 0="$d/wthr.eeprom" --slot 1="$d/oos.eeprom" \
 		   --slot 2="$d/badref.eeprom" --slot 3="$d/sym.eeprom"
 	wait_state 0 loaded
 	wait_state 3 failed

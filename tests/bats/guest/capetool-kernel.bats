@@ -32,7 +32,7 @@ setup_file() {
 	for s in 0 1 2; do
 		"$ct" decode --json "$d/slot$s.eeprom" > "$d/slot$s.json"
 	done
-	guest_boot --slot 0="$d/slot0.eeprom" --slot 1="$d/slot1.eeprom"
+	guest_boot --append capebus.eeprom_overlays=1 --slot 0="$d/slot0.eeprom" --slot 1="$d/slot1.eeprom"
 	wait_state 0 loaded
 	wait_state 1 loaded
 }
@@ -106,7 +106,7 @@ same_fields() {
 
 @test "an A0 image from capetool create: the kernel reads the A0 offsets as capetool wrote them" {
 	guest_shutdown
-	guest_boot --slot 0="$BATS_FILE_TMPDIR/slot2.eeprom"
+	guest_boot --append capebus.eeprom_overlays=1 --slot 0="$BATS_FILE_TMPDIR/slot2.eeprom"
 	wait_state 0 loaded
 	same_fields 2 0
 	grep -qx 'format=A0' "$BATS_TEST_TMPDIR/kernel"

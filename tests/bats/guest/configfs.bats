@@ -68,7 +68,7 @@ boot_with_rtc_cape() {
 	guest_shutdown
 	# guest_boot starts the kept console log afresh: keep the first boot's.
 	cp "$CB_CONSOLE_KEEP" "${CB_CONSOLE_KEEP%.console.log}-boot1.console.log"
-	guest_boot --slot 1="$BATS_FILE_TMPDIR/rtc.eeprom"
+	guest_boot --append capebus.eeprom_overlays=1 --slot 1="$BATS_FILE_TMPDIR/rtc.eeprom"
 	guest_put "$BATS_FILE_TMPDIR/weather.dtbo"
 	guest_put "$BATS_FILE_TMPDIR/leds.dtbo"
 	guest_put "$BATS_FILE_TMPDIR/rtc.eeprom"

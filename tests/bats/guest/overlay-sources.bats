@@ -29,7 +29,7 @@ setup_file() {
 	"$FIX/configfs-eeprom.py" "$BATS_FILE_TMPDIR/embed.eeprom" "Embedded LED Cape" 00A0 \
 		capebus-tests CFS-EMBED 0000TEST0004 --pin P8.13=0xC00F \
 		--overlay "$BATS_FILE_TMPDIR/leds.dtbo"
-	guest_boot --slot 1="$BATS_FILE_TMPDIR/late.eeprom" \
+	guest_boot --append capebus.eeprom_overlays=1 --slot 1="$BATS_FILE_TMPDIR/late.eeprom" \
 		   --slot 2="$BATS_FILE_TMPDIR/embed.eeprom"
 	for f in rtc leds edit-property; do
 		guest_put "$BATS_FILE_TMPDIR/$f.dtbo"
