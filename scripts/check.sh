@@ -51,8 +51,8 @@ guest-distro 60
 # fails a sysfs duplicate).
 DISTRO_SUITES='
 hostile .
-capebus-faults pin another cape holds|already holding the pin|refused cape.s overlay|corrupt EEPROM|other slots work|logged no Oops|pin the board uses
-configfs garbage, truncated|truncated EEPROM image|EEPROM image takes|module cannot be unloaded|controller removed with capes|rounds of mkdir|rmdir removes the cape|conflicting declaration
+capebus-faults pin another cape holds|already holding the pin|refused cape.s overlay|corrupt EEPROM|other slots work|logged no Oops
+configfs weather cape declared by mkdir|rmdir removes the cape|conflicting declaration|garbage, truncated|EEPROM image takes|truncated EEPROM image|rounds of mkdir|module cannot be unloaded|controller removed with capes
 '
 
 

@@ -17,8 +17,9 @@ DT_HASH='find /proc/device-tree/ -type f | LC_ALL=C sort | xargs md5sum | md5sum
 
 setup_file() {
 	local d=$BATS_FILE_TMPDIR
-	# The device tree of the board with no cape, to compare with later.
-	guest_boot
+	# The device tree of the board with no cape, to compare with later
+	# (booted as below: the command line is in /chosen).
+	guest_boot --append capebus.eeprom_overlays=1
 	guest_ok "$DT_HASH"
 	echo "$output" > "$d/bare.hash"
 	guest_shutdown
