@@ -34,9 +34,9 @@ checkpatch 9
 dtbinding  1
 bisect     12
 kunit      101
-guest      145
+guest      156
 build-distro 1
-guest-distro 60
+guest-distro 35
 '
 
 # The distribution lane (kernel/configs/distro/: PM, drivers and capebus as
