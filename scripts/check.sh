@@ -32,18 +32,19 @@ build      1
 checkpatch 9
 dtbinding  1
 bisect     12
-kunit      101
-guest      145
+kunit      103
+guest      146
 build-distro 1
-guest-distro 60
+guest-distro 61
 '
 
 # The distribution lane (kernel/configs/distro/: PM, drivers and capebus as
 # modules loaded by mdev, KASAN): the guest suites that exercise what a
 # distribution kernel changes (detection, configfs with module unload and
-# reload, faults, cape drivers loaded by alias), then tests/bats/distro/
+# reload, faults, cape drivers loaded by alias, a controller module
+# unloaded under declared capes with KASAN watching), then tests/bats/distro/
 # (slots following their EEPROM's driver as it comes and goes).
-DISTRO_SUITES='capebus configfs capebus-faults cape-drivers'
+DISTRO_SUITES='capebus configfs capebus-faults cape-drivers lifetimes'
 
 # summarize DIR [STAGE...]: one line per stage of STAGE_FLOORS (or only the
 # STAGEs named), then the summary line; status 0 only if every stage passed.

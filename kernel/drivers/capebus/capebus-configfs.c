@@ -258,10 +258,14 @@ static int capebus_cfs_slot_set_override(struct capebus_cfs_slot *cs,
 	char why[CAPEBUS_REASON_LEN];
 	int ret;
 
-	if (capebus_cfs_ctrl_dead(cs->cc))
-		return -ENODEV;
-
-	ret = capebus_slot_override(cs->slot, buf, len, why, sizeof(why));
+	if (capebus_cfs_ctrl_dead(cs->cc)) {
+		snprintf(why, sizeof(why), "%s was removed",
+			 dev_name(&cs->cc->ctrl->dev));
+		ret = -ENODEV;
+	} else {
+		ret = capebus_slot_override(cs->slot, buf, len, why,
+					    sizeof(why));
+	}
 
 	guard(mutex)(&cs->lock);
 	if (ret)

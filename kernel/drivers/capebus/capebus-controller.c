@@ -24,10 +24,14 @@
  * device_del() under the controller's lock).  Slot attributes take the
  * controller's lock; slot devices are deleted without it.
  *
- * Lifetime: a controller owns its slots; a cape holds a reference on its
- * controller.  capebus_cape_add() returns a reference for the caller; the
- * core holds one more while the cape is registered or its overlay is stuck.
- * A cape's memory is freed in its release (capebus-bus.c), nowhere else.
+ * Lifetime: a controller owns its slots and its copy of the header; a cape
+ * holds a reference on its controller.  capebus_cape_add() returns a
+ * reference for the caller; the core holds one more while the cape is
+ * registered or its overlay is stuck.  A cape's memory is freed in its
+ * release (capebus-bus.c), nowhere else.  Nothing of the controller module
+ * (its header, its ops, its module) is reached once
+ * capebus_controller_unregister() has returned: a controller may outlive
+ * its module (configfs holds one whose capes are declared).
  */
 
 #define pr_fmt(fmt) "capebus: " fmt
@@ -809,6 +813,7 @@ static void capebus_controller_release(struct device *dev)
 	kfree(ctrl->exports);
 	kfree(ctrl->slots);
 	kfree(ctrl->res);
+	kfree(ctrl->header);
 	if (ctrl->nr >= 0)
 		ida_free(&capebus_ida, ctrl->nr);
 	mutex_destroy(&ctrl->lock);
@@ -847,18 +852,122 @@ int capebus_header_pin_index(const struct capebus_header *header,
 EXPORT_SYMBOL_GPL(capebus_header_pin_index);
 
 /**
+ * capebus_header_gpio_pin() - the header pin a GPIO code of the connector's
+ *	nexus names
+ * @header: the header
+ * @code: a GPIO specifier's first cell (struct capebus_header.gpio_codes)
+ *
+ * Return: the pin's index, or -ENOENT if no pin of @header has that code
+ * (or the header's connector is no GPIO nexus).
+ */
+int capebus_header_gpio_pin(const struct capebus_header *header, u32 code)
+{
+	unsigned int i;
+
+	if (!header->gpio_codes || code == CAPEBUS_GPIO_NONE)
+		return -ENOENT;
+	for (i = 0; i < header->num_pins; i++)
+		if (header->gpio_codes[i] == code)
+			return i;
+
+	return -ENOENT;
+}
+EXPORT_SYMBOL_GPL(capebus_header_gpio_pin);
+
+/* Bytes of @s with its NUL, or 0 for NULL. */
+static size_t capebus_str_size(const char *s)
+{
+	return s ? strlen(s) + 1 : 0;
+}
+
+/* Copy @s to *@pos (NULL stays NULL) and move *@pos past it. */
+static const char *capebus_str_copy(char **pos, const char *s)
+{
+	char *copy = *pos;
+	size_t n = capebus_str_size(s);
+
+	if (!n)
+		return NULL;
+	memcpy(copy, s, n);
+	*pos += n;
+
+	return copy;
+}
+
+/*
+ * A copy of @header, its names and its GPIO codes, in one allocation the
+ * controller owns (freed by its release): nothing of the controller
+ * module's is reached through the controller afterwards.
+ */
+static struct capebus_header *capebus_header_dup(const struct capebus_header *header)
+{
+	size_t names = sizeof(char *) * (header->num_pins + header->num_rails);
+	size_t codes = header->gpio_codes ?
+		       sizeof(u32) * header->num_pins : 0;
+	size_t size = sizeof(*header) + names + codes;
+	struct capebus_header *copy;
+	const char **pin_names, **rail_names;
+	unsigned int i;
+	char *pos;
+
+	if (header->num_pins > CAPEBUS_MAX_PINS ||
+	    header->num_rails > CAPEBUS_MAX_RAILS ||
+	    (header->num_pins && !header->pin_names) ||
+	    (header->num_rails && !header->rail_names))
+		return ERR_PTR(-EINVAL);
+
+	size += capebus_str_size(header->name);
+	for (i = 0; i < header->num_pins; i++) {
+		if (!header->pin_names[i])
+			return ERR_PTR(-EINVAL);
+		size += capebus_str_size(header->pin_names[i]);
+	}
+	for (i = 0; i < header->num_rails; i++) {
+		if (!header->rail_names[i])
+			return ERR_PTR(-EINVAL);
+		size += capebus_str_size(header->rail_names[i]);
+	}
+
+	copy = kzalloc(size, GFP_KERNEL);
+	if (!copy)
+		return ERR_PTR(-ENOMEM);
+
+	*copy = *header;
+	pin_names = (const char **)(copy + 1);
+	rail_names = pin_names + header->num_pins;
+	pos = (char *)(rail_names + header->num_rails);
+	if (codes) {
+		memcpy(pos, header->gpio_codes, codes);
+		copy->gpio_codes = (const u32 *)pos;
+		pos += codes;
+	}
+	copy->name = capebus_str_copy(&pos, header->name);
+	for (i = 0; i < header->num_pins; i++)
+		pin_names[i] = capebus_str_copy(&pos, header->pin_names[i]);
+	for (i = 0; i < header->num_rails; i++)
+		rail_names[i] = capebus_str_copy(&pos, header->rail_names[i]);
+	copy->pin_names = pin_names;
+	copy->rail_names = rail_names;
+
+	return copy;
+}
+
+/**
  * __capebus_controller_alloc() - allocate a controller and its slots
  * @parent: the board device providing the header
- * @header: the header's pins and rails; static data of @owner
- * @ops: what the core may ask of the controller, or NULL
+ * @header: the header's pins and rails; copied, with its names and codes
+ * @ops: what the core may ask of the controller, or NULL; called only while
+ *	the controller is registered
  * @num_slots: hardware slots
  * @owner: the controller's module (capebus_controller_alloc() passes it)
  *
  * The controller has no targets, no board or shared pins and unlimited
  * budgets; set them, then capebus_controller_register().  Release with
- * capebus_controller_put().
+ * capebus_controller_put().  The controller may outlive @owner (configfs
+ * keeps it while capes are declared): it keeps its own copy of @header.
  *
- * Return: the controller or an ERR_PTR.
+ * Return: the controller or an ERR_PTR: -EINVAL for a header with too many
+ * pins or rails or a missing name.
  */
 struct capebus_controller *
 __capebus_controller_alloc(struct device *parent,
@@ -866,22 +975,27 @@ __capebus_controller_alloc(struct device *parent,
 			   const struct capebus_controller_ops *ops,
 			   unsigned int num_slots, struct module *owner)
 {
+	struct capebus_header *copy;
 	struct capebus_controller *ctrl;
 	unsigned int i;
 	int ret;
 
-	if (!header || header->num_pins > CAPEBUS_MAX_PINS ||
-	    header->num_rails > CAPEBUS_MAX_RAILS)
+	if (!header)
 		return ERR_PTR(-EINVAL);
+	copy = capebus_header_dup(header);
+	if (IS_ERR(copy))
+		return ERR_CAST(copy);
 
 	ctrl = kzalloc(sizeof(*ctrl), GFP_KERNEL);
-	if (!ctrl)
+	if (!ctrl) {
+		kfree(copy);
 		return ERR_PTR(-ENOMEM);
+	}
 
 	mutex_init(&ctrl->transition);
 	mutex_init(&ctrl->lock);
 	INIT_LIST_HEAD(&ctrl->stuck_capes);
-	ctrl->header = header;
+	ctrl->header = copy;
 	ctrl->ops = ops;
 	ctrl->owner = owner;
 	device_initialize(&ctrl->dev);
@@ -902,7 +1016,7 @@ __capebus_controller_alloc(struct device *parent,
 	ctrl->slots = kcalloc(num_slots, sizeof(*ctrl->slots), GFP_KERNEL);
 	if (!ctrl->res || (num_slots && !ctrl->slots))
 		goto err_put;
-	capebus_resources_init(ctrl->res, header, NULL);
+	capebus_resources_init(ctrl->res, ctrl->header, NULL);
 
 	for (i = 0; i < num_slots; i++) {
 		struct capebus_slot *slot = kzalloc(sizeof(*slot), GFP_KERNEL);
@@ -1159,8 +1273,11 @@ static int capebus_cape_registered(struct device *dev, void *data)
  * Afterwards capebus_cape_add() on @ctrl fails with -ENODEV and
  * capebus_cape_remove() of its capes does nothing.  Capes whose overlay
  * could not be removed are tried once more; those that still cannot be are
- * let go with their overlay in the tree (reported).  Drop the allocation's
- * reference with capebus_controller_put().
+ * let go with their overlay in the tree (reported).  Once it has returned
+ * nothing of the controller module is used through @ctrl (not its ops, its
+ * module or its driver data), so the module may go while @ctrl is still
+ * referenced.  Drop the allocation's reference with
+ * capebus_controller_put().
  */
 void capebus_controller_unregister(struct capebus_controller *ctrl)
 {
@@ -1183,6 +1300,10 @@ void capebus_controller_unregister(struct capebus_controller *ctrl)
 			list_del(&cape->stuck_node);
 			put_device(&cape->dev);
 		}
+		/* Every cape is detached: the module's part is over. */
+		ctrl->ops = NULL;
+		ctrl->owner = NULL;
+		dev_set_drvdata(&ctrl->dev, NULL);
 	}
 
 	capebus_configfs_remove_controller(ctrl);
@@ -1210,7 +1331,8 @@ EXPORT_SYMBOL_GPL(capebus_controller_put);
  * capebus_controller_set_drvdata() - keep the controller module's data
  * @ctrl: the controller
  * @data: what capebus_controller_get_drvdata() returns; set it before
- *	capebus_controller_register(), the core calls @ctrl's ops from then on
+ *	capebus_controller_register(), the core calls @ctrl's ops from then
+ *	on, and capebus_controller_unregister() forgets it
  */
 void capebus_controller_set_drvdata(struct capebus_controller *ctrl,
 				    void *data)
@@ -1223,7 +1345,8 @@ EXPORT_SYMBOL_GPL(capebus_controller_set_drvdata);
  * capebus_controller_get_drvdata() - the controller module's data
  * @ctrl: the controller
  *
- * Return: what capebus_controller_set_drvdata() set, or NULL.
+ * Return: what capebus_controller_set_drvdata() set, or NULL (none was, or
+ * the controller is unregistered).
  */
 void *capebus_controller_get_drvdata(const struct capebus_controller *ctrl)
 {
@@ -1242,8 +1365,12 @@ EXPORT_SYMBOL_GPL(capebus_controller_get_drvdata);
  * @why: where to say what is wrong
  * @why_len: bytes at @why
  *
- * Return: 0, -EOPNOTSUPP if @ctrl reads no images, -ENODEV if its module is
- * going away, or the controller's error.
+ * The controller module is called only while @ctrl is registered (checked
+ * under its lock, which capebus_controller_unregister() takes to forget
+ * the ops and the module), with a reference on the module.
+ *
+ * Return: 0, -EOPNOTSUPP if @ctrl reads no images, -ENODEV if it or its
+ * module is going away, or the controller's error.
  */
 int capebus_controller_decode(struct capebus_controller *ctrl,
 			      const void *image, size_t len,
@@ -1251,22 +1378,31 @@ int capebus_controller_decode(struct capebus_controller *ctrl,
 			      const void **overlay, size_t *overlay_len,
 			      char *why, size_t why_len)
 {
+	const struct capebus_controller_ops *ops;
+	struct module *owner;
 	int ret;
 
 	*overlay = NULL;
 	*overlay_len = 0;
-	if (!ctrl->ops || !ctrl->ops->decode) {
+
+	scoped_guard(mutex, &ctrl->lock) {
+		owner = ctrl->owner;
+		ops = ctrl->ops;
+		if (!ctrl->registered || !try_module_get(owner)) {
+			snprintf(why, why_len, "%s is going away",
+				 dev_name(&ctrl->dev));
+			return -ENODEV;
+		}
+	}
+	if (!ops || !ops->decode) {
 		snprintf(why, why_len, "%s reads no ID images",
 			 dev_name(&ctrl->dev));
-		return -EOPNOTSUPP;
+		ret = -EOPNOTSUPP;
+	} else {
+		ret = ops->decode(ctrl, image, len, info, overlay, overlay_len,
+				  why, why_len);
 	}
-	if (!try_module_get(ctrl->owner)) {
-		snprintf(why, why_len, "%s is going away", dev_name(&ctrl->dev));
-		return -ENODEV;
-	}
-	ret = ctrl->ops->decode(ctrl, image, len, info, overlay, overlay_len,
-				why, why_len);
-	module_put(ctrl->owner);
+	module_put(owner);
 
 	return ret;
 }

@@ -71,9 +71,13 @@ struct capebus_export {
  * struct capebus_controller - a board's cape header
  * @dev: the controller's device, class "capebus", named capebus<N>
  * @nr: the N of capebus<N>
- * @header: the header's pins and rails (the controller module's)
- * @ops: what the core may ask of the controller module
- * @owner: the controller module; held while the core calls @ops
+ * @header: the header's pins and rails: the core's copy of what the
+ *	controller module described, freed with the controller
+ * @ops: what the core may ask of the controller module; NULL once the
+ *	controller is unregistered (@lock)
+ * @owner: the controller module, while the controller is registered
+ *	(@lock): a reference is taken around a call into @ops that userspace
+ *	asks for (@decode); never looked at once unregistered
  * @transition: serializes the slots' state transitions, each from its
  *	check to its commit (outside @lock: a transition adds or removes a
  *	cape, which takes @lock)

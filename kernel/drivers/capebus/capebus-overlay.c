@@ -314,9 +314,9 @@ static int capebus_verify_nexus_pin(struct capebus_apply *ap,
 	const struct capebus_header *header = ap->cape->ctrl->header;
 	int pin;
 
-	if (!header->gpio_pin)
+	if (!header->gpio_codes)
 		return 0;
-	pin = header->gpio_pin(header, cell);
+	pin = capebus_header_gpio_pin(header, cell);
 	if (pin < 0)
 		return capebus_refuse(ap,
 				      "property %s of node %pOFn names GPIO %u of the connector, which is no header pin",

@@ -137,7 +137,7 @@ int bone_pinmux_init(struct device *dev, struct bone_pinmux *pm)
 	for (i = 0; i < n; i += 2) {
 		of_property_read_u32_index(np, "cape-pads", i, &code);
 		of_property_read_u32_index(np, "cape-pads", i + 1, &pad);
-		pin = bone_header.gpio_pin(&bone_header, code);
+		pin = capebus_header_gpio_pin(&bone_header, code);
 		if (pin < 0 || pad == BONE_PAD_NONE || pad % 4) {
 			dev_err(dev, "cape-pads: bad entry <%u 0x%x>\n", code,
 				pad);
