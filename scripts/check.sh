@@ -32,10 +32,10 @@ build      1
 checkpatch 9
 dtbinding  1
 bisect     12
-kunit      103
-guest      146
+kunit      104
+guest      148
 build-distro 1
-guest-distro 61
+guest-distro 63
 '
 
 # The distribution lane (kernel/configs/distro/: PM, drivers and capebus as

@@ -435,6 +435,55 @@ static void toy_test_header_copied(struct kunit *test)
 						      CAPEBUS_GPIO_NONE), -ENOENT);
 }
 
+/* What a toy cape driver's probe saw of its own slot. */
+static int toy_probe_state = -1;
+
+static int toy_driver_probe(struct cape_device *cape,
+			    const struct cape_device_id *id)
+{
+	toy_probe_state = capebus_slot_state(cape->slot);
+
+	return 0;
+}
+
+static const struct cape_device_id toy_driver_ids[] = {
+	{ .part_number = "TOY-P" },
+	{ }
+};
+
+static struct capebus_driver toy_driver = {
+	.probe		= toy_driver_probe,
+	.id_table	= toy_driver_ids,
+	.driver		= {
+		.name	= "capebus-toy",
+	},
+};
+
+/*
+ * A driver's probe may read its own slot's state: the core adds a cape
+ * (and so probes it) without the lock that state readers take.
+ */
+static void toy_test_probe_reads_state(struct kunit *test)
+{
+	struct toy_test *t = test->priv;
+	char why[CAPEBUS_REASON_LEN];
+	struct cape_device *cape;
+
+	KUNIT_ASSERT_EQ(test, capebus_driver_register(&toy_driver), 0);
+	toy_probe_state = -1;
+	cape = toy_add(test, "TOY1 TOY-P 0001 0x1 0", 0, why);
+	KUNIT_EXPECT_NOT_ERR_OR_NULL(test, cape);
+	/* While the probe runs, the cape is not loaded yet. */
+	KUNIT_EXPECT_EQ(test, toy_probe_state, CAPEBUS_SLOT_DETECTED);
+	KUNIT_EXPECT_EQ(test, capebus_slot_state(capebus_slot(t->ctrl, 0)),
+			CAPEBUS_SLOT_LOADED);
+	if (!IS_ERR(cape)) {
+		capebus_cape_remove(cape);
+		capebus_cape_put(cape);
+	}
+	capebus_driver_unregister(&toy_driver);
+}
+
 static struct kunit_case toy_test_cases[] = {
 	KUNIT_CASE(toy_test_add_remove),
 	KUNIT_CASE(toy_test_pin_conflict),
@@ -446,6 +495,7 @@ static struct kunit_case toy_test_cases[] = {
 	KUNIT_CASE(toy_test_attach_refuses),
 	KUNIT_CASE(toy_test_bad_header),
 	KUNIT_CASE(toy_test_header_copied),
+	KUNIT_CASE(toy_test_probe_reads_state),
 	{}
 };
 

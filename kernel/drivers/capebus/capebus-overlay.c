@@ -696,7 +696,7 @@ int capebus_overlay_apply(struct cape_device *cape)
 /**
  * capebus_overlay_revert() - remove a cape's applied overlay
  * @cape: the cape; its device lock is held (once the cape is unregistered,
- *	the controller's lock)
+ *	the controller's transition lock)
  * @quiet: do not log a failure (a retry, expected to fail at times)
  *
  * of_overlay_remove() refuses (-EBUSY) when a later overlay changed the same

@@ -179,16 +179,18 @@ struct capebus_cape_desc {
  *	it, images are refused.
  * @attach: do what the connector does for a cape before its device is
  *	registered (on the BeagleBone: mux the pads behind the cape's header
- *	pins); called under the controller's lock once the cape's pins and
- *	currents are claimed.  On failure say why in @why: the cape is
- *	refused and nothing else happens.  Optional.
- * @detach: undo @attach; called under the controller's lock exactly once
- *	for every cape @attach succeeded for, after its device is deleted or
- *	when its registration is unwound.  Optional.
+ *	pins), once the cape's pins and currents are claimed.  On failure say
+ *	why in @why: the cape is refused and nothing else happens.  Optional.
+ * @detach: undo @attach; called exactly once for every cape @attach
+ *	succeeded for, after its device is deleted or when its registration
+ *	is unwound.  Optional.
  *
- * The core calls them only while the controller is registered:
- * capebus_controller_unregister() detaches every cape and forgets @ops, so
- * that nothing of the controller module is called once it has returned.
+ * The core calls them only while the controller is registered, with its
+ * transition lock held (so one at a time per controller), never with its
+ * lock held; capebus_controller_unregister() takes the transition lock,
+ * detaches every cape and forgets @ops, so that nothing of the controller
+ * module is called once it has returned.  They must not add or remove capes
+ * or change slot states of their controller.
  */
 struct capebus_controller_ops {
 	int (*decode)(struct capebus_controller *ctrl, const void *image,
@@ -233,7 +235,9 @@ struct capebus_controller_ops {
  * @apply_ns: how long the last overlay apply took
  * @resolve_ns: how long resolving the overlay took (capebus_overlay_check())
  * @verify_ns: how much of @apply_ns verifying the overlay took
- * @registered: between device_add() and device_del() (controller's lock)
+ * @registered: from just before device_add() to just before device_del();
+ *	set and cleared with both the controller's transition lock and its
+ *	lock held, so either is enough to read it
  * @detected: read from a slot's ID EEPROM (not declared)
  * @bound: a driver's probe completed and its unbinding has not begun (the
  *	driver core's BUS_NOTIFY_BOUND_DRIVER and _UNBIND_DRIVER): what
@@ -245,7 +249,7 @@ struct capebus_controller_ops {
  *	a plugged-in cape draws its current whether or not it is loaded)
  * @budget_why: which rails, when @over_budget
  * @attached: the controller's @attach succeeded and @detach is still due
- *	(controller's lock)
+ *	(controller's transition lock)
  * @ctrl_data: the controller module's, between @attach and @detach
  *
  * Cape drivers use @dev and the accessors below; the rest is the core's.

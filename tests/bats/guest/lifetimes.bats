@@ -4,12 +4,21 @@
 #
 #  - a controller module unloaded while capes are declared in configfs: the
 #    declarations keep the controller alive, and nothing they reach may be
-#    the unloaded module's (its header's pin and rail names, its ops).
+#    the unloaded module's (its header's pin and rail names, its ops);
+#  - a cape driver's probe (an overlay apply, firmware loads, the probes of
+#    what the overlay adds) runs under no lock that a reader of a slot's
+#    state or a declared cape's status takes: those answer at once, and a
+#    probe that reads its own slot's state does not deadlock.
+#
+# tests/modules/slowprobe is the cape driver whose probe waits to be let go.
 
 load ../../qemu/lib
+load test-module
 load cfs-run
 
 FIX=$BATS_TEST_DIRNAME/fixtures
+CTRL=/sys/class/capebus/capebus0
+SLOW=/sys/kernel/debug/capebus-slowprobe
 
 setup_file() {
 	local f
@@ -20,11 +29,13 @@ setup_file() {
 	"$FIX/configfs-eeprom.py" "$BATS_FILE_TMPDIR/weather.eeprom" "Weather Cape" 00A0 \
 		capebus BB-WTHR-01 0123BBBK0002 --pin P9.19=0xE072 --pin P9.20=0xE072 \
 		--overlay "$BATS_FILE_TMPDIR/weather.dtbo"
+	build_test_module slowprobe
 	# No EEPROM in any slot: every cape here is declared.
 	guest_boot
 	guest_put "$BATS_FILE_TMPDIR/leds.dtbo"
 	guest_put "$BATS_FILE_TMPDIR/rtc.dtbo"
 	guest_put "$BATS_FILE_TMPDIR/weather.eeprom"
+	guest_put "$BATS_FILE_TMPDIR/mod/capebus-slowprobe.ko"
 	guest_put "$FIX/configfs-lib.sh" cfs.sh
 	guest_ok '. /host/cfs.sh; for i in $(seq 100); do [ -d $CB ] && exit 0; sleep 0.1; done; exit 1'
 	guest_teardown
@@ -117,4 +128,42 @@ read_all='for d in "$@"; do
 		modprobe capebus-bone && for i in $(seq 100); do [ -d $CB ] && break; sleep 0.1; done; ls /sys/kernel/config/capebus'
 	[ "$status" -eq 0 ]
 	[ "${lines[*]}" = "0 capebus0" ]
+}
+
+# While a cape driver's probe runs (here: waits, as a probe loading
+# firmware or probing what an overlay added would), nothing that reads a
+# slot's state may wait for it.
+@test "while a declared cape's probe is blocked, slot state and reason (sysfs, configfs) and the cape's status answer at once" {
+	cfs_run "insmod /host/capebus-slowprobe.ko && declare_cape slow CB-SLOW-01 &&
+		cat /host/rtc.dtbo > \$CAPES/slow/dtbo && echo 2 > \$CAPES/slow/slot || exit 1
+		{ echo 1 > \$CAPES/slow/enable; echo \"enable \$?\" > /tmp/enable.out; } &
+		for i in \$(seq 150); do [ \"\$(cat $SLOW/probing)\" = 1 ] && break; sleep 0.2; done
+		cat $SLOW/probing
+		# Each read in the background: what has not answered in 2 s is blocked.
+		n=0
+		for f in $CTRL/slot2/state $CTRL/slot2/reason \$CB/slots/2/state \$CB/slots/2/reason \$CAPES/slow/status \$CAPES/slow/enable; do
+			n=\$((n + 1)); rm -f /tmp/r\$n
+			(v=\$(cat \$f); echo \"[\$v]\" > /tmp/r\$n) &
+		done
+		sleep 2
+		for i in \$(seq \$n); do cat /tmp/r\$i 2>/dev/null || echo blocked; done
+		echo 1 > $SLOW/release; wait
+		cat /tmp/enable.out \$CAPES/slow/status $CTRL/slot2/state
+		ls /sys/bus/i2c/devices | grep -c -- -0068
+		rmdir \$CAPES/slow && rmmod capebus_slowprobe && echo cleaned"
+	[ "$status" -eq 0 ]
+	# Mid-probe: a cape is in the slot, no driver's probe has returned.
+	[ "${lines[*]:0:7}" = "1 [detected] [] [detected] [] [detected] [1]" ]
+	[ "${lines[*]:7}" = "enable 0 loaded loaded 1 cleaned" ]
+}
+
+# Last: before issue 23's fix this deadlocked the controller for good.
+@test "a cape driver's probe reading its own slot's state gets an answer, no deadlock" {
+	CB_RUN_TIMEOUT=60 cfs_run "insmod /host/capebus-slowprobe.ko wait=0 slot_state=1 &&
+		declare_cape self CB-SLOW-01 && cat /host/rtc.dtbo > \$CAPES/self/dtbo &&
+		echo 2 > \$CAPES/self/slot && echo 1 > \$CAPES/self/enable &&
+		cat $SLOW/slot_state && echo && cat \$CAPES/self/status $CTRL/slot2/state &&
+		rmdir \$CAPES/self && rmmod capebus_slowprobe && echo cleaned"
+	[ "$status" -eq 0 ]
+	[ "${lines[*]}" = "detected loaded loaded cleaned" ]
 }
