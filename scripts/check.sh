@@ -33,9 +33,9 @@ checkpatch 9
 dtbinding  1
 bisect     12
 kunit      104
-guest      148
+guest      149
 build-distro 1
-guest-distro 63
+guest-distro 64
 '
 
 # The distribution lane (kernel/configs/distro/: PM, drivers and capebus as

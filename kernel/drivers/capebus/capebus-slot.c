@@ -216,11 +216,19 @@ void capebus_slot_fail_locked(struct capebus_slot *slot, const char *why)
 
 /**
  * capebus_slot_set_failed() - mark a slot failed
- * @slot: the slot; it must hold no cape device
+ * @slot: the slot
  * @fmt: printf format of the reason, shown in the slot's "reason" file
+ *
+ * For a slot whose EEPROM does not parse: what the EEPROM described before
+ * is forgotten, and a cape detected in the slot from it is removed.  An
+ * override stands in for the EEPROM: the slot is left alone.  A declared
+ * cape in the slot stays: the slot is failed underneath it, and shows so
+ * once the declared cape goes.
  */
 void capebus_slot_set_failed(struct capebus_slot *slot, const char *fmt, ...)
 {
+	struct capebus_controller *ctrl = slot->ctrl;
+	struct cape_device *cape = NULL;
 	char why[CAPEBUS_REASON_LEN];
 	va_list args;
 
@@ -228,13 +236,29 @@ void capebus_slot_set_failed(struct capebus_slot *slot, const char *fmt, ...)
 	vsnprintf(why, sizeof(why), fmt, args);
 	va_end(args);
 
-	guard(mutex)(&slot->ctrl->transition);
-	guard(mutex)(&slot->ctrl->lock);
-	if (slot->override_info)
-		return;		/* the override stands in for the EEPROM */
-	if (WARN_ON(slot->cape))
-		return;
-	capebus_slot_fail_locked(slot, why);
+	guard(mutex)(&ctrl->transition);
+	scoped_guard(mutex, &ctrl->lock) {
+		if (slot->override_info)
+			return;	/* the override stands in for the EEPROM */
+		kfree(slot->desc_info);
+		slot->desc_info = NULL;
+		kvfree(slot->overlay);
+		slot->overlay = NULL;
+		slot->overlay_len = 0;
+		if (!slot->cape || !slot->cape->detected) {
+			capebus_slot_fail_locked(slot, why);
+			return;
+		}
+		cape = capebus_cape_get(slot->cape);
+	}
+
+	/* The EEPROM no longer describes the cape detected from it. */
+	__capebus_cape_remove(cape);
+	capebus_cape_put(cape);
+
+	guard(mutex)(&ctrl->lock);
+	if (!slot->cape)
+		capebus_slot_fail_locked(slot, why);
 }
 EXPORT_SYMBOL_GPL(capebus_slot_set_failed);
 
