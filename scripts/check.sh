@@ -33,7 +33,7 @@ checkpatch 9
 dtbinding  1
 bisect     12
 kunit      104
-guest      149
+guest      150
 build-distro 1
 guest-distro 64
 '
