@@ -33,7 +33,7 @@ build      1
 checkpatch 9
 dtbinding  1
 bisect     12
-kunit      101
+kunit      115
 guest      156
 build-distro 1
 guest-distro 35
@@ -44,7 +44,8 @@ guest-distro 35
 # copy of the fast lane: tests/bats/distro/ (modules loaded by alias, slots
 # following their EEPROM's driver, cape drivers bound by alias), and of the
 # guest suites, one per line with a bats --filter regex ("." for all),
-# KASAN under hostile input: overlays and EEPROMs (hostile), corrupt and
+# KASAN under hostile input: overlays and EEPROMs (hostile), a controller
+# module unloaded under declared capes (lifetimes), corrupt and
 # conflicting EEPROMs (capebus-faults), configfs writes, module unload and
 # reload, and the two-shell configfs race (configfs).  PM's power/ beside a
 # cape's attributes is seen by every suite that adds a cape (the harness
@@ -52,6 +53,7 @@ guest-distro 35
 DISTRO_SUITES='
 hostile .
 capebus-faults pin another cape holds|already holding the pin|refused cape.s overlay|corrupt EEPROM|other slots work|logged no Oops
+lifetimes .
 configfs weather cape declared by mkdir|rmdir removes the cape|conflicting declaration|garbage, truncated|EEPROM image takes|truncated EEPROM image|rounds of mkdir|module cannot be unloaded|controller removed with capes
 '
 

@@ -179,9 +179,9 @@ plant() {
 			grep -qP '^\tif \(action != BUS_NOTIFY_BOUND_DRIVER\)$'
 		;;
 	no-retry)
-		sed -i '/^int capebus_cape_retry_overlay(/,/^}/{s|^\twhy\[0\] = .\\0.;$|&\n\treturn 0;|}' \
+		sed -i '/^int __capebus_cape_retry_overlay(/,/^}/{s|^\twhy\[0\] = .\\0.;$|&\n\treturn 0;|}' \
 			"$d/kernel/drivers/capebus/capebus-controller.c"
-		sed -n '/^int capebus_cape_retry_overlay(/,/^}/p' "$d/kernel/drivers/capebus/capebus-controller.c" |
+		sed -n '/^int __capebus_cape_retry_overlay(/,/^}/p' "$d/kernel/drivers/capebus/capebus-controller.c" |
 			grep -qP '^\treturn 0;$'
 		;;
 	no-lockdown)

@@ -8,8 +8,9 @@
  * with device-tree overlays for what capes add to the system.
  *
  * A cape's attributes read its description, which is fixed when the cape is
- * created: they take no lock (a cape's attributes are drained by
- * device_del() under its controller's lock).
+ * created, and its controller's copy of the header: they take no lock (a
+ * cape's attributes are drained by device_del(), which the core calls
+ * under its controller's transition lock, never under its lock).
  */
 
 #define pr_fmt(fmt) "capebus: " fmt

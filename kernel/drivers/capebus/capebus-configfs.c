@@ -19,9 +19,21 @@
  *      and a fragment's frag_sem, held for reading around every attribute
  *      callback; rmdir and configfs_unregister_group() take it for writing,
  *      so they wait for callbacks in flight and none runs afterwards
- *   2. capebus_cfs_cape.lock: one declared cape's description and device
- *   3. capebus_controller.lock (taken by the core, and here to read slot and
- *      cape state), then device locks and the overlay mutexes (core)
+ *   2. capebus_cfs_cape.op_lock: one declared cape's "enable" (load,
+ *      unload, overlay retry) and rmdir, one at a time; held across the
+ *      core's capebus_cape_add() and _remove(), so across the cape's probe
+ *      and overlay: no reader takes it
+ *   3. capebus_controller.transition (the core's: adding, removing capes,
+ *      decoding an ID image), then device locks and the overlay mutexes
+ *   4. capebus_cfs_cape.lock: one declared cape's description, its device
+ *      pointer and its status; held only for short sections, with nothing
+ *      under it but
+ *   5. capebus_controller.lock (the core's, short: slot and cape state)
+ *
+ * So every attribute answers while a cape's enable waits for its driver:
+ * readers take 4 and 5 only, and nothing holds either across 3.  While an
+ * enable is in flight (@loading) the description cannot change: the stores
+ * refuse as for an enabled cape, so the enable reads it without @lock.
  *
  * capebus_cfs_ctrl.lock and capebus_cfs_ctrls_lock are leaves: nothing is
  * taken while they are held.
@@ -122,7 +134,8 @@ struct capebus_cfs_ctrl {
  * struct capebus_cfs_cape - capes/<name>, a cape declared by userspace
  * @item: the configfs item
  * @cc: the controller's group (the item's parent keeps it)
- * @lock: protects everything below
+ * @op_lock: serializes enable (load, unload, overlay retry) and rmdir
+ * @lock: protects everything below, for short sections only
  * @fields: the text fields, pins and currents written
  * @eeprom: an EEPROM image to use instead of @fields, or NULL
  * @eeprom_len: bytes at @eeprom
@@ -131,6 +144,8 @@ struct capebus_cfs_ctrl {
  * @pins: header pins the cape uses besides its overlay's exclusive-use
  * @slot: a hardware slot number or %CAPEBUS_SLOT_ANY_VIRTUAL
  * @cape: the cape device while enabled (a reference is held), else NULL
+ * @loading: an enable is handing the description to the core (@op_lock
+ *	held): the description is frozen, @cape is not set yet
  * @failed: the last enable was refused; @why says why
  * @why: the reason of the last refusal
  * @dropped: the binary attribute whose last write was dropped, or NULL
@@ -139,7 +154,8 @@ struct capebus_cfs_ctrl {
 struct capebus_cfs_cape {
 	struct config_item item;
 	struct capebus_cfs_ctrl *cc;
-	struct mutex lock;	/* the description and @cape */
+	struct mutex op_lock;	/* enable and rmdir; held across the core */
+	struct mutex lock;	/* the description and @cape; short */
 	struct capebus_cape_info *fields;
 	void *eeprom;
 	size_t eeprom_len;
@@ -148,6 +164,7 @@ struct capebus_cfs_cape {
 	DECLARE_BITMAP(pins, CAPEBUS_MAX_PINS);
 	unsigned int slot;
 	struct cape_device *cape;
+	bool loading;
 	bool failed;
 	char why[CAPEBUS_REASON_LEN];
 	const char *dropped;
@@ -258,10 +275,14 @@ static int capebus_cfs_slot_set_override(struct capebus_cfs_slot *cs,
 	char why[CAPEBUS_REASON_LEN];
 	int ret;
 
-	if (capebus_cfs_ctrl_dead(cs->cc))
-		return -ENODEV;
-
-	ret = capebus_slot_override(cs->slot, buf, len, why, sizeof(why));
+	if (capebus_cfs_ctrl_dead(cs->cc)) {
+		snprintf(why, sizeof(why), "%s was removed",
+			 dev_name(&cs->cc->ctrl->dev));
+		ret = -ENODEV;
+	} else {
+		ret = capebus_slot_override(cs->slot, buf, len, why,
+					    sizeof(why));
+	}
 
 	guard(mutex)(&cs->lock);
 	if (ret)
@@ -399,44 +420,44 @@ static const struct config_item_type capebus_cfs_slots_type = {
 
 /* ---- capes/<name> -------------------------------------------------------- */
 
+/* Enabled, or being enabled: the description may not change. */
 static bool capebus_cfs_cape_enabled(struct capebus_cfs_cape *c)
 {
 	lockdep_assert_held(&c->lock);
 
-	return c->cape;
+	return c->cape || c->loading;
 }
 
 /* Remove the cape device, if any.  The description stays. */
 static void capebus_cfs_cape_unload(struct capebus_cfs_cape *c)
 {
-	lockdep_assert_held(&c->lock);
+	struct cape_device *cape;
 
-	if (!c->cape)
+	lockdep_assert_held(&c->op_lock);
+
+	scoped_guard(mutex, &c->lock) {
+		cape = c->cape;
+		c->cape = NULL;
+	}
+	if (!cape)
 		return;
 
-	capebus_cape_remove(c->cape);
-	capebus_cape_put(c->cape);
-	c->cape = NULL;
+	/* Without @lock: this waits for the cape's driver and overlay. */
+	capebus_cape_remove(cape);
+	capebus_cape_put(cape);
 }
 
-static int capebus_cfs_cape_refuse(struct capebus_cfs_cape *c, int err)
-{
-	lockdep_assert_held(&c->lock);
-
-	c->failed = true;
-	if (!c->why[0])
-		snprintf(c->why, sizeof(c->why), "error %d", err);
-
-	return err;
-}
-
-/* The identity from the text fields; -EINVAL if one that is needed is not set. */
+/*
+ * The identity from the text fields; -EINVAL if one that is needed is not
+ * set.  The description is frozen (@loading).
+ */
 static int capebus_cfs_cape_from_fields(struct capebus_cfs_cape *c,
-					struct capebus_cape_info *info)
+					struct capebus_cape_info *info,
+					char *why, size_t why_len)
 {
 	const char *board, *version, *part;
 
-	lockdep_assert_held(&c->lock);
+	lockdep_assert_held(&c->op_lock);
 
 	*info = *c->fields;
 	board = info->text[CAPEBUS_BOARD_NAME];
@@ -445,82 +466,106 @@ static int capebus_cfs_cape_from_fields(struct capebus_cfs_cape *c,
 	if (board[0] && version[0] && part[0])
 		return 0;
 
-	snprintf(c->why, sizeof(c->why), "missing fields:%s%s%s (or write eeprom)",
+	snprintf(why, why_len, "missing fields:%s%s%s (or write eeprom)",
 		 board[0] ? "" : " board_name", version[0] ? "" : " version",
 		 part[0] ? "" : " part_number");
 
 	return -EINVAL;
 }
 
-/* The identity and the embedded overlay from the ID image, by the controller. */
+/*
+ * The identity and the embedded overlay from the ID image, by the
+ * controller.  The description is frozen (@loading).
+ */
 static int capebus_cfs_cape_from_image(struct capebus_cfs_cape *c,
 				       struct capebus_cape_info *info,
-				       const void **overlay, size_t *overlay_len)
+				       const void **overlay, size_t *overlay_len,
+				       char *why, size_t why_len)
 {
-	char why[CAPEBUS_REASON_LEN];
+	char reason[CAPEBUS_REASON_LEN];
 	int ret;
 
-	lockdep_assert_held(&c->lock);
+	lockdep_assert_held(&c->op_lock);
 
-	why[0] = '\0';
+	reason[0] = '\0';
 	ret = capebus_controller_decode(c->cc->ctrl, c->eeprom, c->eeprom_len,
-					info, overlay, overlay_len, why,
-					sizeof(why));
+					info, overlay, overlay_len, reason,
+					sizeof(reason));
 	if (!ret)
 		return 0;
 
-	if (ret == -ENODATA && !why[0])
-		strscpy(why, "blank");
-	snprintf(c->why, sizeof(c->why), "eeprom: %s", why[0] ? why : "malformed");
+	if (ret == -ENODATA && !reason[0])
+		strscpy(reason, "blank");
+	snprintf(why, why_len, "eeprom: %s", reason[0] ? reason : "malformed");
 
 	return ret == -ENOMEM || ret == -ENODEV || ret == -EOPNOTSUPP ?
 	       ret : -EINVAL;
 }
 
-/* Hand the description to the core.  The cape is disabled. */
+/*
+ * Hand the description to the core.  The cape is disabled.  Neither @lock
+ * nor any lock a reader takes is held while the core adds the cape (and its
+ * driver probes it): @loading keeps the description as it is meanwhile.
+ */
 static int capebus_cfs_cape_load(struct capebus_cfs_cape *c)
 {
 	struct capebus_cape_desc desc = {
-		.slot		= c->slot,
 		.overlay_source	= "configfs",
 	};
 	struct capebus_cape_info *info __free(kfree) =
 		kzalloc(sizeof(*info), GFP_KERNEL);
+	char *why __free(kfree) = kzalloc(CAPEBUS_REASON_LEN, GFP_KERNEL);
+	struct cape_device *cape = NULL;
 	const void *overlay = NULL;
-	struct cape_device *cape;
 	size_t overlay_len = 0;
 	int ret;
 
-	lockdep_assert_held(&c->lock);
+	lockdep_assert_held(&c->op_lock);
 
-	if (!info)
+	if (!info || !why)
 		return -ENOMEM;
 
-	c->failed = false;
-	c->why[0] = '\0';
-
-	if (c->eeprom)
-		ret = capebus_cfs_cape_from_image(c, info, &overlay, &overlay_len);
-	else
-		ret = capebus_cfs_cape_from_fields(c, info);
-	if (ret)
-		return capebus_cfs_cape_refuse(c, ret);
-
-	desc.info = info;
-	desc.extra_pins = c->pins;
-	if (c->dtbo) {
-		desc.overlay = c->dtbo;
-		desc.overlay_len = c->dtbo_len;
-	} else if (overlay) {
-		desc.overlay = overlay;
-		desc.overlay_len = overlay_len;
-		desc.overlay_source = "eeprom";
+	scoped_guard(mutex, &c->lock) {
+		c->failed = false;
+		c->why[0] = '\0';
+		c->loading = true;
 	}
 
-	cape = capebus_cape_add(c->cc->ctrl, &desc, c->why, sizeof(c->why));
-	if (IS_ERR(cape))
-		return capebus_cfs_cape_refuse(c, PTR_ERR(cape));
+	if (c->eeprom)
+		ret = capebus_cfs_cape_from_image(c, info, &overlay,
+						  &overlay_len, why,
+						  CAPEBUS_REASON_LEN);
+	else
+		ret = capebus_cfs_cape_from_fields(c, info, why,
+						   CAPEBUS_REASON_LEN);
+	if (!ret) {
+		desc.info = info;
+		desc.slot = c->slot;
+		desc.extra_pins = c->pins;
+		if (c->dtbo) {
+			desc.overlay = c->dtbo;
+			desc.overlay_len = c->dtbo_len;
+		} else if (overlay) {
+			desc.overlay = overlay;
+			desc.overlay_len = overlay_len;
+			desc.overlay_source = "eeprom";
+		}
 
+		cape = capebus_cape_add(c->cc->ctrl, &desc, why,
+					CAPEBUS_REASON_LEN);
+		ret = PTR_ERR_OR_ZERO(cape);
+	}
+
+	guard(mutex)(&c->lock);
+	c->loading = false;
+	if (ret) {
+		c->failed = true;
+		if (why[0])
+			strscpy(c->why, why);
+		else
+			snprintf(c->why, sizeof(c->why), "error %d", ret);
+		return ret;
+	}
 	c->cape = cape;
 
 	return 0;
@@ -820,30 +865,41 @@ static ssize_t capebus_cfs_cape_enable_store(struct config_item *item,
 	if (ret)
 		return ret;
 
-	guard(mutex)(&c->lock);
+	guard(mutex)(&c->op_lock);
 
 	/*
 	 * A cape the core removed with its controller is loaded again (or
 	 * not); a loaded one looks again for its missing overlay file.
 	 */
-	if (enable && capebus_cfs_cape_enabled(c)) {
-		bool registered;
+	if (enable) {
+		struct cape_device *cape = NULL;
+		bool registered = false;
 
-		scoped_guard(mutex, &c->cc->ctrl->lock)
-			registered = c->cape->registered;
-		if (registered) {
-			char why[CAPEBUS_REASON_LEN];
+		scoped_guard(mutex, &c->lock)
+			if (c->cape)
+				cape = capebus_cape_get(c->cape);
+		if (cape) {
+			scoped_guard(mutex, &cape->ctrl->lock)
+				registered = cape->registered;
+			if (registered) {
+				char why[CAPEBUS_REASON_LEN];
 
-			capebus_cape_retry_overlay(c->cape, why, sizeof(why));
-			return len;
+				capebus_cape_retry_overlay(cape, why,
+							   sizeof(why));
+			}
+			capebus_cape_put(cape);
+			if (registered)
+				return len;
 		}
 	}
 	capebus_cfs_cape_unload(c);
-	c->dropped = NULL;
-	if (!enable) {
-		c->failed = false;
-		c->why[0] = '\0';
-		return len;
+	scoped_guard(mutex, &c->lock) {
+		c->dropped = NULL;
+		if (!enable) {
+			c->failed = false;
+			c->why[0] = '\0';
+			return len;
+		}
 	}
 
 	ret = capebus_cfs_cape_load(c);
@@ -874,7 +930,11 @@ static ssize_t capebus_cfs_cape_status_show(struct config_item *item,
 	ssize_t n;
 
 	guard(mutex)(&c->lock);
-	if (!c->cape) {
+	if (c->loading) {
+		/* Being added: its device comes, its driver probes. */
+		n = sysfs_emit(page, "%s",
+			       capebus_slot_state_name(CAPEBUS_SLOT_DETECTED));
+	} else if (!c->cape) {
 		if (c->failed)
 			n = sysfs_emit(page, "%s: %s",
 				       capebus_slot_state_name(CAPEBUS_SLOT_FAILED),
@@ -1052,10 +1112,11 @@ static void capebus_cfs_cape_release(struct config_item *item)
 	struct capebus_cfs_ctrl *cc = c->cc;
 
 	/* Dropped capes were unloaded already; this is for a failed mkdir. */
-	scoped_guard(mutex, &c->lock)
+	scoped_guard(mutex, &c->op_lock)
 		capebus_cfs_cape_unload(c);
 
 	mutex_destroy(&c->lock);
+	mutex_destroy(&c->op_lock);
 	kvfree(c->eeprom);
 	kvfree(c->dtbo);
 	kfree(c->fields);
@@ -1104,6 +1165,7 @@ static struct config_item *capebus_cfs_capes_make_item(struct config_group *grou
 		cc->num_capes++;
 	}
 
+	mutex_init(&c->op_lock);
 	mutex_init(&c->lock);
 	c->cc = cc;
 	c->slot = CAPEBUS_SLOT_ANY_VIRTUAL;
@@ -1118,7 +1180,7 @@ static void capebus_cfs_capes_drop_item(struct config_group *group,
 {
 	struct capebus_cfs_cape *c = to_cfs_cape(item);
 
-	scoped_guard(mutex, &c->lock)
+	scoped_guard(mutex, &c->op_lock)
 		capebus_cfs_cape_unload(c);
 
 	config_item_put(item);

@@ -19,6 +19,8 @@
 
 static const char *const toy_pins[] = { "J1.1", "J1.2", "J1.3", "J1.4" };
 static const char *const toy_rails[] = { "3v3" };
+/* The toy connector is a GPIO nexus too: GPIO 11 is J1.1, and so on. */
+static const u32 toy_gpio_codes[] = { 11, 12, 13, CAPEBUS_GPIO_NONE };
 
 static const struct capebus_header toy_header = {
 	.name		= "toy",
@@ -27,6 +29,7 @@ static const struct capebus_header toy_header = {
 	.rail_names	= toy_rails,
 	.num_rails	= ARRAY_SIZE(toy_rails),
 	.text_max	= { [CAPEBUS_PART_NUMBER] = 8 },
+	.gpio_codes	= toy_gpio_codes,
 };
 
 /*
@@ -378,6 +381,109 @@ static void toy_test_bad_header(struct kunit *test)
 			-EINVAL);
 }
 
+/*
+ * The core keeps its own copy of the header, names and codes included: a
+ * controller may outlive its module's data (configfs keeps it while capes
+ * are declared).  A header whose memory is scribbled over and freed right
+ * after the allocation still names the pins in a refusal.
+ */
+static void toy_test_header_copied(struct kunit *test)
+{
+	struct toy_test *t = test->priv;
+	char why[CAPEBUS_REASON_LEN];
+	struct capebus_header *h;
+	struct cape_device *a, *b;
+	unsigned int i;
+	char **names;
+
+	h = kmemdup(&toy_header, sizeof(*h), GFP_KERNEL);
+	names = kcalloc(ARRAY_SIZE(toy_pins), sizeof(*names), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	KUNIT_ASSERT_NOT_NULL(test, names);
+	for (i = 0; i < ARRAY_SIZE(toy_pins); i++) {
+		names[i] = kstrdup(toy_pins[i], GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, names[i]);
+	}
+	h->pin_names = (const char *const *)names;
+
+	/* toy_test_exit() unregisters and puts t->ctrl: this one. */
+	capebus_controller_unregister(t->ctrl);
+	capebus_controller_put(t->ctrl);
+	t->ctrl = capebus_controller_alloc(NULL, h, &toy_ops, 2);
+	for (i = 0; i < ARRAY_SIZE(toy_pins); i++) {
+		memset(names[i], 'x', strlen(names[i]));
+		kfree(names[i]);
+	}
+	kfree(names);
+	memset(h, 0, sizeof(*h));
+	kfree(h);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t->ctrl);
+	capebus_controller_set_drvdata(t->ctrl, t);
+	KUNIT_ASSERT_EQ(test, capebus_controller_register(t->ctrl), 0);
+
+	a = toy_add(test, "TOY1 TOY-A 0001 0x3 40", 0, why);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a);
+	b = toy_add(test, "TOY1 TOY-B 0001 0x6 10", 1, why);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(b), -EBUSY);
+	KUNIT_EXPECT_STREQ(test, why, "pin J1.2 is held by TOY-A (slot 0)");
+	capebus_cape_put(a);
+
+	/* The GPIO codes, by the header a module describes. */
+	KUNIT_EXPECT_EQ(test, capebus_header_gpio_pin(&toy_header, 12), 1);
+	KUNIT_EXPECT_EQ(test, capebus_header_gpio_pin(&toy_header, 14), -ENOENT);
+	KUNIT_EXPECT_EQ(test, capebus_header_gpio_pin(&toy_header,
+						      CAPEBUS_GPIO_NONE), -ENOENT);
+}
+
+/* What a toy cape driver's probe saw of its own slot. */
+static int toy_probe_state = -1;
+
+static int toy_driver_probe(struct cape_device *cape,
+			    const struct cape_device_id *id)
+{
+	toy_probe_state = capebus_slot_state(cape->slot);
+
+	return 0;
+}
+
+static const struct cape_device_id toy_driver_ids[] = {
+	{ .part_number = "TOY-P" },
+	{ }
+};
+
+static struct capebus_driver toy_driver = {
+	.probe		= toy_driver_probe,
+	.id_table	= toy_driver_ids,
+	.driver		= {
+		.name	= "capebus-toy",
+	},
+};
+
+/*
+ * A driver's probe may read its own slot's state: the core adds a cape
+ * (and so probes it) without the lock that state readers take.
+ */
+static void toy_test_probe_reads_state(struct kunit *test)
+{
+	struct toy_test *t = test->priv;
+	char why[CAPEBUS_REASON_LEN];
+	struct cape_device *cape;
+
+	KUNIT_ASSERT_EQ(test, capebus_driver_register(&toy_driver), 0);
+	toy_probe_state = -1;
+	cape = toy_add(test, "TOY1 TOY-P 0001 0x1 0", 0, why);
+	KUNIT_EXPECT_NOT_ERR_OR_NULL(test, cape);
+	/* While the probe runs, the cape is not loaded yet. */
+	KUNIT_EXPECT_EQ(test, toy_probe_state, CAPEBUS_SLOT_DETECTED);
+	KUNIT_EXPECT_EQ(test, capebus_slot_state(capebus_slot(t->ctrl, 0)),
+			CAPEBUS_SLOT_LOADED);
+	if (!IS_ERR(cape)) {
+		capebus_cape_remove(cape);
+		capebus_cape_put(cape);
+	}
+	capebus_driver_unregister(&toy_driver);
+}
+
 static struct kunit_case toy_test_cases[] = {
 	KUNIT_CASE(toy_test_add_remove),
 	KUNIT_CASE(toy_test_pin_conflict),
@@ -388,6 +494,8 @@ static struct kunit_case toy_test_cases[] = {
 	KUNIT_CASE(toy_test_attach_detach),
 	KUNIT_CASE(toy_test_attach_refuses),
 	KUNIT_CASE(toy_test_bad_header),
+	KUNIT_CASE(toy_test_header_copied),
+	KUNIT_CASE(toy_test_probe_reads_state),
 	{}
 };
 

@@ -7,27 +7,41 @@
  *
  * Lock order (outermost first):
  *
- *   1. callers' own locks (configfs: the cape item's mutex), or
- *      capebus_controller.transition: held by every slot transition
+ *   1. callers' own locks (configfs: a declared cape's op_lock)
+ *   2. capebus_controller.transition: held by every slot transition
  *      (Documentation/capebus/slot-states.rst) from its check to its
- *      commit, across the cape's add or removal
- *   2. capebus_controller.lock: slots, the resource table, the set of capes
+ *      commit, and by everything that may wait for a driver or the device
+ *      tree: a cape's addition and removal (device_add() and device_del(),
+ *      so its driver's probe and remove), an overlay retry, the stuck
+ *      overlays, the controller module's ops, the controller's
+ *      unregistration
  *   3. device_lock() of a cape (driver core: probe, remove, bind, unbind)
  *   4. of_overlay_mutex, of_mutex (of_overlay_fdt_apply(), of_overlay_remove())
  *      and, below them, the locks of the devices an overlay adds or removes;
- *      the controller module's attach and detach (under 2, before and after
- *      3) take of_mutex and the pin controller's locks the same way
+ *      the controller module's attach and detach (under 2) take of_mutex
+ *      and the pin controller's locks the same way
+ *   5. capebus_controller.lock: slot state, reason and cape, the resource
+ *      table, which capes are registered.  Held only for short sections
+ *      that wait for nothing below (no probe, no overlay, no ops); every
+ *      reader of a slot's state takes it, so they answer at once, and so
+ *      may a cape driver's probe (under 3).  Under it only allocations,
+ *      the slots' nvmem links and the driver core's child lookups.
  *
  * So nothing called with a cape's device lock held (cape drivers' probe and
- * remove, the overlay helpers) may take a controller's lock, and no sysfs
- * attribute of a cape takes it either (a cape's attributes are drained by
- * device_del() under the controller's lock).  Slot attributes take the
- * controller's lock; slot devices are deleted without it.
+ * remove, the overlay helpers) may take a controller's transition lock (add
+ * or remove a cape, change a slot's state); reading state is fine.  No sysfs
+ * attribute of a cape takes a lock; slot attributes take the controller's
+ * lock only.  The controller's and its slots' devices are deleted without
+ * the transition lock (the controller's "rescan" takes it).
  *
- * Lifetime: a controller owns its slots; a cape holds a reference on its
- * controller.  capebus_cape_add() returns a reference for the caller; the
- * core holds one more while the cape is registered or its overlay is stuck.
- * A cape's memory is freed in its release (capebus-bus.c), nowhere else.
+ * Lifetime: a controller owns its slots and its copy of the header; a cape
+ * holds a reference on its controller.  capebus_cape_add() returns a
+ * reference for the caller; the core holds one more while the cape is
+ * registered or its overlay is stuck.  A cape's memory is freed in its
+ * release (capebus-bus.c), nowhere else.  Nothing of the controller module
+ * (its header, its ops, its module) is reached once
+ * capebus_controller_unregister() has returned: a controller may outlive
+ * its module (configfs holds one whose capes are declared).
  */
 
 #define pr_fmt(fmt) "capebus: " fmt
@@ -239,16 +253,17 @@ static unsigned int capebus_free_virtual_slot(struct capebus_controller *ctrl)
 /*
  * of_overlay_remove() refuses an overlay that a later one overlaps (two
  * capes setting properties of one bus node, say) until the later one is
- * gone.  After an overlay came off, try the removed capes whose overlay
+ * gone.  After a cape came off, try the removed capes whose overlay
  * stayed, newest first, until a pass frees none: each one that comes off
- * now gives back its pins and is released.  ctrl->lock held.
+ * now gives back its pins and is released.  ctrl->transition held (it
+ * protects the list; the overlay code is called without ctrl->lock).
  */
 static void capebus_retry_stuck_overlays(struct capebus_controller *ctrl)
 {
 	struct cape_device *cape, *next;
 	bool progress;
 
-	lockdep_assert_held(&ctrl->lock);
+	lockdep_assert_held(&ctrl->transition);
 
 	do {
 		progress = false;
@@ -260,26 +275,32 @@ static void capebus_retry_stuck_overlays(struct capebus_controller *ctrl)
 			dev_info(&ctrl->dev, "%s: overlay removed after all, pins released\n",
 				 cape->holder);
 			list_del(&cape->stuck_node);
-			if (cape->slot && cape->detected && !cape->slot->cape &&
-			    cape->slot->state == CAPEBUS_SLOT_FAILED) {
-				cape->slot->state = CAPEBUS_SLOT_EMPTY;
-				cape->slot->reason[0] = '\0';
+			scoped_guard(mutex, &ctrl->lock) {
+				if (cape->slot && cape->detected &&
+				    !cape->slot->cape &&
+				    cape->slot->state == CAPEBUS_SLOT_FAILED) {
+					cape->slot->state = CAPEBUS_SLOT_EMPTY;
+					cape->slot->reason[0] = '\0';
+				}
+				capebus_resources_release(ctrl->res, cape->claim);
 			}
-			capebus_resources_release(ctrl->res, cape->claim);
 			put_device(&cape->dev);
 			progress = true;
 		}
 	} while (progress);
 }
 
-/* Let the controller module set the cape up (ops->attach).  ctrl->lock held. */
+/*
+ * Let the controller module set the cape up (ops->attach).  ctrl->transition
+ * held, ctrl->lock not: the controller is registered (ops are set).
+ */
 static int capebus_cape_attach(struct cape_device *cape, char *why,
 			       size_t why_len)
 {
 	struct capebus_controller *ctrl = cape->ctrl;
 	int ret;
 
-	lockdep_assert_held(&ctrl->lock);
+	lockdep_assert_held(&ctrl->transition);
 
 	if (!ctrl->ops || !ctrl->ops->attach)
 		return 0;
@@ -296,12 +317,16 @@ static int capebus_cape_attach(struct cape_device *cape, char *why,
 	return 0;
 }
 
-/* Undo capebus_cape_attach(), once.  ctrl->lock held. */
+/*
+ * Undo capebus_cape_attach(), once.  ctrl->transition held: every attached
+ * cape is detached by capebus_controller_unregister() at the latest, before
+ * it forgets ctrl->ops.
+ */
 static void capebus_cape_detach(struct cape_device *cape)
 {
 	struct capebus_controller *ctrl = cape->ctrl;
 
-	lockdep_assert_held(&ctrl->lock);
+	lockdep_assert_held(&ctrl->transition);
 
 	if (!cape->attached)
 		return;
@@ -311,56 +336,78 @@ static void capebus_cape_detach(struct cape_device *cape)
 		ctrl->ops->detach(ctrl, cape);
 }
 
-/* Unbind, delete and drop the core's reference.  ctrl->lock held. */
+/*
+ * Unbind, delete and drop the core's reference.  ctrl->transition held;
+ * ctrl->lock only around the bookkeeping, not across device_del() (the
+ * driver's remove, the overlay's removal).
+ */
 static void capebus_cape_unregister(struct cape_device *cape)
 {
 	struct capebus_controller *ctrl = cape->ctrl;
+	struct capebus_slot *slot = cape->slot;
+	bool stuck;
 
-	lockdep_assert_held(&ctrl->lock);
+	lockdep_assert_held(&ctrl->transition);
 
-	if (!cape->registered)
-		return;
-
-	cape->registered = false;
-	device_del(&cape->dev);
-	capebus_cape_detach(cape);
-
-	if (cape->slot) {
-		sysfs_remove_link(&cape->slot->dev.kobj, "cape");
-		cape->slot->cape = NULL;
-		/* A declared cape leaves the slot as it found it ("disabled"). */
-		if (cape->detected) {
-			cape->slot->state = CAPEBUS_SLOT_EMPTY;
-			cape->slot->reason[0] = '\0';
-		}
+	scoped_guard(mutex, &ctrl->lock) {
+		if (!cape->registered)
+			return;
+		cape->registered = false;
 	}
 
-	if (cape->overlay_stuck) {
+	/* The slot still shows the cape ("detected" from the unbinding on). */
+	device_del(&cape->dev);
+	capebus_cape_detach(cape);
+	if (slot)
+		sysfs_remove_link(&slot->dev.kobj, "cape");
+
+	scoped_guard(mutex, &ctrl->lock) {
+		stuck = cape->overlay_stuck;
+		if (slot) {
+			slot->cape = NULL;
+			/*
+			 * A declared cape leaves the slot as it found it
+			 * ("disabled", say); a detected one leaves it empty,
+			 * or failed while its overlay stays.
+			 */
+			if (cape->detected && stuck) {
+				slot->state = CAPEBUS_SLOT_FAILED;
+				snprintf(slot->reason, sizeof(slot->reason),
+					 "overlay of %s could not be removed",
+					 cape->holder);
+			} else if (cape->detected) {
+				slot->state = CAPEBUS_SLOT_EMPTY;
+				slot->reason[0] = '\0';
+			}
+		}
 		/*
-		 * The overlay's nodes and devices are still there: keep the
-		 * pins held, and the cape (whose name the pin table shows),
-		 * until a retry removes the overlay.
+		 * A stuck overlay's nodes and devices are still there: its
+		 * pins stay held, and the cape (whose name the pin table
+		 * shows), until a retry removes the overlay.
 		 */
+		if (!stuck)
+			capebus_resources_release(ctrl->res, cape->claim);
+	}
+
+	if (stuck) {
 		dev_err(&ctrl->dev,
 			"%s removed but its overlay could not be: pins stay held until it is\n",
 			cape->holder);
-		if (cape->slot && cape->detected) {
-			cape->slot->state = CAPEBUS_SLOT_FAILED;
-			snprintf(cape->slot->reason, sizeof(cape->slot->reason),
-				 "overlay of %s could not be removed",
-				 cape->holder);
-		}
 		list_add(&cape->stuck_node, &ctrl->stuck_capes);
 		return;
 	}
 
-	capebus_resources_release(ctrl->res, cape->claim);
 	put_device(&cape->dev);
-
 	capebus_retry_stuck_overlays(ctrl);
 }
 
-/* Claim the slot and resources and register the device.  ctrl->lock held. */
+/*
+ * Claim the slot and resources and register the device.  ctrl->transition
+ * held: no other cape of @ctrl comes or goes meanwhile, and the controller
+ * stays registered.  ctrl->lock is taken around the claims only: the
+ * driver's probe (device_add()) runs without it, so that the slot's state
+ * can be read meanwhile, by the probe too.
+ */
 static int capebus_cape_register(struct cape_device *cape, char *why,
 				 size_t why_len)
 {
@@ -369,55 +416,67 @@ static int capebus_cape_register(struct cape_device *cape, char *why,
 	struct device *other;
 	int ret;
 
-	lockdep_assert_held(&ctrl->lock);
+	lockdep_assert_held(&ctrl->transition);
 
-	if (!ctrl->registered) {
-		snprintf(why, why_len, "%s is going away", dev_name(&ctrl->dev));
-		return -ENODEV;
-	}
+	scoped_guard(mutex, &ctrl->lock) {
+		if (!ctrl->registered) {
+			snprintf(why, why_len, "%s is going away",
+				 dev_name(&ctrl->dev));
+			return -ENODEV;
+		}
 
-	if (cape->slot_nr == CAPEBUS_SLOT_ANY_VIRTUAL) {
-		ret = capebus_cape_set_slot(cape, capebus_free_virtual_slot(ctrl));
-		if (ret)
+		if (cape->slot_nr == CAPEBUS_SLOT_ANY_VIRTUAL) {
+			ret = capebus_cape_set_slot(cape,
+						    capebus_free_virtual_slot(ctrl));
+			if (ret)
+				return ret;
+		}
+
+		if (slot && slot->cape) {
+			snprintf(why, why_len, "slot %u holds %s", slot->nr,
+				 slot->cape->holder);
+			return -EBUSY;
+		}
+		other = device_find_child(&ctrl->dev, &cape->slot_nr,
+					  capebus_cape_is_in);
+		if (other) {
+			snprintf(why, why_len, "slot %u holds %s",
+				 cape->slot_nr, to_cape_device(other)->holder);
+			put_device(other);
+			return -EBUSY;
+		}
+
+		ctrl->res->strict_budget = READ_ONCE(capebus_strict_budget);
+		ret = capebus_resources_claim(ctrl->res, cape->claim,
+					      cape->budget_why,
+					      sizeof(cape->budget_why));
+		if (ret < 0) {
+			strscpy(why, cape->budget_why, why_len);
+			cape->budget_why[0] = '\0';
 			return ret;
+		}
+		cape->over_budget = ret == CAPEBUS_CLAIM_OVER_BUDGET;
 	}
-
-	if (slot && slot->cape) {
-		snprintf(why, why_len, "slot %u holds %s", slot->nr,
-			 slot->cape->holder);
-		return -EBUSY;
-	}
-	other = device_find_child(&ctrl->dev, &cape->slot_nr, capebus_cape_is_in);
-	if (other) {
-		snprintf(why, why_len, "slot %u holds %s", cape->slot_nr,
-			 to_cape_device(other)->holder);
-		put_device(other);
-		return -EBUSY;
-	}
-
-	ctrl->res->strict_budget = READ_ONCE(capebus_strict_budget);
-	ret = capebus_resources_claim(ctrl->res, cape->claim, cape->budget_why,
-				      sizeof(cape->budget_why));
-	if (ret < 0) {
-		strscpy(why, cape->budget_why, why_len);
-		cape->budget_why[0] = '\0';
-		return ret;
-	}
-	cape->over_budget = ret == CAPEBUS_CLAIM_OVER_BUDGET;
 
 	ret = capebus_cape_attach(cape, why, why_len);
-	if (ret) {
-		capebus_resources_release(ctrl->res, cape->claim);
-		return ret;
-	}
+	if (ret)
+		goto err_release;
 
-	cape->registered = true;
-	if (slot)
-		slot->cape = cape;
+	scoped_guard(mutex, &ctrl->lock) {
+		cape->registered = true;
+		if (slot)
+			slot->cape = cape;
+	}
 
 	ret = device_add(&cape->dev);
 	if (ret) {
 		snprintf(why, why_len, "cannot register device: %d", ret);
+		scoped_guard(mutex, &ctrl->lock) {
+			if (slot)
+				slot->cape = NULL;
+			cape->registered = false;
+		}
+		capebus_cape_detach(cape);
 		goto err_release;
 	}
 
@@ -444,47 +503,33 @@ static int capebus_cape_register(struct cape_device *cape, char *why,
 	return 0;
 
 err_release:
-	if (slot)
-		slot->cape = NULL;
-	cape->registered = false;
-	capebus_cape_detach(cape);
-	capebus_resources_release(ctrl->res, cape->claim);
+	scoped_guard(mutex, &ctrl->lock)
+		capebus_resources_release(ctrl->res, cape->claim);
 	return ret;
 }
 
 /**
- * capebus_cape_add() - add a cape to a controller
- * @ctrl: the controller
- * @desc: the cape: identity, slot (or %CAPEBUS_SLOT_ANY_VIRTUAL), overlay,
- *	extra pins
+ * __capebus_cape_add() - capebus_cape_add() with the controller's
+ *	transition lock held
+ * @ctrl: the controller; its transition lock is held
+ * @desc: the cape
  * @why: where to write why the cape was refused
- * @why_len: bytes at @why (CAPEBUS_REASON_LEN is enough)
+ * @why_len: bytes at @why
  *
- * This is the one way a cape comes into being, whether a controller detected
- * it or userspace declared it.  The cape's overlay (@desc->overlay, else the
- * firmware file "<part>-<version>.dtbo", else none) must carry no __symbols__
- * and target only the controller's cape targets; the cape's pins (EEPROM
- * words, the overlay's exclusive-use and @desc->extra_pins) must be free and
- * its currents within the rails' budgets.  Then the cape device is
- * registered, drivers are matched (the generic driver applies the overlay)
- * and a KOBJ_ADD uevent goes out.  If the overlay fails to apply, the cape
- * is removed again.  A refused cape changes nothing; a refused detected cape
- * (@desc->detected) marks its slot "failed" with @why, a refused declared
- * cape leaves the slot's state alone.
+ * For the slot transitions, which hold the transition lock from their check
+ * to their commit.
  *
- * Context: process context; takes @ctrl->lock, so not from a cape driver's
- * probe or remove.
- * Return: the cape, with a reference for the caller (capebus_cape_put()),
- * or an ERR_PTR: -EBUSY (pins or slot taken), -ENOSPC (power), -EINVAL
- * (overlay out of scope or malformed), -ENODEV (controller going away).
+ * Return: as capebus_cape_add().
  */
-struct cape_device *capebus_cape_add(struct capebus_controller *ctrl,
-				     const struct capebus_cape_desc *desc,
-				     char *why, size_t why_len)
+struct cape_device *__capebus_cape_add(struct capebus_controller *ctrl,
+				       const struct capebus_cape_desc *desc,
+				       char *why, size_t why_len)
 {
 	struct capebus_slot *slot = capebus_slot(ctrl, desc->slot);
 	struct cape_device *cape;
 	int ret;
+
+	lockdep_assert_held(&ctrl->transition);
 
 	why[0] = '\0';
 	if (!desc->info || !desc->info->text[CAPEBUS_PART_NUMBER][0]) {
@@ -529,8 +574,7 @@ struct cape_device *capebus_cape_add(struct capebus_controller *ctrl,
 	if (ret)
 		goto err_put;
 
-	scoped_guard(mutex, &ctrl->lock)
-		ret = capebus_cape_register(cape, why, why_len);
+	ret = capebus_cape_register(cape, why, why_len);
 	if (ret)
 		goto err_put;
 
@@ -558,7 +602,56 @@ err_put:
 	put_device(&cape->dev);
 	return ERR_PTR(ret);
 }
+
+/**
+ * capebus_cape_add() - add a cape to a controller
+ * @ctrl: the controller
+ * @desc: the cape: identity, slot (or %CAPEBUS_SLOT_ANY_VIRTUAL), overlay,
+ *	extra pins
+ * @why: where to write why the cape was refused
+ * @why_len: bytes at @why (CAPEBUS_REASON_LEN is enough)
+ *
+ * This is the one way a cape comes into being, whether a controller detected
+ * it or userspace declared it.  The cape's overlay (@desc->overlay, else the
+ * firmware file "<part>-<version>.dtbo", else none) must carry no __symbols__
+ * and target only the controller's cape targets; the cape's pins (EEPROM
+ * words, the overlay's exclusive-use and @desc->extra_pins) must be free and
+ * its currents within the rails' budgets.  Then the cape device is
+ * registered, drivers are matched (the generic driver applies the overlay)
+ * and a KOBJ_ADD uevent goes out.  If the overlay fails to apply, the cape
+ * is removed again.  A refused cape changes nothing; a refused detected cape
+ * (@desc->detected) marks its slot "failed" with @why, a refused declared
+ * cape leaves the slot's state alone.
+ *
+ * Capes of one controller come and go one at a time: this waits for any
+ * other cape's addition or removal (and its driver's probe or remove) to
+ * end.  The slot's state can be read meanwhile.
+ *
+ * Context: process context; takes @ctrl->transition, so not from a cape
+ * driver's probe or remove, nor from anything they wait for.
+ * Return: the cape, with a reference for the caller (capebus_cape_put()),
+ * or an ERR_PTR: -EBUSY (pins or slot taken), -ENOSPC (power), -EINVAL
+ * (overlay out of scope or malformed), -ENODEV (controller going away).
+ */
+struct cape_device *capebus_cape_add(struct capebus_controller *ctrl,
+				     const struct capebus_cape_desc *desc,
+				     char *why, size_t why_len)
+{
+	guard(mutex)(&ctrl->transition);
+
+	return __capebus_cape_add(ctrl, desc, why, why_len);
+}
 EXPORT_SYMBOL_GPL(capebus_cape_add);
+
+/**
+ * __capebus_cape_remove() - capebus_cape_remove() with the controller's
+ *	transition lock held
+ * @cape: the cape; its controller's transition lock is held
+ */
+void __capebus_cape_remove(struct cape_device *cape)
+{
+	capebus_cape_unregister(cape);
+}
 
 /**
  * capebus_cape_remove() - remove a cape
@@ -568,14 +661,16 @@ EXPORT_SYMBOL_GPL(capebus_cape_add);
  * Unbinds the cape's driver (the generic driver reverts the overlay),
  * deletes the device (KOBJ_REMOVE uevent), frees its pins and currents.  A
  * cape already removed (for instance by capebus_controller_unregister()) is
- * left alone.
+ * left alone.  Waits, like capebus_cape_add(), for any other cape of the
+ * controller coming or going.
  *
- * Context: process context; takes the controller's lock.
+ * Context: process context; takes the controller's transition lock, so not
+ * from a cape driver's probe or remove.
  */
 void capebus_cape_remove(struct cape_device *cape)
 {
-	guard(mutex)(&cape->ctrl->lock);
-	capebus_cape_unregister(cape);
+	guard(mutex)(&cape->ctrl->transition);
+	__capebus_cape_remove(cape);
 }
 EXPORT_SYMBOL_GPL(capebus_cape_remove);
 
@@ -641,9 +736,10 @@ static int capebus_cape_claim_more(struct cape_device *cape,
 }
 
 /**
- * capebus_cape_retry_overlay() - look again for a cape's missing overlay file
+ * __capebus_cape_retry_overlay() - look again for a cape's missing overlay
+ *	file
  * @cape: a registered cape whose firmware file was not found when it was
- *	added (capebus_cape_add())
+ *	added (capebus_cape_add()); its controller's transition lock is held
  * @why: where to say why the overlay still does not apply
  * @why_len: bytes at @why
  *
@@ -652,14 +748,17 @@ static int capebus_cape_claim_more(struct cape_device *cape,
  * it is checked as at the cape's addition, the pins its exclusive-use adds
  * are claimed, and the cape is probed again so that its driver applies it.
  * If any of that fails, the cape stays as it was: loaded without overlay.
+ * The transition lock keeps the cape registered throughout; the controller's
+ * lock is taken around the claims and the cape's state only, so that the
+ * slot's state can be read while the driver probes.
  *
  * Context: process context, not from a cape driver; takes the controller's
- * lock and the cape's device lock.
+ * lock and the cape's device lock (never one inside the other).
  * Return: 0 if the overlay is applied now or the cape needs no retry,
  * -ENOENT if the file is still missing, else the error that refused it.
  */
-int capebus_cape_retry_overlay(struct cape_device *cape, char *why,
-			       size_t why_len)
+int __capebus_cape_retry_overlay(struct cape_device *cape, char *why,
+				 size_t why_len)
 {
 	struct capebus_controller *ctrl = cape->ctrl;
 	DECLARE_BITMAP(ov_pins, CAPEBUS_MAX_PINS) = { 0 };
@@ -669,38 +768,37 @@ int capebus_cape_retry_overlay(struct cape_device *cape, char *why,
 	size_t len;
 	int ret;
 
+	lockdep_assert_held(&ctrl->transition);
+
 	why[0] = '\0';
 	scoped_guard(mutex, &ctrl->lock)
 		if (!cape->registered || !cape->overlay_err)
 			return 0;
 
-	/* Without the lock: the lookup may wait on a filesystem. */
+	/* Without ctrl->lock: the lookup may wait on a filesystem. */
 	ret = capebus_cape_request_firmware(cape, &data, &len);
-
-	guard(mutex)(&ctrl->lock);
-	/* Gone, or retried by someone else meanwhile. */
-	if (!cape->registered || !cape->overlay_err) {
-		kvfree(data);
-		return 0;
-	}
 	if (ret) {
-		cape->overlay_err = ret;
+		scoped_guard(mutex, &ctrl->lock)
+			cape->overlay_err = ret;
 		snprintf(why, why_len, "firmware %s: error %d",
 			 cape->overlay_file, ret);
 		return ret;
 	}
 
+	/* Only the transition lock's holders change a cape's claim. */
 	bitmap_copy(old_pins, cape->claim->pins, CAPEBUS_MAX_PINS);
 	scoped_guard(device, &cape->dev) {
 		cape->overlay = data;
 		cape->overlay_len = len;
-		cape->overlay_err = 0;
 		cape->apply_err = 0;
 		ret = capebus_overlay_check(cape, ov_pins, &declared, why,
 					    why_len);
-		if (!ret)
-			ret = capebus_cape_claim_more(cape, ov_pins, why,
-						      why_len);
+		scoped_guard(mutex, &ctrl->lock) {
+			if (!ret)
+				ret = capebus_cape_claim_more(cape, ov_pins, why,
+							      why_len);
+			cape->overlay_err = 0;
+		}
 		if (!ret)
 			WRITE_ONCE(cape->overlay_source, "firmware");
 	}
@@ -731,15 +829,18 @@ int capebus_cape_retry_overlay(struct cape_device *cape, char *why,
 
 		bitmap_andnot(more.pins, cape->claim->pins, old_pins,
 			      CAPEBUS_MAX_PINS);
-		capebus_resources_release(ctrl->res, &more);
-		bitmap_copy(cape->claim->pins, old_pins, CAPEBUS_MAX_PINS);
 		WRITE_ONCE(cape->overlay_source, "none");
 		kvfree(cape->overlay);
 		cape->overlay = NULL;
 		cape->overlay_len = 0;
 		capebus_overlay_forget(cape);
-		cape->overlay_err = ret;
-		strscpy(cape->apply_why, why, sizeof(cape->apply_why));
+		scoped_guard(mutex, &ctrl->lock) {
+			capebus_resources_release(ctrl->res, &more);
+			bitmap_copy(cape->claim->pins, old_pins,
+				    CAPEBUS_MAX_PINS);
+			cape->overlay_err = ret;
+			strscpy(cape->apply_why, why, sizeof(cape->apply_why));
+		}
 	}
 	if (!cape->dev.driver && device_attach(&cape->dev) < 0)
 		dev_warn(&cape->dev, "cannot bind again\n");
@@ -747,6 +848,25 @@ int capebus_cape_retry_overlay(struct cape_device *cape, char *why,
 		cape->overlay_file, why);
 
 	return ret;
+}
+
+/**
+ * capebus_cape_retry_overlay() - __capebus_cape_retry_overlay(), taking the
+ *	controller's transition lock
+ * @cape: a cape
+ * @why: where to say why the overlay still does not apply
+ * @why_len: bytes at @why
+ *
+ * Context: process context, not from a cape driver; waits for any cape of
+ * the controller coming or going.
+ * Return: as __capebus_cape_retry_overlay().
+ */
+int capebus_cape_retry_overlay(struct cape_device *cape, char *why,
+			       size_t why_len)
+{
+	guard(mutex)(&cape->ctrl->transition);
+
+	return __capebus_cape_retry_overlay(cape, why, why_len);
 }
 
 static int capebus_retry_child(struct device *dev, void *data)
@@ -825,6 +945,7 @@ static void capebus_controller_release(struct device *dev)
 	kfree(ctrl->exports);
 	kfree(ctrl->slots);
 	kfree(ctrl->res);
+	kfree(ctrl->header);
 	if (ctrl->nr >= 0)
 		ida_free(&capebus_ida, ctrl->nr);
 	mutex_destroy(&ctrl->lock);
@@ -863,18 +984,122 @@ int capebus_header_pin_index(const struct capebus_header *header,
 EXPORT_SYMBOL_GPL(capebus_header_pin_index);
 
 /**
+ * capebus_header_gpio_pin() - the header pin a GPIO code of the connector's
+ *	nexus names
+ * @header: the header
+ * @code: a GPIO specifier's first cell (struct capebus_header.gpio_codes)
+ *
+ * Return: the pin's index, or -ENOENT if no pin of @header has that code
+ * (or the header's connector is no GPIO nexus).
+ */
+int capebus_header_gpio_pin(const struct capebus_header *header, u32 code)
+{
+	unsigned int i;
+
+	if (!header->gpio_codes || code == CAPEBUS_GPIO_NONE)
+		return -ENOENT;
+	for (i = 0; i < header->num_pins; i++)
+		if (header->gpio_codes[i] == code)
+			return i;
+
+	return -ENOENT;
+}
+EXPORT_SYMBOL_GPL(capebus_header_gpio_pin);
+
+/* Bytes of @s with its NUL, or 0 for NULL. */
+static size_t capebus_str_size(const char *s)
+{
+	return s ? strlen(s) + 1 : 0;
+}
+
+/* Copy @s to *@pos (NULL stays NULL) and move *@pos past it. */
+static const char *capebus_str_copy(char **pos, const char *s)
+{
+	char *copy = *pos;
+	size_t n = capebus_str_size(s);
+
+	if (!n)
+		return NULL;
+	memcpy(copy, s, n);
+	*pos += n;
+
+	return copy;
+}
+
+/*
+ * A copy of @header, its names and its GPIO codes, in one allocation the
+ * controller owns (freed by its release): nothing of the controller
+ * module's is reached through the controller afterwards.
+ */
+static struct capebus_header *capebus_header_dup(const struct capebus_header *header)
+{
+	size_t names = sizeof(char *) * (header->num_pins + header->num_rails);
+	size_t codes = header->gpio_codes ?
+		       sizeof(u32) * header->num_pins : 0;
+	size_t size = sizeof(*header) + names + codes;
+	struct capebus_header *copy;
+	const char **pin_names, **rail_names;
+	unsigned int i;
+	char *pos;
+
+	if (header->num_pins > CAPEBUS_MAX_PINS ||
+	    header->num_rails > CAPEBUS_MAX_RAILS ||
+	    (header->num_pins && !header->pin_names) ||
+	    (header->num_rails && !header->rail_names))
+		return ERR_PTR(-EINVAL);
+
+	size += capebus_str_size(header->name);
+	for (i = 0; i < header->num_pins; i++) {
+		if (!header->pin_names[i])
+			return ERR_PTR(-EINVAL);
+		size += capebus_str_size(header->pin_names[i]);
+	}
+	for (i = 0; i < header->num_rails; i++) {
+		if (!header->rail_names[i])
+			return ERR_PTR(-EINVAL);
+		size += capebus_str_size(header->rail_names[i]);
+	}
+
+	copy = kzalloc(size, GFP_KERNEL);
+	if (!copy)
+		return ERR_PTR(-ENOMEM);
+
+	*copy = *header;
+	pin_names = (const char **)(copy + 1);
+	rail_names = pin_names + header->num_pins;
+	pos = (char *)(rail_names + header->num_rails);
+	if (codes) {
+		memcpy(pos, header->gpio_codes, codes);
+		copy->gpio_codes = (const u32 *)pos;
+		pos += codes;
+	}
+	copy->name = capebus_str_copy(&pos, header->name);
+	for (i = 0; i < header->num_pins; i++)
+		pin_names[i] = capebus_str_copy(&pos, header->pin_names[i]);
+	for (i = 0; i < header->num_rails; i++)
+		rail_names[i] = capebus_str_copy(&pos, header->rail_names[i]);
+	copy->pin_names = pin_names;
+	copy->rail_names = rail_names;
+
+	return copy;
+}
+
+/**
  * __capebus_controller_alloc() - allocate a controller and its slots
  * @parent: the board device providing the header
- * @header: the header's pins and rails; static data of @owner
- * @ops: what the core may ask of the controller, or NULL
+ * @header: the header's pins and rails; copied, with its names and codes
+ * @ops: what the core may ask of the controller, or NULL; called only while
+ *	the controller is registered
  * @num_slots: hardware slots
  * @owner: the controller's module (capebus_controller_alloc() passes it)
  *
  * The controller has no targets, no board or shared pins and unlimited
  * budgets; set them, then capebus_controller_register().  Release with
- * capebus_controller_put().
+ * capebus_controller_put().  The controller may outlive @owner (configfs
+ * keeps it while capes are declared): it keeps its own copy of @header.
  *
- * Return: the controller or an ERR_PTR.
+ * Return: the controller or an ERR_PTR: -EINVAL for a header with too many
+ * pins or rails or a missing name.
  */
 struct capebus_controller *
 __capebus_controller_alloc(struct device *parent,
@@ -882,23 +1107,28 @@ __capebus_controller_alloc(struct device *parent,
 			   const struct capebus_controller_ops *ops,
 			   unsigned int num_slots, struct module *owner)
 {
+	struct capebus_header *copy;
 	struct capebus_controller *ctrl;
 	unsigned int i;
 	int ret;
 
-	if (!header || header->num_pins > CAPEBUS_MAX_PINS ||
-	    header->num_rails > CAPEBUS_MAX_RAILS)
+	if (!header)
 		return ERR_PTR(-EINVAL);
+	copy = capebus_header_dup(header);
+	if (IS_ERR(copy))
+		return ERR_CAST(copy);
 
 	ctrl = kzalloc(sizeof(*ctrl), GFP_KERNEL);
-	if (!ctrl)
+	if (!ctrl) {
+		kfree(copy);
 		return ERR_PTR(-ENOMEM);
+	}
 
 	mutex_init(&ctrl->transition);
 	mutex_init(&ctrl->lock);
 	INIT_LIST_HEAD(&ctrl->stuck_capes);
 	ctrl->limits = capebus_fdt_cape_limits;
-	ctrl->header = header;
+	ctrl->header = copy;
 	ctrl->ops = ops;
 	ctrl->owner = owner;
 	device_initialize(&ctrl->dev);
@@ -919,7 +1149,7 @@ __capebus_controller_alloc(struct device *parent,
 	ctrl->slots = kcalloc(num_slots, sizeof(*ctrl->slots), GFP_KERNEL);
 	if (!ctrl->res || (num_slots && !ctrl->slots))
 		goto err_put;
-	capebus_resources_init(ctrl->res, header, NULL);
+	capebus_resources_init(ctrl->res, ctrl->header, NULL);
 
 	for (i = 0; i < num_slots; i++) {
 		struct capebus_slot *slot = kzalloc(sizeof(*slot), GFP_KERNEL);
@@ -1148,8 +1378,9 @@ int capebus_controller_register(struct capebus_controller *ctrl)
 			goto err_del;
 	}
 
-	scoped_guard(mutex, &ctrl->lock)
-		ctrl->registered = true;
+	scoped_guard(mutex, &ctrl->transition)
+		scoped_guard(mutex, &ctrl->lock)
+			ctrl->registered = true;
 
 	ret = capebus_configfs_add_controller(ctrl);
 	if (ret)
@@ -1205,8 +1436,14 @@ static int capebus_cape_registered(struct device *dev, void *data)
  * Afterwards capebus_cape_add() on @ctrl fails with -ENODEV and
  * capebus_cape_remove() of its capes does nothing.  Capes whose overlay
  * could not be removed are tried once more; those that still cannot be are
- * let go with their overlay in the tree (reported).  Drop the allocation's
- * reference with capebus_controller_put().
+ * let go with their overlay in the tree (reported).  Waits for any cape
+ * coming or going and any call into @ctrl's ops; once it has returned
+ * nothing of the controller module is used through @ctrl (not its ops, its
+ * module or its driver data), so the module may go while @ctrl is still
+ * referenced.  Drop the allocation's reference with
+ * capebus_controller_put().
+ *
+ * Context: process context; takes @ctrl's transition lock.
  */
 void capebus_controller_unregister(struct capebus_controller *ctrl)
 {
@@ -1214,8 +1451,9 @@ void capebus_controller_unregister(struct capebus_controller *ctrl)
 	struct device *dev;
 	unsigned int i;
 
-	scoped_guard(mutex, &ctrl->lock) {
-		ctrl->registered = false;
+	scoped_guard(mutex, &ctrl->transition) {
+		scoped_guard(mutex, &ctrl->lock)
+			ctrl->registered = false;
 		while ((dev = device_find_child(&ctrl->dev, NULL,
 						capebus_cape_registered))) {
 			capebus_cape_unregister(to_cape_device(dev));
@@ -1229,8 +1467,17 @@ void capebus_controller_unregister(struct capebus_controller *ctrl)
 			list_del(&cape->stuck_node);
 			put_device(&cape->dev);
 		}
+		/* Every cape is detached: the module's part is over. */
+		ctrl->ops = NULL;
+		ctrl->owner = NULL;
+		dev_set_drvdata(&ctrl->dev, NULL);
 	}
 
+	/*
+	 * Without the transition lock: removing configfs groups waits for
+	 * their callbacks, removing the devices for their attributes ("rescan"),
+	 * and those may wait for the transition lock.
+	 */
 	capebus_configfs_remove_controller(ctrl);
 
 	for (i = 0; i < ctrl->num_slots; i++) {
@@ -1256,7 +1503,8 @@ EXPORT_SYMBOL_GPL(capebus_controller_put);
  * capebus_controller_set_drvdata() - keep the controller module's data
  * @ctrl: the controller
  * @data: what capebus_controller_get_drvdata() returns; set it before
- *	capebus_controller_register(), the core calls @ctrl's ops from then on
+ *	capebus_controller_register(), the core calls @ctrl's ops from then
+ *	on, and capebus_controller_unregister() forgets it
  */
 void capebus_controller_set_drvdata(struct capebus_controller *ctrl,
 				    void *data)
@@ -1269,7 +1517,8 @@ EXPORT_SYMBOL_GPL(capebus_controller_set_drvdata);
  * capebus_controller_get_drvdata() - the controller module's data
  * @ctrl: the controller
  *
- * Return: what capebus_controller_set_drvdata() set, or NULL.
+ * Return: what capebus_controller_set_drvdata() set, or NULL (none was, or
+ * the controller is unregistered).
  */
 void *capebus_controller_get_drvdata(const struct capebus_controller *ctrl)
 {
@@ -1288,8 +1537,14 @@ EXPORT_SYMBOL_GPL(capebus_controller_get_drvdata);
  * @why: where to say what is wrong
  * @why_len: bytes at @why
  *
- * Return: 0, -EOPNOTSUPP if @ctrl reads no images, -ENODEV if its module is
- * going away, or the controller's error.
+ * The controller module is called only while @ctrl is registered, under
+ * its transition lock (which capebus_controller_unregister() takes before
+ * it forgets the ops and the module), and with a reference on the module:
+ * a module on its way out is not called into.
+ *
+ * Context: process context; takes @ctrl's transition lock.
+ * Return: 0, -EOPNOTSUPP if @ctrl reads no images, -ENODEV if it or its
+ * module is going away, or the controller's error.
  */
 int capebus_controller_decode(struct capebus_controller *ctrl,
 			      const void *image, size_t len,
@@ -1301,17 +1556,21 @@ int capebus_controller_decode(struct capebus_controller *ctrl,
 
 	*overlay = NULL;
 	*overlay_len = 0;
-	if (!ctrl->ops || !ctrl->ops->decode) {
-		snprintf(why, why_len, "%s reads no ID images",
-			 dev_name(&ctrl->dev));
-		return -EOPNOTSUPP;
-	}
-	if (!try_module_get(ctrl->owner)) {
+
+	guard(mutex)(&ctrl->transition);
+	/* ctrl->registered changes under the transition lock too. */
+	if (!ctrl->registered || !try_module_get(ctrl->owner)) {
 		snprintf(why, why_len, "%s is going away", dev_name(&ctrl->dev));
 		return -ENODEV;
 	}
-	ret = ctrl->ops->decode(ctrl, image, len, info, overlay, overlay_len,
-				why, why_len);
+	if (!ctrl->ops || !ctrl->ops->decode) {
+		snprintf(why, why_len, "%s reads no ID images",
+			 dev_name(&ctrl->dev));
+		ret = -EOPNOTSUPP;
+	} else {
+		ret = ctrl->ops->decode(ctrl, image, len, info, overlay,
+					overlay_len, why, why_len);
+	}
 	module_put(ctrl->owner);
 
 	return ret;

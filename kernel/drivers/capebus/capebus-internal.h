@@ -72,14 +72,24 @@ struct capebus_export {
  * struct capebus_controller - a board's cape header
  * @dev: the controller's device, class "capebus", named capebus<N>
  * @nr: the N of capebus<N>
- * @header: the header's pins and rails (the controller module's)
- * @ops: what the core may ask of the controller module
- * @owner: the controller module; held while the core calls @ops
- * @transition: serializes the slots' state transitions, each from its
- *	check to its commit (outside @lock: a transition adds or removes a
- *	cape, which takes @lock)
- * @lock: protects the slots, the resource table and the set of capes;
- *	see "Lock order" in capebus-controller.c
+ * @header: the header's pins and rails: the core's copy of what the
+ *	controller module described, freed with the controller
+ * @ops: what the core may ask of the controller module; NULL once the
+ *	controller is unregistered (@transition)
+ * @owner: the controller module, while the controller is registered
+ *	(@transition): a reference is taken around a call into @ops that
+ *	userspace asks for (@decode); never looked at once unregistered
+ * @transition: serializes what may wait for drivers and the device tree:
+ *	the slots' state transitions, each from its check to its commit, a
+ *	cape's addition and removal (its driver's probe and remove, its
+ *	overlay applied and removed, @ops->attach and @ops->detach), its
+ *	overlay retries, the stuck overlays, and the controller's
+ *	unregistration.  No reader takes it: see "Lock order" in
+ *	capebus-controller.c
+ * @lock: protects the slots' state, reason and cape, the resource table
+ *	and which capes are registered; held only for short sections with
+ *	nothing under it that waits for a driver, and taken by every reader
+ *	of a slot's state
  * @res: the header's pin holders and rail budgets
  * @targets: the only nodes a cape overlay may target (references held)
  * @num_targets: entries in @targets
@@ -88,12 +98,13 @@ struct capebus_export {
  * @num_exports: entries in @exports
  * @num_slots: hardware slots
  * @slots: the hardware slots
- * @stuck_capes: capes removed whose overlay could not be (@lock), newest
- *	first; their removal is tried again after each overlay removal
+ * @stuck_capes: capes removed whose overlay could not be (@transition),
+ *	newest first; their removal is tried again after each cape removal
  * @limits: what one cape overlay may hold (capebus_fdt_cape_limits unless
  *	a test or bench sets others before registering)
  * @registered: between capebus_controller_register() and
- *	capebus_controller_unregister()
+ *	capebus_controller_unregister() (set and cleared under @transition
+ *	and @lock)
  */
 struct capebus_controller {
 	struct device dev;
@@ -101,8 +112,8 @@ struct capebus_controller {
 	const struct capebus_header *header;
 	const struct capebus_controller_ops *ops;
 	struct module *owner;
-	struct mutex transition;	/* slot transitions, check to commit */
-	struct mutex lock;	/* slots, resources, capes */
+	struct mutex transition;	/* what waits for drivers: see above */
+	struct mutex lock;	/* slot state, resources, capes; short */
 	struct capebus_resources *res;
 	struct device_node **targets;
 	unsigned int num_targets;
@@ -144,6 +155,12 @@ ssize_t capebus_slot_read_override(struct capebus_slot *slot, void *buf,
 /* capebus-controller.c */
 int capebus_controller_set_fdt_limits(struct capebus_controller *ctrl,
 				      const struct capebus_fdt_limits *limits);
+struct cape_device *__capebus_cape_add(struct capebus_controller *ctrl,
+				       const struct capebus_cape_desc *desc,
+				       char *why, size_t why_len);
+void __capebus_cape_remove(struct cape_device *cape);
+int __capebus_cape_retry_overlay(struct cape_device *cape, char *why,
+				 size_t why_len);
 int capebus_cape_retry_overlay(struct cape_device *cape, char *why,
 			       size_t why_len);
 unsigned int capebus_controller_retry_overlays(struct capebus_controller *ctrl);

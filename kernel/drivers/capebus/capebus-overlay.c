@@ -444,11 +444,11 @@ static int capebus_verify_nexus_pin(struct capebus_apply *ap,
 	const struct capebus_header *header = ap->cape->ctrl->header;
 	int pin;
 
-	if (!header->gpio_pin)
+	if (!header->gpio_codes)
 		return capebus_refuse(ap,
 				      "references: property %s of node %pOFn goes through the connector's nexus, which names no header pins",
 				      prop->name, np);
-	pin = header->gpio_pin(header, cell);
+	pin = capebus_header_gpio_pin(header, cell);
 	if (pin < 0)
 		return capebus_refuse(ap,
 				      "references: property %s of node %pOFn names %u on the connector, which is no header pin",
@@ -1173,7 +1173,7 @@ int capebus_overlay_apply(struct cape_device *cape)
 /**
  * capebus_overlay_revert() - remove a cape's applied overlay
  * @cape: the cape; its device lock is held (once the cape is unregistered,
- *	the controller's lock)
+ *	the controller's transition lock)
  * @quiet: do not log a failure (a retry, expected to fail at times)
  *
  * of_overlay_remove() refuses (-EBUSY) when a later overlay changed the same

@@ -59,6 +59,9 @@ static enum capebus_slot_state capebus_slot_state_locked(struct capebus_slot *sl
  * capebus_slot_state() - what a slot holds now
  * @slot: the slot
  *
+ * Context: process context.  Takes only the controller's lock, which is
+ * never held across a driver's probe or remove or an overlay change: a cape
+ * driver's probe may ask for its own slot's state.
  * Return: the state; %CAPEBUS_SLOT_LOADED when a driver is bound to the
  * slot's cape (its probe has returned), %CAPEBUS_SLOT_DETECTED when none
  * is (or a driver's probe still runs).
@@ -190,13 +193,13 @@ void capebus_slot_set_empty(struct capebus_slot *slot)
 			cape = capebus_cape_get(slot->cape);
 	}
 	if (cape) {
-		capebus_cape_remove(cape);
+		__capebus_cape_remove(cape);
 		capebus_cape_put(cape);
 	}
 
 	guard(mutex)(&ctrl->lock);
 	if (slot->cape)
-		return;		/* an overlay that would not come off */
+		return;
 	slot->state = CAPEBUS_SLOT_EMPTY;
 	slot->reason[0] = '\0';
 }
@@ -213,11 +216,19 @@ void capebus_slot_fail_locked(struct capebus_slot *slot, const char *why)
 
 /**
  * capebus_slot_set_failed() - mark a slot failed
- * @slot: the slot; it must hold no cape device
+ * @slot: the slot
  * @fmt: printf format of the reason, shown in the slot's "reason" file
+ *
+ * For a slot whose EEPROM does not parse: what the EEPROM described before
+ * is forgotten, and a cape detected in the slot from it is removed.  An
+ * override stands in for the EEPROM: the slot is left alone.  A declared
+ * cape in the slot stays: the slot is failed underneath it, and shows so
+ * once the declared cape goes.
  */
 void capebus_slot_set_failed(struct capebus_slot *slot, const char *fmt, ...)
 {
+	struct capebus_controller *ctrl = slot->ctrl;
+	struct cape_device *cape = NULL;
 	char why[CAPEBUS_REASON_LEN];
 	va_list args;
 
@@ -225,13 +236,29 @@ void capebus_slot_set_failed(struct capebus_slot *slot, const char *fmt, ...)
 	vsnprintf(why, sizeof(why), fmt, args);
 	va_end(args);
 
-	guard(mutex)(&slot->ctrl->transition);
-	guard(mutex)(&slot->ctrl->lock);
-	if (slot->override_info)
-		return;		/* the override stands in for the EEPROM */
-	if (WARN_ON(slot->cape))
-		return;
-	capebus_slot_fail_locked(slot, why);
+	guard(mutex)(&ctrl->transition);
+	scoped_guard(mutex, &ctrl->lock) {
+		if (slot->override_info)
+			return;	/* the override stands in for the EEPROM */
+		kfree(slot->desc_info);
+		slot->desc_info = NULL;
+		kvfree(slot->overlay);
+		slot->overlay = NULL;
+		slot->overlay_len = 0;
+		if (!slot->cape || !slot->cape->detected) {
+			capebus_slot_fail_locked(slot, why);
+			return;
+		}
+		cape = capebus_cape_get(slot->cape);
+	}
+
+	/* The EEPROM no longer describes the cape detected from it. */
+	__capebus_cape_remove(cape);
+	capebus_cape_put(cape);
+
+	guard(mutex)(&ctrl->lock);
+	if (!slot->cape)
+		capebus_slot_fail_locked(slot, why);
 }
 EXPORT_SYMBOL_GPL(capebus_slot_set_failed);
 
@@ -299,7 +326,7 @@ ssize_t capebus_slot_read_eeprom(struct capebus_slot *slot, char *buf,
 /*
  * Add the slot's cape: the one its override image describes if it has one,
  * else the one its EEPROM described.  The description is copied under the
- * lock: a new detection or override may replace it meanwhile.
+ * lock, the cape added without it.  ctrl->transition held.
  */
 static struct cape_device *capebus_slot_load(struct capebus_slot *slot)
 {
@@ -312,6 +339,8 @@ static struct cape_device *capebus_slot_load(struct capebus_slot *slot)
 	struct cape_device *cape;
 	void *overlay = NULL;
 	const void *ov;
+
+	lockdep_assert_held(&slot->ctrl->transition);
 
 	info = kzalloc(sizeof(*info), GFP_KERNEL);
 	if (!info)
@@ -341,7 +370,7 @@ static struct cape_device *capebus_slot_load(struct capebus_slot *slot)
 
 	desc.info = info;
 	desc.overlay = overlay;
-	cape = capebus_cape_add(slot->ctrl, &desc, why, sizeof(why));
+	cape = __capebus_cape_add(slot->ctrl, &desc, why, sizeof(why));
 	kvfree(overlay);
 	kfree(info);
 
@@ -504,7 +533,7 @@ int capebus_slot_disable(struct capebus_slot *slot, bool disable)
 	if (!disable && cape) {
 		char why[CAPEBUS_REASON_LEN];
 
-		capebus_cape_retry_overlay(cape, why, sizeof(why));
+		__capebus_cape_retry_overlay(cape, why, sizeof(why));
 		capebus_cape_put(cape);
 		return 0;
 	}
@@ -512,7 +541,7 @@ int capebus_slot_disable(struct capebus_slot *slot, bool disable)
 		return capebus_slot_enable(slot);
 
 	if (cape) {
-		capebus_cape_remove(cape);
+		__capebus_cape_remove(cape);
 		capebus_cape_put(cape);
 	}
 
@@ -595,7 +624,7 @@ int capebus_slot_override(struct capebus_slot *slot, const void *image,
 			cape = capebus_cape_get(slot->cape);
 	}
 	if (cape) {
-		capebus_cape_remove(cape);
+		__capebus_cape_remove(cape);
 		capebus_cape_put(cape);
 	}
 

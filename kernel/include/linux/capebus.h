@@ -66,6 +66,9 @@ enum capebus_text {
 	CAPEBUS_NUM_TEXTS,
 };
 
+/* A header pin with no GPIO code (struct capebus_header.gpio_codes). */
+#define CAPEBUS_GPIO_NONE	U32_MAX
+
 /**
  * struct capebus_header - what a controller's header offers capes
  * @name: the header's kind, e.g. "beaglebone"
@@ -75,11 +78,15 @@ enum capebus_text {
  * @num_rails: entries in @rail_names, at most %CAPEBUS_MAX_RAILS
  * @text_max: per identity string, the longest value the header's capes can
  *	state (its ID format's field size); 0 for CAPEBUS_TEXT_LEN - 1
- * @gpio_pin: if the connector is a GPIO nexus (gpio-map), the header pin
- *	(index into @pin_names) a specifier's first cell names, or -ENOENT;
- *	a cape may use the GPIOs of the pins it declares only.  Optional.
+ * @gpio_codes: if the connector is a GPIO nexus (gpio-map), per pin of
+ *	@pin_names the code a GPIO specifier's first cell names it by, or
+ *	%CAPEBUS_GPIO_NONE; NULL if the connector is no nexus.  A cape may
+ *	use the GPIOs of the pins it declares only.
  *
- * Static data of the controller module; it outlives its controllers.
+ * Data only.  The core copies it, strings and tables, when a controller is
+ * allocated, and never looks at the controller module's again: the copy
+ * lives as long as the controller, which may outlive its module (configfs
+ * keeps a controller whose capes are declared).
  */
 struct capebus_header {
 	const char *name;
@@ -88,7 +95,7 @@ struct capebus_header {
 	const char *const *rail_names;
 	unsigned int num_rails;
 	unsigned int text_max[CAPEBUS_NUM_TEXTS];
-	int (*gpio_pin)(const struct capebus_header *header, u32 cell);
+	const u32 *gpio_codes;
 };
 
 /**
@@ -172,12 +179,18 @@ struct capebus_cape_desc {
  *	it, images are refused.
  * @attach: do what the connector does for a cape before its device is
  *	registered (on the BeagleBone: mux the pads behind the cape's header
- *	pins); called under the controller's lock once the cape's pins and
- *	currents are claimed.  On failure say why in @why: the cape is
- *	refused and nothing else happens.  Optional.
- * @detach: undo @attach; called under the controller's lock exactly once
- *	for every cape @attach succeeded for, after its device is deleted or
- *	when its registration is unwound.  Optional.
+ *	pins), once the cape's pins and currents are claimed.  On failure say
+ *	why in @why: the cape is refused and nothing else happens.  Optional.
+ * @detach: undo @attach; called exactly once for every cape @attach
+ *	succeeded for, after its device is deleted or when its registration
+ *	is unwound.  Optional.
+ *
+ * The core calls them only while the controller is registered, with its
+ * transition lock held (so one at a time per controller), never with its
+ * lock held; capebus_controller_unregister() takes the transition lock,
+ * detaches every cape and forgets @ops, so that nothing of the controller
+ * module is called once it has returned.  They must not add or remove capes
+ * or change slot states of their controller.
  */
 struct capebus_controller_ops {
 	int (*decode)(struct capebus_controller *ctrl, const void *image,
@@ -221,7 +234,9 @@ struct capebus_controller_ops {
  * @apply_ns: how long the last overlay apply took
  * @resolve_ns: how long resolving the overlay took (capebus_overlay_check())
  * @verify_ns: how much of @apply_ns verifying the overlay took
- * @registered: between device_add() and device_del() (controller's lock)
+ * @registered: from just before device_add() to just before device_del();
+ *	set and cleared with both the controller's transition lock and its
+ *	lock held, so either is enough to read it
  * @detected: read from a slot's ID EEPROM (not declared)
  * @bound: a driver's probe completed and its unbinding has not begun (the
  *	driver core's BUS_NOTIFY_BOUND_DRIVER and _UNBIND_DRIVER): what
@@ -233,7 +248,7 @@ struct capebus_controller_ops {
  *	a plugged-in cape draws its current whether or not it is loaded)
  * @budget_why: which rails, when @over_budget
  * @attached: the controller's @attach succeeded and @detach is still due
- *	(controller's lock)
+ *	(controller's transition lock)
  * @ctrl_data: the controller module's, between @attach and @detach
  *
  * Cape drivers use @dev and the accessors below; the rest is the core's.
@@ -358,6 +373,7 @@ void *capebus_controller_get_drvdata(const struct capebus_controller *ctrl);
 void capebus_controller_enable_parts(struct capebus_controller *ctrl);
 int capebus_header_pin_index(const struct capebus_header *header,
 			     const char *name);
+int capebus_header_gpio_pin(const struct capebus_header *header, u32 code);
 
 struct capebus_slot *capebus_slot(struct capebus_controller *ctrl,
 				  unsigned int nr);

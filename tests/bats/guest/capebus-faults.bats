@@ -75,6 +75,28 @@ teardown() {
 	[ "${lines[1]}" -gt 1700000000 ]
 }
 
+# A declared cape in a hardware slot stands on whatever the slot's EEPROM
+# says; the EEPROM read again (its driver bound anew) and still not parsing
+# marks the slot failed underneath, and the declared cape stays.
+@test "a cape declared into the failed slot stays when the slot's EEPROM is read again and still does not parse" {
+	local capes=/sys/kernel/config/capebus/capebus0/capes
+	guest_ok "mkdir $capes/decl && cd $capes/decl && echo Declared > board_name && echo 00A0 > version &&
+		echo CFS-DECL > part_number && echo 2 > slot && echo P8.14 > pins && echo 1 > enable &&
+		cat status $CTRL/slot2/state"
+	[ "${lines[*]}" = "detected (no overlay: firmware CFS-DECL-00A0.dtbo not found) detected" ]
+	# at24 unbound and bound again: the controller reads the slot anew.
+	guest_ok "n=\$(dmesg | grep -c 'slot 2: ')
+		echo 0-0056 > /sys/bus/i2c/drivers/at24/unbind && echo 0-0056 > /sys/bus/i2c/drivers/at24/bind &&
+		for i in \$(seq 150); do [ \$(dmesg | grep -c 'slot 2: ') -gt \$n ] && break; sleep 0.2; done
+		[ \$(dmesg | grep -c 'slot 2: ') -gt \$n ] && echo read-again
+		cat $capes/decl/status $CTRL/slot2/state; readlink $CTRL/slot2/cape | sed 's,.*/,,'"
+	[ "${lines[*]}" = "read-again detected (no overlay: firmware CFS-DECL-00A0.dtbo not found) detected capebus0-slot2" ]
+	# Gone, it leaves the slot as its EEPROM has it: failed, with the reason.
+	guest_ok "rmdir $capes/decl && cat $CTRL/slot2/state && cat $CTRL/slot2/reason"
+	[ "${lines[0]}" = failed ]
+	[ -n "${lines[1]}" ]
+}
+
 @test "the kernel logged no Oops, BUG or WARNING" {
 	guest_dmesg
 	! grep -E "$CB_KERNEL_ERRORS" <<< "$output"

@@ -200,3 +200,27 @@ enable() {
 	[ "$(pad_value P8.14)" = "$(conf 0xA037)" ]
 	[[ "$(pad_owner P8.14)" == "capebus0-slot0 "* ]]
 }
+
+# pinctrl-single keeps every group and function it parsed, and takes a node
+# parsed again (the same cape coming back: same group name) as the group it
+# has.  Each re-parse must then allocate nothing that stays: its devm
+# allocations on the pin controller would be orphaned, invisible to kmemleak
+# (devres holds them).  CONFIG_DEBUG_DEVRES (kernel/configs/debug.config)
+# with devres.log=1 logs every devres ADD, REM(ove) and REL(ease) of every
+# device: over 50 rounds of the slot's cape going and coming back, what the
+# pin controller's device holds must not grow.
+@test "the same cape coming back 50 times leaves the pin controller's devres as it was" {
+	local dev=48000800.pinmux
+	cfs_run 'echo 1 > $CB/slots/0/disable && echo 0 > $CB/slots/0/disable &&
+		echo 1 > /sys/module/devres/parameters/log && echo capebus-devres-mark > /dev/kmsg &&
+		for i in $(seq 50); do echo 1 > $CB/slots/0/disable && echo 0 > $CB/slots/0/disable || exit 1; done
+		echo 0 > /sys/module/devres/parameters/log; cat $CB/slots/0/state'
+	[ "$status" -eq 0 ]
+	[ "$output" = detected ]
+	guest_run "dmesg | sed -n '/capebus-devres-mark/,\$p' | grep -c '$dev: DEVRES ADD';
+		dmesg | sed -n '/capebus-devres-mark/,\$p' | grep -cE '$dev: DEVRES (REM|REL)'"
+	echo "# $dev devres over 50 rounds: ${lines[0]} added, ${lines[1]} removed or released" >&3
+	[ "${lines[0]}" -ge 50 ]
+	[ "${lines[0]}" = "${lines[1]}" ]
+	[ "$(pad_value P8.14)" = "$(conf 0xA037)" ]
+}

@@ -18,6 +18,22 @@
 #include <linux/fs.h>
 #include <linux/jiffies.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/string.h>
+
+static bool slowprobe_wait = true;
+module_param_named(wait, slowprobe_wait, bool, 0444);
+MODULE_PARM_DESC(wait, "Wait in probe until let go (default)");
+
+static bool slowprobe_slot_state;
+module_param_named(slot_state, slowprobe_slot_state, bool, 0444);
+MODULE_PARM_DESC(slot_state, "Read the cape's own slot state in probe");
+
+/* The word the last probe read, debugfs "slot_state" (a blob). */
+static char slowprobe_state[16];
+static struct debugfs_blob_wrapper slowprobe_state_blob = {
+	.data	= slowprobe_state,
+};
 
 static DECLARE_COMPLETION(slowprobe_go);
 static atomic_t slowprobe_probing = ATOMIC_INIT(0);
@@ -30,8 +46,14 @@ static int slowprobe_probe(struct cape_device *cape,
 
 	atomic_set(&slowprobe_probing, 1);
 	/* Not for ever: a test that never lets go fails, the guest goes on. */
-	if (!wait_for_completion_timeout(&slowprobe_go, 60 * HZ))
+	if (slowprobe_wait &&
+	    !wait_for_completion_timeout(&slowprobe_go, 60 * HZ))
 		dev_warn(&cape->dev, "not let go within 60 s\n");
+	if (slowprobe_slot_state && cape->slot) {
+		strscpy(slowprobe_state,
+			capebus_slot_state_name(capebus_slot_state(cape->slot)));
+		slowprobe_state_blob.size = strlen(slowprobe_state);
+	}
 	ret = capebus_cape_apply_overlay(cape);
 	atomic_set(&slowprobe_probing, 0);
 
@@ -81,6 +103,8 @@ static int __init slowprobe_init(void)
 				&slowprobe_probing);
 	debugfs_create_file("release", 0200, slowprobe_dir, NULL,
 			    &slowprobe_release_fops);
+	debugfs_create_blob("slot_state", 0444, slowprobe_dir,
+			    &slowprobe_state_blob);
 
 	ret = capebus_driver_register(&slowprobe_driver);
 	if (ret)

@@ -973,8 +973,33 @@ static void bone_info_test_from_eeprom(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, bone_header.rail_names[BONE_RAIL_SYS_5V], "sys-5v");
 }
 
+/* The nexus's GPIO code of each header pin: 800 + n for P8.n, 900 + n for P9.n. */
+static void bone_header_test_gpio_codes(struct kunit *test)
+{
+	unsigned int i, h, n;
+	char name[8];
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, bone_header.gpio_codes);
+	for (i = 0; i < bone_header.num_pins; i++) {
+		ret = sscanf(bone_header.pin_names[i], "P%u.%u", &h, &n);
+		KUNIT_ASSERT_EQ(test, ret, 2);
+		KUNIT_EXPECT_EQ_MSG(test, bone_header.gpio_codes[i], h * 100 + n,
+				    "pin %s", bone_header.pin_names[i]);
+		snprintf(name, sizeof(name), "P%u.%u",
+			 bone_header.gpio_codes[i] / 100,
+			 bone_header.gpio_codes[i] % 100);
+		KUNIT_EXPECT_EQ(test, capebus_header_gpio_pin(&bone_header,
+							      bone_header.gpio_codes[i]),
+				capebus_header_pin_index(&bone_header, name));
+	}
+	KUNIT_EXPECT_EQ(test, capebus_header_gpio_pin(&bone_header, 801), -ENOENT);
+	KUNIT_EXPECT_EQ(test, capebus_header_gpio_pin(&bone_header, 8013), -ENOENT);
+}
+
 static struct kunit_case cape_eeprom_test_cases[] = {
 	KUNIT_CASE(bone_info_test_from_eeprom),
+	KUNIT_CASE(bone_header_test_gpio_codes),
 	KUNIT_CASE(cape_eeprom_test_a1_fields),
 	KUNIT_CASE(cape_eeprom_test_a0_fields),
 	KUNIT_CASE(cape_eeprom_test_a1_power_not_at_a0_offsets),

@@ -18,19 +18,23 @@
 
 /*
  * The connector's GPIO nexus names header pins as 800 + n for P8.n and
- * 900 + n for P9.n (the binding's gpio-map).
+ * 900 + n for P9.n (the binding's gpio-map): per pin of cape_bone_pin_names,
+ * in its order (bone-eeprom-test.c checks that the two agree).
  */
-static int bone_gpio_pin(const struct capebus_header *header, u32 cell)
-{
-	char name[8];
+static const u32 bone_gpio_codes[CAPE_EEPROM_A1_NUM_PINS] = {
+	922, 921, 918, 917, 942, 835, 833, 831,
+	832, 919, 920, 926, 924, 941, 819, 813,
+	814, 817, 911, 913, 825, 824, 805, 806,
+	823, 822, 803, 804, 812, 811, 816, 815,
+	915, 923, 914, 916, 912, 826, 821, 820,
+	818, 807, 809, 810, 808, 845, 846, 843,
+	844, 841, 842, 839, 840, 837, 838, 836,
+	834, 827, 829, 828, 830, 929, 930, 928,
+	927, 931, 925, 939, 940, 937, 938, 933,
+	936, 935,
+};
 
-	if (cell / 100 != 8 && cell / 100 != 9)
-		return -ENOENT;
-	snprintf(name, sizeof(name), "P%u.%u", cell / 100, cell % 100);
-
-	return capebus_header_pin_index(header, name);
-}
-
+/* Data only: the core keeps a copy of it for each controller. */
 const struct capebus_header bone_header = {
 	.name		= "beaglebone",
 	.pin_names	= cape_bone_pin_names,
@@ -44,7 +48,7 @@ const struct capebus_header bone_header = {
 		[CAPEBUS_PART_NUMBER]	= CAPE_EEPROM_PART_NUMBER_LEN,
 		[CAPEBUS_SERIAL]	= CAPE_EEPROM_SERIAL_LEN,
 	},
-	.gpio_pin	= bone_gpio_pin,
+	.gpio_codes	= bone_gpio_codes,
 };
 EXPORT_SYMBOL_IF_KUNIT(bone_header);
 

@@ -137,7 +137,7 @@ int bone_pinmux_init(struct device *dev, struct bone_pinmux *pm)
 	for (i = 0; i < n; i += 2) {
 		of_property_read_u32_index(np, "cape-pads", i, &code);
 		of_property_read_u32_index(np, "cape-pads", i + 1, &pad);
-		pin = bone_header.gpio_pin(&bone_header, code);
+		pin = capebus_header_gpio_pin(&bone_header, code);
 		if (pin < 0 || pad == BONE_PAD_NONE || pad % 4) {
 			dev_err(dev, "cape-pads: bad entry <%u 0x%x>\n", code,
 				pad);
@@ -250,8 +250,8 @@ err:
 
 /*
  * An unused phandle for a cape's group node: the slot's, unless something
- * else took it.  The controller's lock is held: no other cape of the
- * connector is in this slot.
+ * else took it.  The controller's transition lock is held: no other cape
+ * of the connector comes or goes meanwhile.
  */
 static u32 bone_pinmux_phandle(struct cape_device *cape)
 {
@@ -313,7 +313,7 @@ static unsigned int bone_pinmux_pins(struct bone_pinmux *pm,
  * @why: where to say why the pads cannot be muxed
  * @why_len: bytes at @why
  *
- * Context: the controller's lock is held (it serializes @pm).
+ * Context: the controller's transition lock is held (it serializes @pm).
  * Return: 0 (nothing to do counts), or a negative errno with @why set; the
  * pin controller's own when it refuses a pad (pinctrl says -EINVAL for a
  * pad someone else holds).
@@ -427,7 +427,8 @@ err_free:
  * bone_pinmux_detach() - free a cape's pads and remove its pin group
  * @cape: a cape bone_pinmux_attach() succeeded for (or had nothing to do)
  *
- * Context: the controller's lock is held; the cape device is not registered.
+ * Context: the controller's transition lock is held; the cape device is not
+ * registered.
  */
 void bone_pinmux_detach(struct cape_device *cape)
 {
