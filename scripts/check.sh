@@ -54,7 +54,7 @@ DISTRO_SUITES='
 hostile .
 capebus-faults pin another cape holds|already holding the pin|refused cape.s overlay|corrupt EEPROM|other slots work|logged no Oops
 lifetimes .
-configfs weather cape declared by mkdir|rmdir removes the cape|conflicting declaration|garbage, truncated|EEPROM image takes|truncated EEPROM image|rounds of mkdir|module cannot be unloaded|controller removed with capes
+configfs weather cape declared by mkdir|rmdir removes the cape|garbage, truncated|EEPROM image takes|truncated EEPROM image|rounds of mkdir|module cannot be unloaded|controller removed with capes
 '
 
 
