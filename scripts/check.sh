@@ -34,7 +34,7 @@ checkpatch 9
 dtbinding  1
 bisect     12
 kunit      115
-guest      156
+guest      161
 build-distro 1
 guest-distro 35
 '
