@@ -61,12 +61,14 @@ deps:
 # a build holds it shared (both lanes build at once, the tree still) and
 # its own build directory's lock exclusively.
 kernel: kernel-tree
+	@mkdir -p $(dir $(KOBJ))
 	@flock -s $(CAPEBUS_CACHE)/kernel.lock flock $(KOBJ).lock \
 		scripts/kernel-build.sh $(KSRC) $(KOBJ)
 
 guest: kernel $(DTB) initramfs
 
 kernel-distro: kernel-tree
+	@mkdir -p $(dir $(KOBJ_DISTRO))
 	@flock -s $(CAPEBUS_CACHE)/kernel.lock flock $(KOBJ_DISTRO).lock \
 		scripts/kernel-build.sh $(KSRC) $(KOBJ_DISTRO) distro
 
