@@ -68,12 +68,19 @@
 /* What an overlay's phandle property may not hold (the kernel skips it). */
 #define CB_PHANDLE_ILLEGAL	0xffffffff
 
+/*
+ * Far above a real cape's (an LCD cape's overlay: ~40 nodes, ~200
+ * properties), and low enough that the kernel's own overlay code, whose
+ * duplicate checks compare every changeset entry with every other
+ * (find_dup_cset_prop(), two kasprintf()s a pair), stays within seconds:
+ * 2000 properties took it 15 minutes (an outside review, in QEMU).
+ */
 const struct capebus_fdt_limits capebus_fdt_cape_limits = {
-	.max_size	= 64 * 1024,
-	.max_nodes	= 256,
-	.max_props	= 2048,
-	.max_node_props	= 128,
-	.max_refs	= 512,
+	.max_size	= 32 * 1024,
+	.max_nodes	= 128,
+	.max_props	= 512,
+	.max_node_props	= 64,
+	.max_refs	= 256,
 };
 EXPORT_SYMBOL_IF_KUNIT(capebus_fdt_cape_limits);
 
@@ -179,6 +186,12 @@ static bool cb_block_ok(u32 total, u32 off, u32 size)
 	return off >= CB_FDT_HEADER_SIZE && off <= total && size <= total - off;
 }
 
+/* Do [a, a + alen) and [b, b + blen) share a byte? */
+static bool cb_overlap(u32 a, u32 alen, u32 b, u32 blen)
+{
+	return alen && blen && a < b + blen && b < a + alen;
+}
+
 static int cb_fdt_header(struct cb_fdt *f, size_t len)
 {
 	u32 rsv;
@@ -208,6 +221,15 @@ static int cb_fdt_header(struct cb_fdt *f, size_t len)
 	    !cb_block_ok(f->size, f->off_strings, f->size_strings) ||
 	    !cb_block_ok(f->size, rsv, CB_FDT_RSV_SIZE) || rsv % 8)
 		return cb_bad(f, "overlay's header points outside it");
+	/*
+	 * The blocks may not overlap: a name checked in the strings must not
+	 * change when a reference is patched into a value in the structure
+	 * (found by an outside review: "nameZZZZ" patched into "name").
+	 */
+	if (cb_overlap(f->off_struct, f->size_struct, f->off_strings, f->size_strings) ||
+	    cb_overlap(f->off_struct, f->size_struct, rsv, CB_FDT_RSV_SIZE) ||
+	    cb_overlap(f->off_strings, f->size_strings, rsv, CB_FDT_RSV_SIZE))
+		return cb_bad(f, "overlay's blocks overlap");
 
 	/* The kernel ignores an overlay's memory reservations: refuse any. */
 	if (cb_be32(f->buf + rsv) || cb_be32(f->buf + rsv + 4) ||
@@ -719,9 +741,9 @@ static bool cb_is_cells(const char *name)
 /*
  * Properties the kernel reads specially, wherever they are: a phandle only
  * in the nodes a cape adds (4 bytes, neither 0 nor the kernel's "illegal"),
- * never "linux,phandle" (the kernel takes it for a phandle as well) nor a
- * "name" (the kernel derives it from the node's); every "#...-cells" one
- * cell, bounded.
+ * never "linux,phandle" or "ibm,phandle" (the kernel's unflattener takes
+ * them for a phandle as well, the latter over "phandle") nor a "name" (the
+ * kernel derives it from the node's); every "#...-cells" one cell, bounded.
  */
 static int cb_check_props(struct cb_fdt *f)
 {
@@ -732,7 +754,8 @@ static int cb_check_props(struct cb_fdt *f)
 		const struct cb_node *n = &f->nodes[p->node];
 		const u8 *val = cb_struct(f) + p->value;
 
-		if (!strcmp(p->name, "name") || !strcmp(p->name, "linux,phandle"))
+		if (!strcmp(p->name, "name") || !strcmp(p->name, "linux,phandle") ||
+		    !strcmp(p->name, "ibm,phandle"))
 			return cb_bad(f,
 				      "node %s has a property %s, which cape overlays may not have",
 				      cb_name(f, p->node), p->name);

@@ -19,8 +19,11 @@
 /* Most targets one overlay may enable. */
 #define CAPEBUS_FDT_MAX_ENABLES	8
 
-/* Deepest node nesting a cape overlay may have (root = 0). */
-#define CAPEBUS_FDT_MAX_DEPTH	16
+/*
+ * Deepest node nesting a cape overlay may have (root = 0): an LCD cape's
+ * display timings sit at 5 (fragment, __overlay__, panel, timings, mode).
+ */
+#define CAPEBUS_FDT_MAX_DEPTH	10
 
 /*
  * Largest value of a "#...-cells" property (#address-cells and #size-cells
