@@ -119,6 +119,7 @@ static const struct capebus_fdt_limits ovbench_limits = {
 	.max_props	= 400000,
 	.max_node_props	= 128,
 	.max_refs	= 100000,
+	.max_name_pairs	= U32_MAX,
 };
 
 static struct of_changeset ovbench_cs;

@@ -70,17 +70,20 @@
 
 /*
  * Far above a real cape's (an LCD cape's overlay: ~40 nodes, ~200
- * properties), and low enough that the kernel's own overlay code, whose
- * duplicate checks compare every changeset entry with every other
- * (find_dup_cset_prop(), two kasprintf()s a pair), stays within seconds:
- * 2000 properties took it 15 minutes (an outside review, in QEMU).
+ * properties), and low enough that what the kernel does with an overlay
+ * stays short.  Its overlay code compares every changeset entry with every
+ * later one on a node of the same name (find_dup_cset_prop(), two
+ * kasprintf()s a pair): 2000 properties on nodes named alike took it 15
+ * minutes in QEMU (an outside review), 504 took 35 s, so those pairs have
+ * a bound of their own, 2048 (one node of 64 properties is 2016).
  */
 const struct capebus_fdt_limits capebus_fdt_cape_limits = {
 	.max_size	= 32 * 1024,
-	.max_nodes	= 128,
+	.max_nodes	= 256,
 	.max_props	= 512,
 	.max_node_props	= 64,
 	.max_refs	= 256,
+	.max_name_pairs	= 2048,
 };
 EXPORT_SYMBOL_IF_KUNIT(capebus_fdt_cape_limits);
 
@@ -627,6 +630,59 @@ static int cb_find_phandle(const struct cb_fdt *f, u32 ph)
 	}
 
 	return -1;
+}
+
+/* ---- what the overlay code will spend on it --------------------------- */
+
+static u64 cb_pairs(u64 n)
+{
+	return n * (n ? n - 1 : 0) / 2;
+}
+
+/*
+ * The overlay code checks its changeset for duplicates by comparing each
+ * entry with every later one on a node of the same name, ignoring case
+ * (drivers/of/overlay.c: find_dup_cset_node_entry(), find_dup_cset_prop()):
+ * quadratic in the entries that share a node name.  Count those pairs as it
+ * will meet them: the nodes the cape adds, and their properties, by name; a
+ * fragment's own properties land on its target, whose name is not known
+ * here, so they are counted as one group.
+ */
+static int cb_check_cost(struct cb_fdt *f)
+{
+	u64 pairs, target_props = 0, nodes, props;
+	u32 *byname, n = 0, i, j;
+
+	byname = kvcalloc(f->num_nodes, sizeof(*byname), GFP_KERNEL);
+	if (!byname)
+		return -ENOMEM;
+	for (i = 0; i < f->num_nodes; i++) {
+		if (f->nodes[i].kind == CB_BODY)
+			byname[n++] = i;
+		else if (f->nodes[i].kind == CB_OVERLAY)
+			target_props += f->nodes[i].num_props;
+	}
+	sort_r(byname, n, sizeof(*byname), cb_cmp_child, NULL, f);
+
+	pairs = cb_pairs(target_props);
+	for (i = 0; i < n; i = j) {
+		nodes = 0;
+		props = 0;
+		for (j = i; j < n && !strcasecmp(f->nodes[byname[i]].name,
+						  f->nodes[byname[j]].name); j++) {
+			nodes++;
+			props += f->nodes[byname[j]].num_props;
+		}
+		pairs += cb_pairs(nodes) + cb_pairs(props);
+	}
+	kvfree(byname);
+
+	if (pairs > f->lim->max_name_pairs)
+		return cb_bad(f,
+			      "overlay's nodes share names so that the overlay code would compare %llu pairs of their entries, more than the %u a cape may have",
+			      pairs, f->lim->max_name_pairs);
+
+	return 0;
 }
 
 /* ---- what may be where ---------------------------------------------------- */
@@ -1227,6 +1283,8 @@ int capebus_fdt_resolve(const void *blob, size_t len,
 		ret = cb_fdt_walk(&f, true);
 	if (!ret)
 		ret = cb_index(&f);
+	if (!ret)
+		ret = cb_check_cost(&f);
 	if (!ret)
 		ret = cb_check_root(&f);
 	if (!ret)

@@ -42,6 +42,9 @@
  * @max_props: properties, in all
  * @max_node_props: properties of one node
  * @max_refs: references: __fixups__ entries and __local_fixups__ cells
+ * @max_name_pairs: pairs of changeset entries (nodes, properties) on nodes
+ *	of one name, which the kernel's overlay code compares with each other
+ *	(cb_check_cost())
  *
  * The cost of checking, resolving and applying an overlay grows with these;
  * capes are far below capebus_fdt_cape_limits.
@@ -52,6 +55,7 @@ struct capebus_fdt_limits {
 	u32 max_props;
 	u32 max_node_props;
 	u32 max_refs;
+	u32 max_name_pairs;
 };
 
 extern const struct capebus_fdt_limits capebus_fdt_cape_limits;
