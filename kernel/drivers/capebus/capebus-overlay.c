@@ -66,6 +66,12 @@ struct capebus_bus_claim {
 	char node[32];		/* the node's name, for naming the holder */
 };
 
+/* A node a fragment adds to its target. */
+struct capebus_added {
+	struct device_node *target;
+	const char *name;
+};
+
 /* An overlay capebus is applying, found by its notifier through @task. */
 struct capebus_apply {
 	struct list_head node;
@@ -75,6 +81,8 @@ struct capebus_apply {
 	struct device_node **own;	/* its nodes with a phandle, by phandle */
 	unsigned int num_own;
 	struct rb_root claims;		/* verified, not yet in capebus_claims */
+	struct capebus_added *added;	/* the fragments' top nodes so far */
+	unsigned int num_added;
 	u64 verify_ns;
 	char why[CAPEBUS_REASON_LEN];
 };
@@ -364,17 +372,28 @@ static bool capebus_provides(struct device_node *np, const char *prop,
 }
 
 /*
- * Properties the kernel's bindings read as references to nodes that name no
- * "#...-cells" for them: fw_devlink's own (drivers/of/property.c: its
- * bindings without cells, checked against it by
+ * Properties the kernel's bindings read as references without naming them
+ * for the referenced node's "#<stem>-cells": fw_devlink's own
+ * (drivers/of/property.c: its bindings without cells, checked against it by
  * tests/bats/tooling/kernel-layout.bats), the spec's interrupt-parent and
- * those the OF, I2C, regmap and nvmem cores read.  Each cell is a phandle,
- * but in those with @stride (a phandle and its arguments).
+ * those the OF, PCI/IOMMU, I2C, regmap and nvmem cores read.  @layout says
+ * where the phandles are: every cell; a phandle with as many arguments as
+ * @cells (of the named node, 0 if it has none), repeated; the first cell
+ * only; or the cell at @offset of every @stride cells (the *-map tables).
  */
+enum capebus_ref_layout {
+	CAPEBUS_REFS_ALL,
+	CAPEBUS_REFS_CELLS,
+	CAPEBUS_REFS_FIRST,
+	CAPEBUS_REFS_TABLE,
+};
+
 static const struct capebus_plain_ref {
 	const char *name;
 	char match;		/* '=' whole name, '>' suffix, '<' prefix + digits */
-	u8 stride;		/* cells per entry; 0: every cell a phandle */
+	enum capebus_ref_layout layout;
+	const char *cells;	/* CAPEBUS_REFS_CELLS */
+	u8 offset, stride;	/* CAPEBUS_REFS_TABLE */
 } capebus_plain_refs[] = {
 	{ "interrupt-parent", '=' },
 	{ "extcon", '=' },
@@ -387,7 +406,7 @@ static const struct capebus_plain_ref {
 	{ "remote-endpoint", '=' },
 	{ "-supply", '>' },
 	{ "pinctrl-", '<' },
-	{ "msi-parent", '=', 1 },
+	{ "msi-parent", '=', CAPEBUS_REFS_CELLS, "#msi-cells" },
 	{ "i2c-parent", '=' },
 	{ "i2c-bus", '=' },
 	{ "ddc-i2c-bus", '=' },
@@ -395,12 +414,13 @@ static const struct capebus_plain_ref {
 	{ "sram", '=' },
 	{ "nvmem", '=' },
 	{ "regmap", '=' },
-	{ "syscon", '>', 1 },
+	{ "syscon", '>', CAPEBUS_REFS_FIRST },
 	{ "phy-handle", '=' },
 	{ "pcs-handle", '=' },
 	{ "sfp", '=' },
-	{ "gpio-ranges", '=', 4 },
-	{ "iommu-map", '=', 4 },
+	{ "gpio-ranges", '=', CAPEBUS_REFS_TABLE, NULL, 0, 4 },
+	{ "iommu-map", '=', CAPEBUS_REFS_TABLE, NULL, 1, 4 },
+	{ "msi-map", '=', CAPEBUS_REFS_TABLE, NULL, 1, 4 },
 };
 
 static const struct capebus_plain_ref *capebus_plain_ref(const char *name)
@@ -481,18 +501,35 @@ static int capebus_verify_plain_ref(struct capebus_apply *ap,
 				    const struct capebus_plain_ref *pr)
 {
 	const __be32 *cell = prop->value;
-	unsigned int n = prop->length / 4, i;
+	unsigned int n = prop->length / 4, i = pr->offset;
 	struct device_node *to;
+	enum capebus_ref kind;
+	u32 args;
 
-	for (i = 0; i < n; i += pr->stride ?: 1) {
-		if (capebus_ref(ap, be32_to_cpu(cell[i]), &to) ==
-		    CAPEBUS_REF_BOARD)
+	while (i < n) {
+		kind = capebus_ref(ap, be32_to_cpu(cell[i]), &to);
+		if (kind == CAPEBUS_REF_BOARD)
 			return capebus_refuse_board_ref(ap, np, prop, to);
-		if (!pr->stride)
-			continue;
-		/* msi-parent and syscon: a phandle, then what it says. */
-		if (pr->stride == 1)
+		switch (pr->layout) {
+		case CAPEBUS_REFS_ALL:
+			i++;
 			break;
+		case CAPEBUS_REFS_CELLS:
+			args = 0;
+			if (to && of_property_read_u32(to, pr->cells, &args))
+				args = 0;
+			if (args > CAPEBUS_FDT_MAX_CELLS)
+				return capebus_refuse(ap,
+						      "references: property %s of node %pOFn names %pOF, whose %s is not bounded",
+						      prop->name, np, to, pr->cells);
+			i += 1 + args;
+			break;
+		case CAPEBUS_REFS_FIRST:
+			return 0;
+		case CAPEBUS_REFS_TABLE:
+			i += pr->stride;
+			break;
+		}
 	}
 
 	return 0;
@@ -699,12 +736,22 @@ static int capebus_verify_refs(struct capebus_apply *ap, struct device_node *np,
 			return capebus_refuse(ap,
 					      "cells: property %s of node %pOFn is not one cell of at most %u",
 					      name, np, CAPEBUS_FDT_MAX_CELLS);
+		/* The unflattener takes them for a phandle (capebus-fdt.c too). */
+		if (!strcmp(name, "linux,phandle") || !strcmp(name, "ibm,phandle"))
+			return capebus_refuse(ap,
+					      "phandles: node %pOFn has %s, which cape overlays may not have",
+					      np, name);
+		/*
+		 * A property of any length is read cell by cell: the OF core
+		 * reads the whole cells of one whose length is not a multiple
+		 * of 4 (a 13-byte gpios was a reference an outside review
+		 * got past an earlier check that skipped such properties).
+		 */
 		if (!strcmp(name, "interrupts")) {
 			ret = capebus_verify_irq_inherited(ap, np, prop, top);
-		} else if (!prop->length || prop->length % 4 ||
-			   !strcmp(name, "phandle") || !strcmp(name, "reg") ||
-			   !strcmp(name, "ranges")) {
-			continue;	/* strings, or data by the spec */
+		} else if (prop->length < 4 || !strcmp(name, "phandle") ||
+			   !strcmp(name, "reg") || !strcmp(name, "ranges")) {
+			continue;	/* no whole cell, or data by the spec */
 		} else if (!strcmp(name, "interrupts-extended")) {
 			ret = capebus_verify_irq_extended(ap, np, prop);
 		} else {
@@ -909,6 +956,37 @@ static struct device_node *capebus_same_child(struct device_node *target,
 }
 
 /*
+ * No two fragments add a node of one name to one target: the overlay code
+ * would refuse that only after the notifiers, and then fail to take back
+ * the changeset it built (an outside review: the cape stuck, its pins held,
+ * the target left enabled).
+ */
+static int capebus_add_once(struct capebus_apply *ap, struct device_node *target,
+			    struct device_node *child, const char *frag)
+{
+	const char *name = kbasename(child->full_name);
+	struct capebus_added *more;
+	unsigned int i;
+
+	for (i = 0; i < ap->num_added; i++)
+		if (ap->added[i].target == target &&
+		    !of_node_cmp(ap->added[i].name, name))
+			return capebus_refuse(ap,
+					      "add only: fragment %s adds %s to %pOF, which another fragment adds too",
+					      frag, name, target);
+
+	more = krealloc_array(ap->added, ap->num_added + 1, sizeof(*more),
+			      GFP_KERNEL);
+	if (!more)
+		return -ENOMEM;
+	more[ap->num_added].target = target;
+	more[ap->num_added++].name = name;
+	ap->added = more;
+
+	return 0;
+}
+
+/*
  * One fragment, as the overlay code will apply it: it targets a node the
  * connector allows, it only adds nodes (no property of the target, no node
  * the target has already), and everything it adds keeps the rules.
@@ -953,6 +1031,9 @@ static int capebus_verify_fragment(struct capebus_apply *ap,
 			of_node_put(have);
 			return ret;
 		}
+		ret = capebus_add_once(ap, target, child, frag);
+		if (ret)
+			return ret;
 		ret = capebus_claim_addr(ap, target, true, child);
 		if (!ret)
 			ret = capebus_verify_subtree(ap, child, ov);
@@ -1122,6 +1203,7 @@ int capebus_overlay_apply(struct cape_device *cape)
 		capebus_claims_free(&ap.claims, NULL);
 	}
 	kvfree(ap.own);
+	kfree(ap.added);
 
 	if (!ret) {
 		cape->ovcs_id = id;
