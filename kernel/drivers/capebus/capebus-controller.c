@@ -210,6 +210,14 @@ static int capebus_cape_build_claim(struct cape_device *cape,
 		bitmap_or(cape->claim->pins, cape->claim->pins,
 			  desc->extra_pins, header->num_pins);
 
+	/* A bus's pins are held for the bus while a cape enables it. */
+	if (cape->overlay) {
+		bitmap_zero(ov_pins, CAPEBUS_MAX_PINS);
+		capebus_overlay_bus_pins(cape, ov_pins);
+		bitmap_andnot(cape->claim->pins, cape->claim->pins, ov_pins,
+			      CAPEBUS_MAX_PINS);
+	}
+
 	return 0;
 }
 
@@ -674,17 +682,25 @@ void capebus_cape_remove(struct cape_device *cape)
 }
 EXPORT_SYMBOL_GPL(capebus_cape_remove);
 
-/* Is @np one of @ctrl's cape targets?  They are fixed once registered. */
-bool capebus_controller_has_target(struct capebus_controller *ctrl,
-				   struct device_node *np)
+/* @np as one of @ctrl's cape targets, or NULL.  Fixed once registered. */
+const struct capebus_target *
+capebus_controller_target(struct capebus_controller *ctrl,
+			  struct device_node *np)
 {
 	unsigned int i;
 
 	for (i = 0; i < ctrl->num_targets; i++)
-		if (ctrl->targets[i] == np)
-			return true;
+		if (ctrl->targets[i].np == np)
+			return &ctrl->targets[i];
 
-	return false;
+	return NULL;
+}
+
+/* Is @np one of @ctrl's cape targets? */
+bool capebus_controller_has_target(struct capebus_controller *ctrl,
+				   struct device_node *np)
+{
+	return capebus_controller_target(ctrl, np);
 }
 
 /*
@@ -936,7 +952,7 @@ static void capebus_controller_release(struct device *dev)
 		if (ctrl->slots[i])
 			put_device(&ctrl->slots[i]->dev);
 	for (i = 0; i < ctrl->num_targets; i++)
-		of_node_put(ctrl->targets[i]);
+		of_node_put(ctrl->targets[i].np);
 	for (i = 0; i < ctrl->num_exports; i++) {
 		of_node_put(ctrl->exports[i].np);
 		kfree(ctrl->exports[i].name);
@@ -1084,6 +1100,16 @@ static struct capebus_header *capebus_header_dup(const struct capebus_header *he
 	return copy;
 }
 
+/* Was @np, or a node above it, added by an overlay? */
+static bool capebus_node_from_overlay(struct device_node *np)
+{
+	for (; np; np = np->parent)
+		if (of_node_check_flag(np, OF_OVERLAY))
+			return true;
+
+	return false;
+}
+
 /**
  * __capebus_controller_alloc() - allocate a controller and its slots
  * @parent: the board device providing the header
@@ -1114,6 +1140,15 @@ __capebus_controller_alloc(struct device *parent,
 
 	if (!header)
 		return ERR_PTR(-EINVAL);
+	/*
+	 * A connector states what capes may do: it comes from the board's
+	 * device tree, never from an overlay (a cape's overlay adding a
+	 * connector node would write its own rules: an outside review did).
+	 */
+	if (parent && capebus_node_from_overlay(dev_of_node(parent))) {
+		dev_err(parent, "a capebus connector added by an overlay is refused\n");
+		return ERR_PTR(-EPERM);
+	}
 	copy = capebus_header_dup(header);
 	if (IS_ERR(copy))
 		return ERR_CAST(copy);
@@ -1244,25 +1279,6 @@ int capebus_controller_set_resources(struct capebus_controller *ctrl,
 }
 EXPORT_SYMBOL_GPL(capebus_controller_set_resources);
 
-static int capebus_node_append(struct capebus_controller *ctrl,
-			       struct device_node ***nodes, unsigned int *num,
-			       struct device_node *np)
-{
-	struct device_node **more;
-
-	guard(mutex)(&ctrl->lock);
-	if (ctrl->registered)
-		return -EBUSY;
-
-	more = krealloc_array(*nodes, *num + 1, sizeof(**nodes), GFP_KERNEL);
-	if (!more)
-		return -ENOMEM;
-	more[(*num)++] = of_node_get(np);
-	*nodes = more;
-
-	return 0;
-}
-
 /**
  * capebus_controller_set_fdt_limits() - what one cape overlay may hold
  * @ctrl: the controller, not yet registered
@@ -1288,24 +1304,74 @@ EXPORT_SYMBOL_IF_KUNIT(capebus_controller_set_fdt_limits);
 /**
  * capebus_controller_add_target() - let cape overlays target a node
  * @ctrl: the controller, not yet registered
- * @np: the node (a reference is taken)
+ * @np: the node (a reference is taken), from the board's device tree
  *
  * A target translates no addresses (it has no "ranges"): a cape adds
  * devices on it, not in its parent's address space.
  *
- * Return: 0, -EBUSY if @ctrl is registered, -EINVAL if @np has "ranges",
- * or -ENOMEM.
+ * Return: 0, -EBUSY if @ctrl is registered, -EINVAL if @np has "ranges" or
+ * was added by an overlay, or -ENOMEM.
  */
 int capebus_controller_add_target(struct capebus_controller *ctrl,
 				  struct device_node *np)
 {
-	if (of_property_present(np, "ranges"))
+	struct capebus_target *more;
+
+	if (of_property_present(np, "ranges") || capebus_node_from_overlay(np))
 		return -EINVAL;
 
-	return capebus_node_append(ctrl, &ctrl->targets, &ctrl->num_targets,
-				   np);
+	guard(mutex)(&ctrl->lock);
+	if (ctrl->registered)
+		return -EBUSY;
+
+	more = krealloc_array(ctrl->targets, ctrl->num_targets + 1,
+			      sizeof(*more), GFP_KERNEL);
+	if (!more)
+		return -ENOMEM;
+	memset(&more[ctrl->num_targets], 0, sizeof(*more));
+	more[ctrl->num_targets].np = of_node_get(np);
+	snprintf(more[ctrl->num_targets].name,
+		 sizeof(more[ctrl->num_targets].name), "%pOFn", np);
+	ctrl->targets = more;
+	ctrl->num_targets++;
+
+	return 0;
 }
 EXPORT_SYMBOL_GPL(capebus_controller_add_target);
+
+/**
+ * capebus_controller_set_target_pins() - the header pins behind a target
+ * @ctrl: the controller, not yet registered
+ * @np: one of its cape targets (capebus_controller_add_target())
+ * @name: what messages call the target, e.g. the name it is exported by
+ * @pins: bitmap (CAPEBUS_MAX_PINS) of the header pins the target's device
+ *	drives (a bus's lines)
+ *
+ * A target the board leaves disabled is enabled for the capes whose overlay
+ * asks (status = "okay"); while it is, its pins are held for it, shared by
+ * those capes and refused to any other, and it is enabled only if no other
+ * cape holds one of them.  A cape enabling it need not declare them.
+ *
+ * Return: 0, -EBUSY if @ctrl is registered, -ENOENT if @np is not a target.
+ */
+int capebus_controller_set_target_pins(struct capebus_controller *ctrl,
+				       struct device_node *np, const char *name,
+				       const unsigned long *pins)
+{
+	struct capebus_target *t;
+
+	guard(mutex)(&ctrl->lock);
+	if (ctrl->registered)
+		return -EBUSY;
+	t = (struct capebus_target *)capebus_controller_target(ctrl, np);
+	if (!t)
+		return -ENOENT;
+	bitmap_copy(t->pins, pins, ctrl->header->num_pins);
+	strscpy(t->name, name);
+
+	return 0;
+}
+EXPORT_SYMBOL_GPL(capebus_controller_set_target_pins);
 
 /**
  * capebus_controller_add_export() - export a node to cape overlays by name
@@ -1320,7 +1386,8 @@ EXPORT_SYMBOL_GPL(capebus_controller_add_target);
  * add nodes to it.
  *
  * Return: 0, -EBUSY if @ctrl is registered, -EEXIST if @name is exported
- * already, -EINVAL if @np has no phandle, or -ENOMEM.
+ * already, -EINVAL if @np has no phandle or was added by an overlay, or
+ * -ENOMEM.
  */
 int capebus_controller_add_export(struct capebus_controller *ctrl,
 				  const char *name, struct device_node *np)
@@ -1329,7 +1396,7 @@ int capebus_controller_add_export(struct capebus_controller *ctrl,
 	unsigned int i;
 	char *copy;
 
-	if (!np->phandle)
+	if (!np->phandle || capebus_node_from_overlay(np))
 		return -EINVAL;
 
 	guard(mutex)(&ctrl->lock);

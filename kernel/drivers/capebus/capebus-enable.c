@@ -37,6 +37,9 @@ struct capebus_enable {
 	struct of_changeset cs;
 	struct property *okay;
 	bool okay_in_tree;	/* live, or on the node's deadprops */
+	struct capebus_controller *ctrl;	/* while @bus is held */
+	struct capebus_claim bus;	/* the target's pins, while enabled */
+	char holder[48];
 };
 
 /* Protects capebus_enables.  Taken under a cape's device lock. */
@@ -75,9 +78,53 @@ static struct capebus_enable *capebus_enable_of(struct device_node *np)
 	return e;
 }
 
-/* Enable @np for one more cape.  capebus_enable_lock held. */
-static int capebus_enable_get(struct device_node *np, char *why, size_t why_len)
+/*
+ * Hold the header pins behind target @t for it while it is enabled: they
+ * are the bus's, shared by the capes that enabled it, refused to others.
+ * ctrl->lock is innermost: taken here under capebus_enable_lock.
+ */
+static int capebus_enable_claim(struct capebus_enable *e,
+				struct capebus_controller *ctrl,
+				const struct capebus_target *t,
+				char *why, size_t why_len)
 {
+	char held[CAPEBUS_REASON_LEN];
+	int ret;
+
+	if (bitmap_empty(t->pins, CAPEBUS_MAX_PINS))
+		return 0;
+	memset(&e->bus, 0, sizeof(e->bus));
+	bitmap_copy(e->bus.pins, t->pins, CAPEBUS_MAX_PINS);
+	snprintf(e->holder, sizeof(e->holder), "bus %s", t->name);
+	e->bus.holder = e->holder;
+	scoped_guard(mutex, &ctrl->lock)
+		ret = capebus_resources_claim(ctrl->res, &e->bus, held,
+					      sizeof(held));
+	if (ret < 0) {
+		snprintf(why, why_len, "targets: enabling %s: %s", t->name, held);
+		return -EBUSY;
+	}
+	e->ctrl = ctrl;
+	get_device(&ctrl->dev);
+
+	return 0;
+}
+
+static void capebus_enable_unclaim(struct capebus_enable *e)
+{
+	if (!e->ctrl)
+		return;
+	scoped_guard(mutex, &e->ctrl->lock)
+		capebus_resources_release(e->ctrl->res, &e->bus);
+	put_device(&e->ctrl->dev);
+	e->ctrl = NULL;
+}
+
+/* Enable @np for one more cape.  capebus_enable_lock held. */
+static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
+			      char *why, size_t why_len)
+{
+	const struct capebus_target *t;
 	struct capebus_enable *e;
 	const char *status;
 	int ret;
@@ -100,12 +147,19 @@ static int capebus_enable_get(struct device_node *np, char *why, size_t why_len)
 		return -EINVAL;
 	}
 
+	/* Its pins first: only a bus no other cape's pins are on is enabled. */
+	t = capebus_controller_target(cape->ctrl, np);
+	ret = t ? capebus_enable_claim(e, cape->ctrl, t, why, why_len) : 0;
+	if (ret)
+		return ret;
+
 	of_changeset_init(&e->cs);
 	ret = of_changeset_update_property(&e->cs, np, e->okay);
 	if (!ret)
 		ret = of_changeset_apply(&e->cs);
 	if (ret) {
 		of_changeset_destroy(&e->cs);
+		capebus_enable_unclaim(e);
 		snprintf(why, why_len, "cannot enable %pOF: error %d", np, ret);
 		return ret;
 	}
@@ -135,6 +189,7 @@ static void capebus_enable_put(struct device_node *np)
 			return;
 		}
 		of_changeset_destroy(&e->cs);
+		capebus_enable_unclaim(e);
 		return;
 	}
 }
@@ -188,7 +243,7 @@ int capebus_overlay_enable(struct cape_device *cape, char *why, size_t why_len)
 				 np, dev_name(&ctrl->dev));
 			ret = -EINVAL;
 		} else {
-			ret = capebus_enable_get(np, why, why_len);
+			ret = capebus_enable_get(np, cape, why, why_len);
 		}
 		if (!ret)
 			cape->enabled[cape->num_enabled++] = np;
@@ -199,6 +254,46 @@ int capebus_overlay_enable(struct cape_device *cape, char *why, size_t why_len)
 		capebus_overlay_disable_locked(cape);
 
 	return ret;
+}
+
+/**
+ * capebus_overlay_bus_pins() - the pins a cape's overlay gets as a bus's
+ * @cape: the cape, its overlay resolved (capebus_overlay_check())
+ * @pins: bitmap (CAPEBUS_MAX_PINS) the pins are added to
+ *
+ * The header pins behind each target the overlay enables that is disabled,
+ * or enabled by capebus for other capes: while it is enabled they are held
+ * for the bus (capebus_enable_claim()), not for one cape, so they are left
+ * out of the cape's own claim.  A target the board enabled keeps its pins in
+ * the claim of each cape that declares them.
+ */
+void capebus_overlay_bus_pins(struct cape_device *cape, unsigned long *pins)
+{
+	const struct capebus_target *t;
+	struct capebus_enable *e;
+	struct device_node *np;
+	const __be32 *ph;
+	unsigned int i, n;
+	bool ours;
+	u32 len = 0;
+
+	ph = capebus_fdt_root_prop(cape->resolved, CAPEBUS_FDT_ENABLE_PROP, &len);
+	n = ph ? min_t(u32, len / 4, CAPEBUS_FDT_MAX_ENABLES) : 0;
+
+	guard(mutex)(&capebus_enable_lock);
+	for (i = 0; i < n; i++) {
+		np = of_find_node_by_phandle(be32_to_cpu(ph[i]));
+		t = np ? capebus_controller_target(cape->ctrl, np) : NULL;
+		if (t) {
+			ours = false;
+			list_for_each_entry(e, &capebus_enables, node)
+				if (e->np == np && e->ctrl)
+					ours = true;
+			if (ours || !of_device_is_available(np))
+				bitmap_or(pins, pins, t->pins, CAPEBUS_MAX_PINS);
+		}
+		of_node_put(np);
+	}
 }
 
 /**

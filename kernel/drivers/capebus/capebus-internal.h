@@ -59,6 +59,19 @@ struct capebus_slot {
 };
 
 /**
+ * struct capebus_target - a node cape overlays may add nodes to
+ * @np: the node (a reference is held)
+ * @pins: the header pins behind it (a bus's lines), empty if none: while a
+ *	cape's overlay has it enabled, they are held for the bus
+ * @name: what messages call it (its export name, if it has one)
+ */
+struct capebus_target {
+	struct device_node *np;
+	DECLARE_BITMAP(pins, CAPEBUS_MAX_PINS);
+	char name[32];
+};
+
+/**
  * struct capebus_export - a node a connector exports to cape overlays
  * @name: the name overlays refer to it by
  * @np: the node
@@ -91,7 +104,7 @@ struct capebus_export {
  *	nothing under it that waits for a driver, and taken by every reader
  *	of a slot's state
  * @res: the header's pin holders and rail budgets
- * @targets: the only nodes a cape overlay may target (references held)
+ * @targets: the only nodes a cape overlay may target, and their pins
  * @num_targets: entries in @targets
  * @exports: the names cape overlays resolve references through, and the
  *	nodes they stand for (references held)
@@ -115,7 +128,7 @@ struct capebus_controller {
 	struct mutex transition;	/* what waits for drivers: see above */
 	struct mutex lock;	/* slot state, resources, capes; short */
 	struct capebus_resources *res;
-	struct device_node **targets;
+	struct capebus_target *targets;
 	unsigned int num_targets;
 	struct capebus_export *exports;
 	unsigned int num_exports;
@@ -166,6 +179,9 @@ int capebus_cape_retry_overlay(struct cape_device *cape, char *why,
 unsigned int capebus_controller_retry_overlays(struct capebus_controller *ctrl);
 bool capebus_controller_has_target(struct capebus_controller *ctrl,
 				   struct device_node *np);
+const struct capebus_target *
+capebus_controller_target(struct capebus_controller *ctrl,
+			  struct device_node *np);
 size_t capebus_cape_note(const struct cape_device *cape, char *buf, size_t len);
 int capebus_controller_decode(struct capebus_controller *ctrl,
 			      const void *image, size_t len,
@@ -178,6 +194,7 @@ bool capebus_partno_disabled(const struct capebus_cape_info *info);
 const char *capebus_partno_enabled(void);
 
 /* capebus-enable.c: cape targets enabled for the capes that ask. */
+void capebus_overlay_bus_pins(struct cape_device *cape, unsigned long *pins);
 int capebus_overlay_enable(struct cape_device *cape, char *why, size_t why_len);
 void capebus_overlay_disable(struct cape_device *cape);
 void capebus_enable_exit(void);

@@ -495,10 +495,9 @@ static void bone_unregister_notifier(struct bone_capebus *bc)
 #endif
 
 /* A string list of header pin names, as a bitmap. */
-static int bone_read_pins(struct device *dev, const char *prop_name,
-			  unsigned long *pins)
+static int bone_read_pins(struct device *dev, struct device_node *np,
+			  const char *prop_name, unsigned long *pins)
 {
-	struct device_node *np = dev->of_node;
 	struct property *prop;
 	const char *s;
 	int pin;
@@ -580,6 +579,47 @@ static int bone_read_exports(struct bone_capebus *bc)
 	return 0;
 }
 
+/*
+ * The connector's target-pins node: each property names an exported cape
+ * target, its value the header pins behind it.  While a cape enables the
+ * target, they are the bus's.
+ */
+static int bone_read_target_pins(struct bone_capebus *bc)
+{
+	struct device *dev = bc->dev;
+	struct property *prop;
+	struct device_node *np;
+	int ret;
+
+	struct device_node *tp __free(device_node) =
+		of_get_child_by_name(dev->of_node, "target-pins");
+	struct device_node *exports __free(device_node) =
+		of_get_child_by_name(dev->of_node, "export-symbols");
+	if (!tp)
+		return 0;
+
+	for_each_property_of_node(tp, prop) {
+		DECLARE_BITMAP(pins, CAPEBUS_MAX_PINS) = { 0 };
+
+		if (!strcmp(prop->name, "name") || !strcmp(prop->name, "phandle"))
+			continue;
+		ret = bone_read_pins(dev, tp, prop->name, pins);
+		if (ret)
+			return ret;
+		np = exports ? of_parse_phandle(exports, prop->name, 0) : NULL;
+		ret = np ? capebus_controller_set_target_pins(bc->ctrl, np,
+							      prop->name, pins) :
+			   -ENOENT;
+		of_node_put(np);
+		if (ret)
+			return dev_err_probe(dev, ret,
+					     "target-pins: %s is not an exported cape target\n",
+					     prop->name);
+	}
+
+	return 0;
+}
+
 static int bone_read_resources(struct bone_capebus *bc)
 {
 	struct device *dev = bc->dev;
@@ -595,10 +635,10 @@ static int bone_read_resources(struct bone_capebus *bc)
 			budget[rail] = ua / 1000;
 	}
 
-	ret = bone_read_pins(dev, "board-pins", board);
+	ret = bone_read_pins(dev, dev->of_node, "board-pins", board);
 	if (ret)
 		return ret;
-	ret = bone_read_pins(dev, "shared-pins", shared);
+	ret = bone_read_pins(dev, dev->of_node, "shared-pins", shared);
 	if (ret)
 		return ret;
 
@@ -612,7 +652,11 @@ static int bone_read_resources(struct bone_capebus *bc)
 	if (!ret)
 		return dev_err_probe(dev, -EINVAL, "no cape-targets\n");
 
-	return bone_read_exports(bc);
+	ret = bone_read_exports(bc);
+	if (ret)
+		return ret;
+
+	return bone_read_target_pins(bc);
 }
 
 static int bone_read_slots(struct bone_capebus *bc, unsigned int *num_slots)
