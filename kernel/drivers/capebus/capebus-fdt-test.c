@@ -635,7 +635,10 @@ static void fdt_test_phandle_rules(struct kunit *test)
 {
 	static const char * const rule[] = {
 		"have one phandle", "linux,phandle, which cape overlays may not have",
-		"holds no reference",
+		"holds no reference", "ibm,phandle, which cape overlays may not have",
+	};
+	static const char * const prop[] = {
+		"phandle", "linux,phandle", "phandle", "ibm,phandle",
 	};
 	unsigned int i;
 
@@ -649,8 +652,7 @@ static void fdt_test_phandle_rules(struct kunit *test)
 		tb_prop_cells(b, "target", (const u32 []){ 0xffffffff }, 1);
 		tb_begin(b, "__overlay__");
 		tb_begin(b, "a");
-		tb_prop_cells(b, i == 1 ? "linux,phandle" : "phandle",
-			      (const u32 []){ 1 }, 1);
+		tb_prop_cells(b, prop[i], (const u32 []){ 1 }, 1);
 		tb_prop_cells(b, "#gpio-cells", (const u32 []){ 1 }, 1);
 		tb_end(b);
 		tb_begin(b, "b");
@@ -729,8 +731,9 @@ static void fdt_test_limits(struct kunit *test)
 	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
 	const struct capebus_fdt_limits few = {
 		.max_size = 4096, .max_nodes = 4, .max_props = 64,
-		.max_node_props = 8, .max_refs = 8,
+		.max_node_props = 8, .max_refs = 8, .max_name_pairs = 8,
 	};
+	struct capebus_fdt_limits pairs = capebus_fdt_cape_limits;
 	char why[TEST_WHY_LEN];
 	size_t len, out_len;
 	unsigned int i;
@@ -742,11 +745,59 @@ static void fdt_test_limits(struct kunit *test)
 						  why, sizeof(why)), -EINVAL);
 	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "more than 4 nodes"));
 
+	/* Nodes opened and never closed: within the depth, then past it. */
+	tb_begin(b, "");
+	for (i = 0; i < CAPEBUS_FDT_MAX_DEPTH - 2; i++)
+		tb_begin(b, "a");
+	blob = tb_finish(test, b, &len);
+	expect_refused(test, blob, len, "ends inside a node");
+
+	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
 	tb_begin(b, "");
 	for (i = 0; i < 16; i++)
 		tb_begin(b, "a");
 	blob = tb_finish(test, b, &len);
-	expect_refused(test, blob, len, "ends inside a node");
+	expect_refused(test, blob, len, "nests nodes deeper than");
+
+	/* 3 nodes named alike, 33 properties: 3 + 528 pairs to compare. */
+	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	tb_begin(b, "");
+	tb_begin(b, "fragment@0");
+	tb_prop_cells(b, "target", (const u32 []){ 0xffffffff }, 1);
+	tb_begin(b, "__overlay__");
+	for (i = 0; i < 3; i++) {
+		char name[8];
+		u32 j;
+
+		snprintf(name, sizeof(name), "b%u", i);
+		tb_begin(b, name);
+		tb_begin(b, i == 1 ? "A" : "a");
+		for (j = 0; j < 11; j++) {
+			snprintf(name, sizeof(name), "p%u", j);
+			tb_prop_cells(b, name, &j, 1);
+		}
+		tb_end(b);
+		tb_end(b);
+	}
+	tb_end(b);	/* __overlay__ */
+	tb_end(b);	/* fragment@0 */
+	tb_begin(b, "__fixups__");
+	tb_prop_strs(b, "bone_i2c_2", "/fragment@0:target:0", NULL);
+	tb_end(b);
+	tb_end(b);
+	blob = tb_finish(test, b, &len);
+	pairs.max_name_pairs = 530;
+	KUNIT_EXPECT_EQ(test, capebus_fdt_resolve(blob, len, &pairs, test_lookup,
+						  NULL, &out, &out_len, NULL,
+						  why, sizeof(why)), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL_MSG(test,
+				  strstr(why, "would compare 531 pairs of their entries, more than the 530"),
+				  "%s", why);
+	pairs.max_name_pairs = 531;
+	KUNIT_EXPECT_EQ(test, capebus_fdt_resolve(blob, len, &pairs, test_lookup,
+						  NULL, &out, &out_len, NULL,
+						  why, sizeof(why)), 0);
+	kvfree(out);
 }
 
 /* fragment@1 targets a node fragment@0 adds. */
@@ -1344,6 +1395,78 @@ static void rules_test_raw_named(struct kunit *test)
 	}
 }
 
+/*
+ * Where the kernel reads a reference: properties whose phandle is not an
+ * entry's first cell, and a property whose length is not whole cells (the
+ * OF core reads its whole cells; an earlier check skipped it).
+ */
+static void rules_test_raw_placed(struct kunit *test)
+{
+	static const struct {
+		const char *prop;
+		u32 cells[4];
+		unsigned int n;
+	} cases[] = {
+		{ "iommu-map", { 0x1000, PH_T_SECRET, 0, 0x10 }, 4 },
+		{ "msi-map", { 0x1000, PH_T_SECRET, 0, 0x10 }, 4 },
+		{ "msi-parent", { 0, PH_T_SECRET }, 2 },
+		{ "gpio-ranges", { PH_T_SECRET, 0, 0, 4 }, 4 },
+	};
+	struct tb *b;
+	__be32 odd[2];
+	unsigned int i;
+	size_t len;
+	void *blob;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		blob = tb_rules_dev(test, cases[i].prop, cases[i].cells,
+				    cases[i].n, &len);
+		kunit_info(test, "%s", cases[i].prop);
+		expect_rule(test, blob, len,
+			    "names /capebus-kunit/secret, which the connector does not export");
+	}
+
+	odd[0] = cpu_to_be32(PH_T_SECRET);
+	odd[1] = 0;
+	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	tb_rules_begin(b);
+	tb_begin(b, "dev@48");
+	tb_prop_cells(b, "reg", (const u32 []){ 0x48 }, 1);
+	tb_prop(b, "clocks", odd, 5);
+	tb_end(b);
+	blob = tb_rules_end(test, b, NULL, &len);
+	expect_rule(test, blob, len,
+		    "names /capebus-kunit/secret, which the connector does not export");
+}
+
+/* Two fragments adding one node to one target (the overlay code refuses it late). */
+static void rules_test_added_twice(struct kunit *test)
+{
+	static const u32 unresolved = 0xffffffff;
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	size_t len;
+	void *blob;
+
+	tb_rules_begin(b);
+	tb_begin(b, "dup");
+	tb_end(b);
+	tb_end(b);	/* __overlay__ */
+	tb_end(b);	/* fragment@0 */
+	tb_begin(b, "fragment@1");
+	tb_prop_cells(b, "target", &unresolved, 1);
+	tb_begin(b, "__overlay__");
+	tb_begin(b, "dup");
+	tb_end(b);
+	tb_end(b);
+	tb_end(b);
+	tb_begin(b, "__fixups__");
+	tb_prop_strs(b, "t_bus", "/fragment@0:target:0", "/fragment@1:target:0");
+	tb_end(b);
+	tb_end(b);
+	blob = tb_finish(test, b, &len);
+	expect_rule(test, blob, len, "which another fragment adds too");
+}
+
 /* The same numbers as data are no reference: no false refusal. */
 static void rules_test_raw_data(struct kunit *test)
 {
@@ -1505,6 +1628,8 @@ static struct kunit_case capebus_overlay_rules_cases[] = {
 	KUNIT_CASE(rules_test_raw_target),
 	KUNIT_CASE(rules_test_raw_named),
 	KUNIT_CASE(rules_test_raw_data),
+	KUNIT_CASE(rules_test_raw_placed),
+	KUNIT_CASE(rules_test_added_twice),
 	KUNIT_CASE(rules_test_irq_inherited),
 	KUNIT_CASE(rules_test_irq_own),
 	KUNIT_CASE(rules_test_irq_extended),
@@ -1565,6 +1690,28 @@ static void fdt_test_fuzz_findings(struct kunit *test)
 	expect_refused(test, blob, len, "data after its root");
 }
 
+/*
+ * Blocks that overlap: a name checked in the strings block would change when
+ * a cell of the structure is patched (an outside review renamed a property
+ * "name" that way), and the reserve map must not be the structure either.
+ */
+static void fdt_test_blocks_overlap(struct kunit *test)
+{
+	size_t len;
+	u8 *blob;
+	__be32 *h;
+
+	blob = tb_good(test, &len);
+	h = (__be32 *)blob;
+	h[3] = h[2];		/* off_dt_strings = off_dt_struct */
+	expect_refused(test, blob, len, "overlay's blocks overlap");
+
+	blob = tb_good(test, &len);
+	h = (__be32 *)blob;
+	h[4] = h[2];		/* off_mem_rsvmap = off_dt_struct */
+	expect_refused(test, blob, len, "overlay's blocks overlap");
+}
+
 static struct kunit_case capebus_fdt_test_cases[] = {
 	KUNIT_CASE(fdt_test_good),
 	KUNIT_CASE(fdt_test_unexported),
@@ -1582,6 +1729,7 @@ static struct kunit_case capebus_fdt_test_cases[] = {
 	KUNIT_CASE(fdt_test_siblings_case),
 	KUNIT_CASE(fdt_test_limits),
 	KUNIT_CASE(fdt_test_fuzz_findings),
+	KUNIT_CASE(fdt_test_blocks_overlap),
 	KUNIT_CASE(fdt_test_self_target),
 	KUNIT_CASE(fdt_test_symbols),
 	KUNIT_CASE(fdt_test_property_after_subnode),
