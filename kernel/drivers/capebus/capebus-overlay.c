@@ -1231,7 +1231,7 @@ int capebus_overlay_apply(struct cape_device *cape)
 		cape->ovcs_id = id;
 		cape->overlay_stuck = true;
 		snprintf(cape->apply_why, sizeof(cape->apply_why),
-			 "error %d; removing the partial overlay failed (%d): tree corrupt",
+			 "error %d; removing the partial overlay failed (%d): it stays until it can be removed",
 			 ret, ret2);
 		dev_err(&cape->dev, "overlay not applied: %s\n", cape->apply_why);
 		return ret;
