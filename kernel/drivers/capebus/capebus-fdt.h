@@ -26,6 +26,16 @@
 #define CAPEBUS_FDT_MAX_DEPTH	10
 
 /*
+ * What the driver core puts in a device's uevent (2 KiB, 32 keys; more
+ * WARNs at every uevent): the node's path and name, one key per compatible
+ * string and all of them again in MODALIAS.  Real capes: names of at most
+ * 34 characters, 4 compatible strings of 60 bytes.
+ */
+#define CAPEBUS_FDT_MAX_NAME		64
+#define CAPEBUS_FDT_MAX_COMPATIBLES	8
+#define CAPEBUS_FDT_MAX_COMPATIBLE_LEN	256
+
+/*
  * Largest value of a "#...-cells" property (#address-cells and #size-cells
  * have their own, the kernel's): what the OF code reads into fixed arrays
  * of MAX_PHANDLE_ARGS (16) cells, with room to spare.
