@@ -213,7 +213,10 @@ static int capebus_cape_build_claim(struct cape_device *cape,
 	/* A bus's pins are held for the bus while a cape enables it. */
 	if (cape->overlay) {
 		bitmap_zero(ov_pins, CAPEBUS_MAX_PINS);
-		capebus_overlay_bus_pins(cape, ov_pins);
+		ret = capebus_overlay_bus_pins(cape, cape->info->pins, ov_pins,
+					       why, why_len);
+		if (ret)
+			return ret;
 		bitmap_andnot(cape->claim->pins, cape->claim->pins, ov_pins,
 			      CAPEBUS_MAX_PINS);
 	}

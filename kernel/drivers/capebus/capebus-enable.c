@@ -259,29 +259,41 @@ int capebus_overlay_enable(struct cape_device *cape, char *why, size_t why_len)
 /**
  * capebus_overlay_bus_pins() - the pins a cape's overlay gets as a bus's
  * @cape: the cape, its overlay resolved (capebus_overlay_check())
+ * @muxed: bitmap (CAPEBUS_MAX_PINS) of the pins the connector will mux for
+ *	the cape (its pin words)
  * @pins: bitmap (CAPEBUS_MAX_PINS) the pins are added to
+ * @why: where to say why not
+ * @why_len: bytes at @why
  *
  * The header pins behind each target the overlay enables that is disabled,
  * or enabled by capebus for other capes: while it is enabled they are held
  * for the bus (capebus_enable_claim()), not for one cape, so they are left
  * out of the cape's own claim.  A target the board enabled keeps its pins in
- * the claim of each cape that declares them.
+ * the claim of each cape that declares them.  The cape that enables a bus
+ * muxes its pins; a bus other capes enabled has its pads muxed already, and
+ * a cape that would mux one of them again is refused.
+ *
+ * Return: 0, or -EBUSY (@why says which pin).
  */
-void capebus_overlay_bus_pins(struct cape_device *cape, unsigned long *pins)
+int capebus_overlay_bus_pins(struct cape_device *cape,
+			     const unsigned long *muxed, unsigned long *pins,
+			     char *why, size_t why_len)
 {
+	const struct capebus_header *header = cape->ctrl->header;
 	const struct capebus_target *t;
 	struct capebus_enable *e;
 	struct device_node *np;
+	unsigned int i, n, pin;
 	const __be32 *ph;
-	unsigned int i, n;
 	bool ours;
 	u32 len = 0;
+	int ret = 0;
 
 	ph = capebus_fdt_root_prop(cape->resolved, CAPEBUS_FDT_ENABLE_PROP, &len);
 	n = ph ? min_t(u32, len / 4, CAPEBUS_FDT_MAX_ENABLES) : 0;
 
 	guard(mutex)(&capebus_enable_lock);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !ret; i++) {
 		np = of_find_node_by_phandle(be32_to_cpu(ph[i]));
 		t = np ? capebus_controller_target(cape->ctrl, np) : NULL;
 		if (t) {
@@ -289,11 +301,22 @@ void capebus_overlay_bus_pins(struct cape_device *cape, unsigned long *pins)
 			list_for_each_entry(e, &capebus_enables, node)
 				if (e->np == np && e->ctrl)
 					ours = true;
+			for_each_set_bit(pin, t->pins, header->num_pins) {
+				if (ours && test_bit(pin, muxed)) {
+					snprintf(why, why_len,
+						 "pin %s is held by bus %s, which another cape enabled",
+						 header->pin_names[pin], t->name);
+					ret = -EBUSY;
+					break;
+				}
+			}
 			if (ours || !of_device_is_available(np))
 				bitmap_or(pins, pins, t->pins, CAPEBUS_MAX_PINS);
 		}
 		of_node_put(np);
 	}
+
+	return ret;
 }
 
 /**

@@ -194,7 +194,9 @@ bool capebus_partno_disabled(const struct capebus_cape_info *info);
 const char *capebus_partno_enabled(void);
 
 /* capebus-enable.c: cape targets enabled for the capes that ask. */
-void capebus_overlay_bus_pins(struct cape_device *cape, unsigned long *pins);
+int capebus_overlay_bus_pins(struct cape_device *cape,
+			     const unsigned long *muxed, unsigned long *pins,
+			     char *why, size_t why_len);
 int capebus_overlay_enable(struct cape_device *cape, char *why, size_t why_len);
 void capebus_overlay_disable(struct cape_device *cape);
 void capebus_enable_exit(void);

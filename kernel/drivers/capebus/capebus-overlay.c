@@ -407,6 +407,10 @@ static const struct capebus_plain_ref {
 	{ "-supply", '>' },
 	{ "pinctrl-", '<' },
 	{ "msi-parent", '=', CAPEBUS_REFS_CELLS, "#msi-cells" },
+	/* Read with optional cells: a provider need not have them. */
+	{ "nvmem-cells", '=', CAPEBUS_REFS_CELLS, "#nvmem-cell-cells" },
+	{ "access-controllers", '=', CAPEBUS_REFS_CELLS, "#access-controller-cells" },
+	{ "framer", '=', CAPEBUS_REFS_CELLS, "#framer-cells" },
 	{ "i2c-parent", '=' },
 	{ "i2c-bus", '=' },
 	{ "ddc-i2c-bus", '=' },
