@@ -91,7 +91,7 @@ refused() {
 		supply:vcc-supply power-supplies:power-supplies \
 		interrupt-parent:interrupt-parent irq-extended:interrupts-extended \
 		iommu-map:iommu-map msi-map:msi-map msi-parent:msi-parent \
-		odd-gpios:gpios odd-irq-extended:interrupts-extended; do
+		odd-gpios:gpios odd-irq-extended:interrupts-extended nvmem-cells:nvmem-cells; do
 		refused "raw-${name%%:*}" "references: property ${name#*:} of node dev names /"
 		[[ "${lines[0]}" == *", which the connector does not export" ]]
 	done
@@ -114,10 +114,15 @@ refused() {
 }
 
 @test "cost: 600 properties in a node, 300 nodes, a 1 MB overlay and 120 properties on nodes named alike are refused at once" {
-	refused many-props "node wide has more than 64 properties"
+	refused many-props "node wide has more than 32 properties"
 	refused many-nodes "overlay has more than 256 nodes"
 	refused huge "more than the 32768 a cape may have"
-	refused same-name "overlay's nodes share names so that the overlay code would compare 7146 pairs of their entries, more than the 2048 a cape may have"
+	refused same-name "overlay's nodes share names so that the overlay code would compare 7146 pairs of their entries, more than the 1024 a cape may have"
+}
+
+@test "uevents: a 2100-character node name and 40 compatible strings are refused" {
+	refused long-name "is longer than 64 characters"
+	refused many-compatibles "node dev has a compatible of more than 8 strings or 256 bytes"
 }
 
 @test "structure: a strings block overlapping the structure is refused" {
@@ -162,6 +167,21 @@ refused() {
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = loaded ]
 	[[ "${lines[1]}" == "failed: "*"pin P9.17 is held by bus bone_i2c_1"* ]]
+	[ "${lines[2]}" = same-tree ]
+}
+
+# A cape asking for a bus another cape enabled may not mux the bus's pads
+# again from its pin words (P9.17 in mode 7 would take the running bus's SCL).
+@test "targets: a cape enabling a bus another cape enabled may not remux its pins" {
+	"$FIX/configfs-eeprom.py" "$CB_RUN/share/hostile/remux.eeprom" "Remux Cape" 00A0 \
+		capebus-tests REMUX 0000REMUX01 --pin P9.17=0x8007 \
+		--overlay "$BATS_FILE_TMPDIR/blobs/enable-i2c1.dtbo"
+	cfs_run 'declare_cape en CFS-EN && cat /host/hostile/enable-i2c1.dtbo > $CAPES/en/dtbo && echo 1 > $CAPES/en/enable && cat $CAPES/en/status
+		mkdir $CAPES/rm && cat /host/hostile/remux.eeprom > $CAPES/rm/eeprom; echo 1 > $CAPES/rm/enable; cat $CAPES/rm/status
+		rmdir $CAPES/rm $CAPES/en; [ "$(dt_hash)" = "$(cat /tmp/dt.base)" ] && echo same-tree'
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = loaded ]
+	[[ "${lines[1]}" == "failed: "*"pin P9.17 is held by bus bone_i2c_1, which another cape enabled"* ]]
 	[ "${lines[2]}" = same-tree ]
 }
 
