@@ -33,8 +33,8 @@ build      1
 checkpatch 9
 dtbinding  1
 bisect     12
-kunit      115
-guest      161
+kunit      124
+guest      167
 build-distro 1
 guest-distro 35
 '
