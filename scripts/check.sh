@@ -31,7 +31,7 @@ host       225
 fuzz-kernel 2
 build      1
 checkpatch 9
-dtbinding  1
+dtbinding  7
 bisect     12
 kunit      124
 guest      167
@@ -285,9 +285,9 @@ if [ "$lane" != distro ]; then
 		fail_stage checkpatch "make series failed"
 	fi
 
-	stage "DT bindings (dt-doc-validate)"
+	stage "DT bindings (dt-doc-validate) and the BeagleBone DTBs (dt-validate)"
 	if [ $guest_ok = 1 ]; then
-		timed dtbinding run_tap dtbinding scripts/dt-bindings-check.sh "$CAPEBUS_CACHE/linux-6.12"
+		timed dtbinding run_tap dtbinding scripts/dt-bindings-check.sh "$CAPEBUS_CACHE/linux-6.12" "$CAPEBUS_CACHE/build/kernel"
 	else
 		fail_stage dtbinding "no kernel tree"
 	fi
