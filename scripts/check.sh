@@ -32,7 +32,7 @@ fuzz-kernel 2
 build      1
 checkpatch 9
 dtbinding  7
-bisect     12
+bisect     14
 kunit      124
 guest      167
 build-distro 1
