@@ -1,12 +1,25 @@
 #!/bin/bash
-# The series' DT bindings against dt-schema's meta-schema, as TAP.
+# The series' DT bindings against dt-schema's meta-schema, and the real
+# boards' trees the series patches against the bindings, as TAP.
+#
+#   dt-bindings-check.sh SRC [KOBJ]
+#
 # `make dt_binding_check` refuses Debian 12's dt-schema (2022.08; 6.12 wants
 # 2023.9), so this runs the part of it that tool can do: dt-doc-validate.
+# With KOBJ (a configured ARM build directory of SRC, the series applied),
+# the BeagleBone Black's (and its HDMI-off variant's) and Green's DTBs are built there (`make
+# ti/omap/am335x-boneblack.dtb`) and their capebus connector is checked
+# with dt-validate against the series' binding.  dt-validate reads the
+# tree as YAML from dtc (2022.08 guesses the type of a property in a DTB
+# it has no schema type for, such as target-pins' strings), and exits 0
+# whatever it finds: any line it prints fails the test.
 set -uo pipefail
-src=$1
+src=$1 kobj=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
 mapfile -t yamls < <("$here/kernel-series.sh" files | grep '^Documentation/devicetree/bindings/.*\.yaml$')
-echo "1..${#yamls[@]}"
+boards=()
+[ -n "$kobj" ] && boards=(am335x-boneblack am335x-boneblack-nohdmi am335x-bonegreen)
+echo "1..$((${#yamls[@]} + 2 * ${#boards[@]}))"
 n=0 fail=0
 for y in "${yamls[@]}"; do
 	n=$((n + 1))
@@ -14,6 +27,49 @@ for y in "${yamls[@]}"; do
 		echo "ok $n dt-doc-validate $y"
 	else
 		echo "not ok $n dt-doc-validate $y"
+		printf '%s\n' "$out" | sed 's/^/# /'
+		fail=1
+	fi
+done
+[ ${#boards[@]} -gt 0 ] || exit $fail
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/schemas"
+for y in "${yamls[@]}"; do cp "$src/$y" "$tmp/schemas/"; done
+schema_err=
+dt-mk-schema -j -o "$tmp/processed.json" "$tmp/schemas" >"$tmp/mk.log" 2>&1 ||
+	schema_err=$(cat "$tmp/mk.log")
+dts=$src/arch/arm/boot/dts
+for b in "${boards[@]}"; do
+	n=$((n + 1))
+	if out=$(make -s -C "$kobj" ARCH=arm "ti/omap/$b.dtb" 2>&1) &&
+	   [ -f "$kobj/arch/arm/boot/dts/ti/omap/$b.dtb" ]; then
+		echo "ok $n $b.dtb builds from the series"
+	else
+		echo "not ok $n $b.dtb builds from the series"
+		printf '%s\n' "$out" | sed 's/^/# /'
+		fail=1
+		n=$((n + 1))
+		echo "not ok $n dt-validate $b.dtb: capebus connector # no DTB"
+		continue
+	fi
+	n=$((n + 1))
+	pre=$kobj/arch/arm/boot/dts/ti/omap/.$b.dtb.dts.tmp
+	out=$schema_err
+	if [ -z "$out" ]; then
+		out=$(dtc -q -I dts -O yaml -i "$dts/ti/omap" -i "$dts" -i "$src/include" \
+			-o "$tmp/$b.dt.yaml" "$pre" 2>&1 &&
+		      dt-validate -s "$tmp/processed.json" -l beagle,bone-capebus "$tmp/$b.dt.yaml" 2>&1)
+		# The connector must be there to be checked at all.
+		grep -q 'beagle,bone-capebus' "$tmp/$b.dt.yaml" 2>/dev/null ||
+			out="${out:+$out
+}no beagle,bone-capebus node in $b"
+	fi
+	if [ -z "$out" ]; then
+		echo "ok $n dt-validate $b.dtb: capebus connector"
+	else
+		echo "not ok $n dt-validate $b.dtb: capebus connector"
 		printf '%s\n' "$out" | sed 's/^/# /'
 		fail=1
 	fi

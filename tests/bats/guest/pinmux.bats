@@ -98,6 +98,20 @@ enable() {
 	[ "$output" = default ]
 }
 
+@test "the connector writes its group in the pin controller's cell layout, <offset conf mux>" {
+	# The test board's pin controller is described as the AM335x's
+	# (#pinctrl-cells = <2>): three cells per pad, the pad bits apart from
+	# the mux mode, as AM33XX_PADCONF() writes them.
+	guest_run "cat $GROUPS_DIR/#pinctrl-cells | od -An -tx1 | tr -d ' \\n'"
+	[ "$output" = 00000002 ]
+	guest_run "od -An -tx1 $GROUPS_DIR/capebus0-slot0-*/pinctrl-single,pins | tr -d ' \\n'"
+	echo "# $output" >&2
+	# P8.13 (0x024) 0xC007: out, pull-down, mode 7; P8.14 (0x028) 0xA037:
+	# in, rx, pull-up, mode 7.  Big-endian cells.
+	[ "$(sed 's/\(.\{8\}\)/\1 /g; s/ $//' <<< "$output")" = \
+	  "00000024 00000000 00000007 00000028 00000030 00000007" ]
+}
+
 @test "a cape declared from an EEPROM image gets its pads; removing it frees them and its group" {
 	cfs_run 'dt_hash > /tmp/dt.base'
 	enable a a.eeprom

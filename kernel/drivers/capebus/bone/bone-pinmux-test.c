@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for the connector's pad values: a pin's setting, as the
- * EEPROM parser writes it from a pin word, back to the am335x conf_ value.
+ * EEPROM parser writes it from a pin word, back to the am335x conf_ value,
+ * and the pinctrl-single,pins entry it becomes in the pin controller's cell
+ * layout, checked against what the board's own device tree writes with the
+ * dt-bindings macros.
  */
 
 #include <kunit/test.h>
 #include <linux/string.h>
+
+#include <dt-bindings/pinctrl/am33xx.h>
 
 #include "bone.h"
 
@@ -91,11 +96,102 @@ static void bone_pinmux_test_analog(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, bone_pin_setting_conf(setting, &conf), -EINVAL);
 }
 
+/*
+ * Each layout, for every pad value: pinctrl-single writes the entry's
+ * cells after the offset ORed together (pcs_parse_one_pinctrl_entry()).
+ */
+static void bone_pinmux_test_entry_layouts(struct kunit *test)
+{
+	u32 e[BONE_PINMUX_MAX_CELLS], conf;
+
+	for (conf = 0; conf < 0x80; conf++) {
+		memset(e, 0xff, sizeof(e));
+		KUNIT_ASSERT_EQ(test, bone_pinmux_entry(1, 0x17c, conf, e), 2);
+		KUNIT_EXPECT_EQ(test, e[0], 0x17c);
+		KUNIT_EXPECT_EQ(test, e[1], conf);
+		KUNIT_EXPECT_EQ(test, e[2], U32_MAX);	/* untouched */
+
+		KUNIT_ASSERT_EQ(test, bone_pinmux_entry(2, 0x17c, conf, e), 3);
+		KUNIT_EXPECT_EQ(test, e[0], 0x17c);
+		KUNIT_EXPECT_EQ(test, e[1] | e[2], conf);
+		KUNIT_EXPECT_EQ(test, e[2], conf & 0x07);	/* the mux mode */
+		KUNIT_EXPECT_EQ(test, e[1] & 0x07, 0);
+	}
+}
+
+static void bone_pinmux_test_entry_refused(struct kunit *test)
+{
+	static const u32 bad[] = { 0, 3, 4, U32_MAX };
+	u32 e[BONE_PINMUX_MAX_CELLS] = { 1, 2, 3 };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, bone_pinmux_entry(bad[i], 0x17c, 0x33, e),
+				    -EINVAL, "#pinctrl-cells = <%u>", bad[i]);
+	KUNIT_EXPECT_EQ(test, e[0], 1);
+	KUNIT_EXPECT_EQ(test, e[1], 2);
+	KUNIT_EXPECT_EQ(test, e[2], 3);
+}
+
+/*
+ * Pin words for the pads as Linux 6.12's am335x-bone-common.dtsi and
+ * am335x-bonegreen-common.dtsi mux them, and the entry the connector makes
+ * of each for the AM335x pin controller (#pinctrl-cells = <2>): the same
+ * cells AM33XX_PADCONF(pin, conf, mux) writes there.
+ */
+static const struct {
+	const char *what;
+	u16 word;
+	u32 pad, conf, mux;
+} bone_pinmux_padconf[] = {
+	/* i2c2_pins: uart1_rtsn.i2c2_scl (P9.19), uart1_ctsn.i2c2_sda (P9.20) */
+	{ "P9.19 i2c2_scl", 0xe033, AM335X_PIN_UART1_RTSN - 0x800,
+	  PIN_INPUT_PULLUP, MUX_MODE3 },
+	{ "P9.20 i2c2_sda", 0xe033, AM335X_PIN_UART1_CTSN - 0x800,
+	  PIN_INPUT_PULLUP, MUX_MODE3 },
+	/* clkout2_pin: xdma_event_intr1.clkout2 (P9.41) */
+	{ "P9.41 clkout2", 0xc003, AM335X_PIN_XDMA_EVENT_INTR1 - 0x800,
+	  PIN_OUTPUT_PULLDOWN, MUX_MODE3 },
+	/* uart2_pins (Green): spi0_sclk.uart2_rxd (P9.22), spi0_d0.uart2_txd */
+	{ "P9.22 uart2_rxd", 0xa029, AM335X_PIN_SPI0_SCLK - 0x800,
+	  PIN_INPUT, MUX_MODE1 },
+	{ "P9.21 uart2_txd", 0xc009, AM335X_PIN_SPI0_D0 - 0x800,
+	  PIN_OUTPUT, MUX_MODE1 },
+	/* a slow input with its pull-up: P9.17 i2c1_scl, as BB-RTC-01 */
+	{ "P9.17 i2c1_scl", 0xe072, AM335X_PIN_SPI0_CS0 - 0x800,
+	  PIN_INPUT_PULLUP | SLEWCTRL_SLOW, MUX_MODE2 },
+};
+
+static void bone_pinmux_test_padconf(struct kunit *test)
+{
+	char setting[CAPEBUS_SETTING_LEN];
+	u32 e[BONE_PINMUX_MAX_CELLS], conf;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bone_pinmux_padconf); i++) {
+		cape_pin_word_setting(setting, sizeof(setting), 0,
+				      bone_pinmux_padconf[i].word);
+		KUNIT_ASSERT_EQ(test, bone_pin_setting_conf(setting, &conf), 0);
+		KUNIT_ASSERT_EQ(test,
+				bone_pinmux_entry(2, bone_pinmux_padconf[i].pad,
+						  conf, e), 3);
+		KUNIT_EXPECT_EQ_MSG(test, e[0], bone_pinmux_padconf[i].pad,
+				    "%s", bone_pinmux_padconf[i].what);
+		KUNIT_EXPECT_EQ_MSG(test, e[1], bone_pinmux_padconf[i].conf,
+				    "%s", bone_pinmux_padconf[i].what);
+		KUNIT_EXPECT_EQ_MSG(test, e[2], bone_pinmux_padconf[i].mux,
+				    "%s", bone_pinmux_padconf[i].what);
+	}
+}
+
 static struct kunit_case bone_pinmux_test_cases[] = {
 	KUNIT_CASE(bone_pinmux_test_words),
 	KUNIT_CASE(bone_pinmux_test_all_words),
 	KUNIT_CASE(bone_pinmux_test_refused),
 	KUNIT_CASE(bone_pinmux_test_analog),
+	KUNIT_CASE(bone_pinmux_test_entry_layouts),
+	KUNIT_CASE(bone_pinmux_test_entry_refused),
+	KUNIT_CASE(bone_pinmux_test_padconf),
 	{ }
 };
 

@@ -9,9 +9,12 @@
  * code 800 + n for P8.n and 900 + n for P9.n as in the connector's gpio-map).
  * For each cape with muxable pins, a changeset the connector owns adds:
  *
- *   - under the pin controller, a group node "<cape>-<crc>" with
- *     pinctrl-single,pins = <offset value> for each pin, the value the AM335x
- *     conf_ register layout of the pin's setting (bone_pin_setting_conf());
+ *   - under the pin controller, a group node "<cape>-<crc>" with a
+ *     pinctrl-single,pins entry for each pin, in the pin controller's own
+ *     cell layout (its #pinctrl-cells: <offset value> for 1, <offset conf
+ *     mux> for 2, the AM335x control module's, as AM33XX_PADCONF() writes
+ *     them), the value the AM335x conf_ register layout of the pin's
+ *     setting (bone_pin_setting_conf(), bone_pinmux_entry());
  *   - under the connector, a node "<cape>" with pinctrl-0 pointing at the
  *     group and pinctrl-names = "default": the cape device's of_node.
  *
@@ -105,13 +108,71 @@ int bone_pin_setting_conf(const char *setting, u32 *conf)
 EXPORT_SYMBOL_IF_KUNIT(bone_pin_setting_conf);
 
 /**
+ * bone_pinmux_entry() - one pinctrl-single,pins entry for a pad
+ * @pin_cells: the pin controller's #pinctrl-cells
+ * @pad: the offset of the pad's register
+ * @conf: the pad's value (bone_pin_setting_conf())
+ * @entry: where the entry's 1 + @pin_cells cells go
+ *
+ * pinctrl-single reads an entry as the pad's offset and @pin_cells cells
+ * that it ORs into the value it writes: <offset value> for 1 cell, <offset
+ * conf mux> for 2 (AM33XX_PADCONF(pin, conf, mux): the pad bits and the mux
+ * mode apart).
+ *
+ * Return: the cells written, or -EINVAL for any other @pin_cells.
+ */
+int bone_pinmux_entry(u32 pin_cells, u32 pad, u32 conf, u32 *entry)
+{
+	switch (pin_cells) {
+	case 1:
+		entry[0] = pad;
+		entry[1] = conf;
+		return 2;
+	case 2:
+		entry[0] = pad;
+		entry[1] = conf & ~BONE_CONF_MUXMODE;
+		entry[2] = conf & BONE_CONF_MUXMODE;
+		return 3;
+	default:
+		return -EINVAL;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(bone_pinmux_entry);
+
+/*
+ * The pin controller's #pinctrl-cells: pinctrl-single's legacy binding has
+ * none and means 1.  A pin controller with pinctrl-single,bits-per-mux
+ * reads its cells as <offset value mask>, not as a pad's value: refused.
+ */
+static int bone_pinmux_read_cells(struct device *dev, struct bone_pinmux *pm)
+{
+	if (of_property_read_bool(pm->pctl_np, "pinctrl-single,bits-per-mux")) {
+		dev_err(dev,
+			"cape-pinctrl %pOF: pinctrl-single,bits-per-mux pin controllers are not supported (one register per pad only)\n",
+			pm->pctl_np);
+		return -EINVAL;
+	}
+	if (of_property_read_u32(pm->pctl_np, "#pinctrl-cells", &pm->cells))
+		pm->cells = 1;
+	if (pm->cells != 1 && pm->cells != 2) {
+		dev_err(dev,
+			"cape-pinctrl %pOF: #pinctrl-cells = <%u>: only <1> (<offset value>) and <2> (<offset conf mux>) are supported\n",
+			pm->pctl_np, pm->cells);
+		return -EINVAL;
+	}
+
+	return 0;
+}
+
+/**
  * bone_pinmux_init() - read the connector's pin controller and pad table
  * @dev: the connector's device (its of_node is the connector)
  * @pm: filled in; bone_pinmux_exit() undoes it
  *
  * Without cape-pinctrl the connector muxes nothing.
  *
- * Return: 0, or -EINVAL (bad cape-pads; the log says which entry).
+ * Return: 0, or -EINVAL (bad cape-pads, or a pin controller whose cell
+ * layout the connector cannot write; the log says which).
  */
 int bone_pinmux_init(struct device *dev, struct bone_pinmux *pm)
 {
@@ -128,6 +189,8 @@ int bone_pinmux_init(struct device *dev, struct bone_pinmux *pm)
 	pm->pctl_np = of_parse_phandle(np, "cape-pinctrl", 0);
 	if (!pm->pctl_np)
 		return 0;
+	if (bone_pinmux_read_cells(dev, pm))
+		goto err;
 
 	n = of_property_count_u32_elems(np, "cape-pads");
 	if (n < 0 || n % 2) {
@@ -279,7 +342,11 @@ static void bone_cape_pinmux_free(struct bone_cape_pinmux *cp)
 	kfree(cp);
 }
 
-/* The header pins of @cape the connector muxes, and their values. */
+/*
+ * The header pins of @cape the connector muxes, as pinctrl-single,pins
+ * entries in @cells (bone_pinmux_init() checked the layout): returns the
+ * number of cells.
+ */
 static unsigned int bone_pinmux_pins(struct bone_pinmux *pm,
 				     struct cape_device *cape, u32 *cells,
 				     char *names, size_t names_len)
@@ -293,9 +360,7 @@ static unsigned int bone_pinmux_pins(struct bone_pinmux *pm,
 		if (pm->pad[pin] == BONE_PAD_NONE ||
 		    bone_pin_setting_conf(info->pin_setting[pin], &conf))
 			continue;
-		cells[2 * n] = pm->pad[pin];
-		cells[2 * n + 1] = conf;
-		n++;
+		n += bone_pinmux_entry(pm->cells, pm->pad[pin], conf, cells + n);
 		if (len < names_len)
 			len += scnprintf(names + len, names_len - len, "%s%s",
 					 len ? " " : "",
@@ -333,7 +398,8 @@ int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,
 	if (!pm->pctl_np)
 		return 0;
 
-	cells = kcalloc(2 * CAPEBUS_MAX_PINS, sizeof(*cells), GFP_KERNEL);
+	cells = kcalloc(BONE_PINMUX_MAX_CELLS * CAPEBUS_MAX_PINS,
+			sizeof(*cells), GFP_KERNEL);
 	if (!cells)
 		return -ENOMEM;
 	n = bone_pinmux_pins(pm, cape, cells, pins, sizeof(pins));
@@ -354,8 +420,7 @@ int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,
 
 	ret = -ENOMEM;
 	name = kasprintf(GFP_KERNEL, "%s-%08x", dev_name(&cape->dev),
-			 crc32_le(~0, (const u8 *)cells,
-				  2 * n * sizeof(*cells)));
+			 crc32_le(~0, (const u8 *)cells, n * sizeof(*cells)));
 	if (!name)
 		goto err_free;
 	cp->group = bone_new_node(&cp->ocs, pm->pctl_np, name, ph);
@@ -367,8 +432,7 @@ int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,
 		goto err_free;
 
 	ret = of_changeset_add_prop_u32_array(&cp->ocs, cp->group,
-					      "pinctrl-single,pins", cells,
-					      2 * n);
+					      "pinctrl-single,pins", cells, n);
 	if (!ret)
 		ret = of_changeset_add_prop_u32(&cp->ocs, cp->node, "pinctrl-0",
 						ph);

@@ -14,17 +14,23 @@ extern const struct capebus_header bone_header;
 /* No pad behind a header pin (cape-pads does not name it). */
 #define BONE_PAD_NONE	U32_MAX
 
+/* Cells of one pinctrl-single,pins entry, at most: <offset conf mux>. */
+#define BONE_PINMUX_MAX_CELLS	3
+
 /**
  * struct bone_pinmux - the connector's pin controller and pad table
  * @pctl_np: the pin controller (cape-pinctrl), or NULL: nothing is muxed
+ * @cells: its #pinctrl-cells, the layout of a pinctrl-single,pins entry
  * @pad: per header pin, the offset of its pad's register, or BONE_PAD_NONE
  */
 struct bone_pinmux {
 	struct device_node *pctl_np;
+	u32 cells;
 	u32 pad[CAPEBUS_MAX_PINS];
 };
 
 int bone_pin_setting_conf(const char *setting, u32 *conf);
+int bone_pinmux_entry(u32 pin_cells, u32 pad, u32 conf, u32 *entry);
 int bone_pinmux_init(struct device *dev, struct bone_pinmux *pm);
 void bone_pinmux_exit(struct bone_pinmux *pm);
 int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Not a fuzzer: capes against a real board's connector, in userspace, with
+ * the kernel's own parsers built unmodified against the shim (as the
+ * fuzzers are).
+ *
+ *   bone-connector-check BOARD.dtb CAPE.eeprom CAPE.dtbo [...]
+ *
+ * BOARD.dtb is a board with a beagle,bone-capebus connector (the series'
+ * am335x-boneblack.dtb).  For each cape, one TAP line:
+ *  - the EEPROM image through cape_eeprom_parse() (bone/bone-eeprom.c);
+ *    no used pin word's header pin may be one of the board's (board-pins)
+ *    unless shared (shared-pins): the rule the connector applies, written
+ *    again here from the binding (the kernel's accounting lives in
+ *    capebus-resources.c and needs a controller); pins with no pad in
+ *    cape-pads (the ADC's inputs) are counted, never muxed;
+ *  - the overlay through capebus_fdt_resolve() (capebus-fdt.c), resolving
+ *    its references through the connector's export-symbols, with the
+ *    kernel's cape limits; then every fragment's target in the result must
+ *    be one of cape-targets (the rule capebus-overlay.c applies on the
+ *    live tree, written again here).
+ * Exit status 1 if any cape is refused.
+ */
+#include <libfdt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/errno.h>
+#include <linux/types.h>
+
+#include "bone-eeprom.h"
+#include "capebus-fdt.h"
+#include "kshim.h"
+
+static const void *board;
+static int conn;	/* the connector's node offset in board */
+
+static void *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 ||
+	    fseek(f, 0, SEEK_SET)) {
+		perror(path);
+		exit(2);
+	}
+	buf = malloc(n ? n : 1);
+	if (!buf || fread(buf, 1, n, f) != (size_t)n) {
+		perror(path);
+		exit(2);
+	}
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
+/* export-symbols: each property one phandle. */
+static int lookup(void *ctx, const char *name, u32 *phandle)
+{
+	const fdt32_t *v;
+	int exports, len;
+
+	(void)ctx;
+	exports = fdt_subnode_offset(board, conn, "export-symbols");
+	if (exports < 0)
+		return -ENOENT;
+	v = fdt_getprop(board, exports, name, &len);
+	if (!v || len != 4)
+		return -ENOENT;
+	*phandle = fdt32_to_cpu(*v);
+	return 0;
+}
+
+static bool in_stringlist(const char *prop, const char *pin)
+{
+	return fdt_stringlist_search(board, conn, prop, pin) >= 0;
+}
+
+static bool has_pad(const char *pin)
+{
+	const fdt32_t *v;
+	unsigned int code;
+	int len, i;
+
+	if (sscanf(pin, "P%*1[89].%u", &code) != 1)
+		return false;
+	code += (pin[1] - '0') * 100;
+	v = fdt_getprop(board, conn, "cape-pads", &len);
+	for (i = 0; v && i + 1 < len / 4; i += 2)
+		if (fdt32_to_cpu(v[i]) == code)
+			return true;
+	return false;
+}
+
+static bool is_target(u32 phandle)
+{
+	const fdt32_t *v;
+	int len, i;
+
+	v = fdt_getprop(board, conn, "cape-targets", &len);
+	for (i = 0; v && i < len / 4; i++)
+		if (fdt32_to_cpu(v[i]) == phandle)
+			return true;
+	return false;
+}
+
+/* 0, or why the cape's pins do not fit the board (in why). */
+static int check_pins(const char *path, char *why, size_t why_len,
+		      int *npins, int *muxed)
+{
+	struct cape_eeprom ee;
+	size_t len;
+	void *buf = slurp(path, &len);
+	unsigned int i;
+	int ret;
+
+	*npins = 0;
+	*muxed = 0;
+	ret = cape_eeprom_parse(&ee, buf, len, why, why_len);
+	free(buf);
+	if (ret)
+		return ret;
+	for (i = 0; i < CAPE_EEPROM_A1_NUM_PINS; i++) {
+		const char *pin = cape_bone_pin_name(i);
+
+		if (!(ee.pins[i] & CAPE_PIN_USED))
+			continue;
+		(*npins)++;
+		if (in_stringlist("shared-pins", pin))
+			continue;
+		if (in_stringlist("board-pins", pin)) {
+			snprintf(why, why_len, "pin %s is the board's", pin);
+			return -EBUSY;
+		}
+		if (has_pad(pin))
+			(*muxed)++;
+	}
+	return 0;
+}
+
+/* 0, or why the overlay does not resolve against the connector. */
+static int check_overlay(const char *path, char *why, size_t why_len,
+			 struct capebus_fdt_info *info)
+{
+	size_t len, out_len;
+	void *blob = slurp(path, &len), *out = NULL;
+	int ret, frag;
+
+	ret = capebus_fdt_resolve(blob, len, &capebus_fdt_cape_limits, lookup,
+				  NULL, &out, &out_len, info, why, why_len);
+	free(blob);
+	if (ret)
+		return ret;
+	fdt_for_each_subnode(frag, out, 0) {
+		const fdt32_t *t = fdt_getprop(out, frag, "target", NULL);
+
+		if (fdt_subnode_offset(out, frag, "__overlay__") < 0)
+			continue;
+		if (!t || !is_target(fdt32_to_cpu(*t))) {
+			snprintf(why, why_len, "%s targets no cape target",
+				 fdt_get_name(out, frag, NULL));
+			ret = -EPERM;
+			break;
+		}
+	}
+	free(out);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	size_t len;
+	int i, n = 0, fail = 0;
+
+	if (argc < 4 || (argc - 2) % 2) {
+		fprintf(stderr, "usage: %s BOARD.dtb CAPE.eeprom CAPE.dtbo [...]\n",
+			argv[0]);
+		return 2;
+	}
+	kshim_selftest();
+	board = slurp(argv[1], &len);
+	if (fdt_check_full(board, len)) {
+		fprintf(stderr, "%s: not a valid DTB\n", argv[1]);
+		return 2;
+	}
+	conn = fdt_node_offset_by_compatible(board, -1, "beagle,bone-capebus");
+	if (conn < 0) {
+		fprintf(stderr, "%s: no beagle,bone-capebus node\n", argv[1]);
+		return 2;
+	}
+	printf("1..%d\n", (argc - 2) / 2);
+	for (i = 2; i + 1 < argc; i += 2) {
+		struct capebus_fdt_info info = { 0 };
+		char why[256] = "";
+		int npins, muxed, ret;
+
+		ret = check_pins(argv[i], why, sizeof(why), &npins, &muxed);
+		if (!ret)
+			ret = check_overlay(argv[i + 1], why, sizeof(why), &info);
+		n++;
+		if (ret) {
+			printf("not ok %d %s: %s (%d)\n", n, argv[i + 1], why, ret);
+			fail = 1;
+		} else {
+			printf("ok %d %s: %d pins (%d with a pad), %u nodes, %u references\n",
+			       n, argv[i + 1], npins, muxed, info.nodes, info.refs);
+		}
+	}
+	return fail;
+}
