@@ -30,13 +30,13 @@ tooling    65
 host       232
 fuzz-kernel 2
 build      1
-checkpatch 9
+checkpatch 10
 dtbinding  7
 bisect     14
 kunit      124
-guest      167
+guest      169
 build-distro 1
-guest-distro 35
+guest-distro 44
 '
 
 # The distribution lane (kernel/configs/distro/: PM, drivers and capebus as
