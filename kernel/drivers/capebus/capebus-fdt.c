@@ -820,6 +820,12 @@ static u32 cb_count_strings(const u8 *val, u32 len)
 	return n + (len && val[len - 1]);
 }
 
+static bool cb_is_string_prop(const char *name)
+{
+	return !strcmp(name, "compatible") || !strcmp(name, "status") ||
+	       !strcmp(name, "device_type") || !strcmp(name, "label");
+}
+
 static int cb_check_props(struct cb_fdt *f)
 {
 	u32 i, v, max;
@@ -829,9 +835,25 @@ static int cb_check_props(struct cb_fdt *f)
 		const struct cb_node *n = &f->nodes[p->node];
 		const u8 *val = cb_struct(f) + p->value;
 
+		/*
+		 * Strings the OF core and the driver core read without a
+		 * length (strcmp(), "%s" into uevents and modalias): each ends
+		 * in a NUL here, as the overlay code copies exactly their
+		 * bytes, and none overflows a uevent.
+		 */
+		if (cb_is_string_prop(p->name) &&
+		    (!p->len || val[p->len - 1] ||
+		     p->len > (strcmp(p->name, "compatible") ?
+			       CAPEBUS_FDT_MAX_LABEL :
+			       CAPEBUS_FDT_MAX_COMPATIBLE_LEN)))
+			return cb_bad(f,
+				      "node %s has a %s that is no NUL-terminated string of at most %d bytes",
+				      cb_name(f, p->node), p->name,
+				      strcmp(p->name, "compatible") ?
+				      CAPEBUS_FDT_MAX_LABEL :
+				      CAPEBUS_FDT_MAX_COMPATIBLE_LEN);
 		if (!strcmp(p->name, "compatible") &&
-		    (p->len > CAPEBUS_FDT_MAX_COMPATIBLE_LEN ||
-		     cb_count_strings(val, p->len) > CAPEBUS_FDT_MAX_COMPATIBLES))
+		    cb_count_strings(val, p->len) > CAPEBUS_FDT_MAX_COMPATIBLES)
 			return cb_bad(f,
 				      "node %s has a compatible of more than %d strings or %d bytes",
 				      cb_name(f, p->node), CAPEBUS_FDT_MAX_COMPATIBLES,

@@ -32,6 +32,7 @@
  * 34 characters, 4 compatible strings of 60 bytes.
  */
 #define CAPEBUS_FDT_MAX_NAME		64
+#define CAPEBUS_FDT_MAX_LABEL		64	/* label, device_type, status */
 #define CAPEBUS_FDT_MAX_COMPATIBLES	8
 #define CAPEBUS_FDT_MAX_COMPATIBLE_LEN	256
 
