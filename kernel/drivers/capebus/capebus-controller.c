@@ -754,6 +754,21 @@ static int capebus_cape_claim_more(struct cape_device *cape,
 	return 0;
 }
 
+/*
+ * Give back the pins of @pins the cape holds: a bus's pins, held for the bus
+ * while it is enabled (capebus_overlay_bus_pins()).  ctrl->lock held.
+ */
+static void capebus_cape_claim_drop(struct cape_device *cape,
+				    const unsigned long *pins)
+{
+	struct capebus_claim drop = { .holder = cape->holder };
+
+	bitmap_and(drop.pins, cape->claim->pins, pins, CAPEBUS_MAX_PINS);
+	capebus_resources_release(cape->ctrl->res, &drop);
+	bitmap_andnot(cape->claim->pins, cape->claim->pins, pins,
+		      CAPEBUS_MAX_PINS);
+}
+
 /**
  * __capebus_cape_retry_overlay() - look again for a cape's missing overlay
  *	file
@@ -781,6 +796,7 @@ int __capebus_cape_retry_overlay(struct cape_device *cape, char *why,
 {
 	struct capebus_controller *ctrl = cape->ctrl;
 	DECLARE_BITMAP(ov_pins, CAPEBUS_MAX_PINS) = { 0 };
+	DECLARE_BITMAP(bus_pins, CAPEBUS_MAX_PINS) = { 0 };
 	DECLARE_BITMAP(old_pins, CAPEBUS_MAX_PINS);
 	void *data = NULL;
 	bool declared;
@@ -812,10 +828,18 @@ int __capebus_cape_retry_overlay(struct cape_device *cape, char *why,
 		cape->apply_err = 0;
 		ret = capebus_overlay_check(cape, ov_pins, &declared, why,
 					    why_len);
+		if (!ret)
+			ret = capebus_overlay_bus_pins(cape, cape->info->pins,
+						       bus_pins, why, why_len);
 		scoped_guard(mutex, &ctrl->lock) {
+			/* As at the cape's addition: a bus's pins are the bus's. */
+			bitmap_andnot(ov_pins, ov_pins, bus_pins,
+				      CAPEBUS_MAX_PINS);
 			if (!ret)
 				ret = capebus_cape_claim_more(cape, ov_pins, why,
 							      why_len);
+			if (!ret)
+				capebus_cape_claim_drop(cape, bus_pins);
 			cape->overlay_err = 0;
 		}
 		if (!ret)
@@ -845,8 +869,11 @@ int __capebus_cape_retry_overlay(struct cape_device *cape, char *why,
 	/* Back to loaded without an overlay. */
 	scoped_guard(device, &cape->dev) {
 		struct capebus_claim more = { .holder = cape->holder };
+		struct capebus_claim back = { .holder = cape->holder };
 
 		bitmap_andnot(more.pins, cape->claim->pins, old_pins,
+			      CAPEBUS_MAX_PINS);
+		bitmap_andnot(back.pins, old_pins, cape->claim->pins,
 			      CAPEBUS_MAX_PINS);
 		WRITE_ONCE(cape->overlay_source, "none");
 		kvfree(cape->overlay);
@@ -855,6 +882,11 @@ int __capebus_cape_retry_overlay(struct cape_device *cape, char *why,
 		capebus_overlay_forget(cape);
 		scoped_guard(mutex, &ctrl->lock) {
 			capebus_resources_release(ctrl->res, &more);
+			/* The bus pins it gave up, if no one took them since. */
+			if (!bitmap_empty(back.pins, CAPEBUS_MAX_PINS) &&
+			    capebus_resources_claim(ctrl->res, &back, NULL, 0))
+				bitmap_andnot(old_pins, old_pins, back.pins,
+					      CAPEBUS_MAX_PINS);
 			bitmap_copy(cape->claim->pins, old_pins,
 				    CAPEBUS_MAX_PINS);
 			cape->overlay_err = ret;

@@ -270,8 +270,8 @@ int capebus_overlay_enable(struct cape_device *cape, char *why, size_t why_len)
  * for the bus (capebus_enable_claim()), not for one cape, so they are left
  * out of the cape's own claim.  A target the board enabled keeps its pins in
  * the claim of each cape that declares them.  The cape that enables a bus
- * muxes its pins; a bus other capes enabled has its pads muxed already, and
- * a cape that would mux one of them again is refused.
+ * muxes its pins, which must be free; a bus other capes enabled has its pads
+ * muxed already, and a cape that would mux one of them again is refused.
  *
  * Return: 0, or -EBUSY (@why says which pin).
  */
@@ -309,6 +309,31 @@ int capebus_overlay_bus_pins(struct cape_device *cape,
 					ret = -EBUSY;
 					break;
 				}
+			}
+			/*
+			 * A bus this cape will be the first to enable: its
+			 * pins must be free now, before the connector muxes
+			 * the cape's pads (the claim comes with the enable).
+			 */
+			if (!ret && !ours && !of_device_is_available(np)) {
+				DECLARE_BITMAP(need, CAPEBUS_MAX_PINS);
+				char held[CAPEBUS_REASON_LEN];
+
+				bitmap_copy(need, t->pins, CAPEBUS_MAX_PINS);
+				scoped_guard(mutex, &cape->ctrl->lock) {
+					/* A registered cape's own (a retry). */
+					if (cape->registered)
+						bitmap_andnot(need, need,
+							      cape->claim->pins,
+							      CAPEBUS_MAX_PINS);
+					ret = capebus_resources_check(cape->ctrl->res,
+								      need, held,
+								      sizeof(held));
+				}
+				if (ret)
+					snprintf(why, why_len,
+						 "targets: enabling %s: %s",
+						 t->name, held);
 			}
 			if (ours || !of_device_is_available(np))
 				bitmap_or(pins, pins, t->pins, CAPEBUS_MAX_PINS);

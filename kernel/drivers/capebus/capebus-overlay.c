@@ -734,7 +734,8 @@ static int capebus_verify_refs(struct capebus_apply *ap, struct device_node *np,
 			return capebus_refuse(ap,
 					      "references: node %pOFn has %s, which cape overlays may not have",
 					      np, name);
-		if (name[0] == '#' && !strcmp(name + strlen(name) - 5, "cells") &&
+		if (name[0] == '#' && strlen(name) > 5 &&
+		    !strcmp(name + strlen(name) - 5, "cells") &&
 		    (prop->length != 4 ||
 		     be32_to_cpup(prop->value) > CAPEBUS_FDT_MAX_CELLS))
 			return capebus_refuse(ap,

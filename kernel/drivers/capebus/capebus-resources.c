@@ -100,6 +100,35 @@ void capebus_resources_set_shared(struct capebus_resources *res,
 EXPORT_SYMBOL_IF_KUNIT(capebus_resources_set_shared);
 
 /**
+ * capebus_resources_check() - are pins free?
+ * @res: the resources
+ * @pins: bitmap (CAPEBUS_MAX_PINS) of header pins
+ * @why: on refusal, the reason (every pin held, as capebus_resources_claim()
+ *	says it); otherwise an empty string.  May be NULL.
+ * @why_len: size of @why
+ *
+ * Return: 0 if no pin of @pins is held (shared pins never are), -EBUSY.
+ */
+int capebus_resources_check(const struct capebus_resources *res,
+			    const unsigned long *pins, char *why, size_t why_len)
+{
+	unsigned int pin;
+	size_t pos = 0;
+
+	if (why && why_len)
+		*why = '\0';
+	for_each_set_bit(pin, pins, res->header->num_pins) {
+		if (test_bit(pin, res->shared) || !res->holder[pin])
+			continue;
+		capebus_why_append(why, why_len, &pos, "%spin %s is held by %s",
+				   pos ? "; " : "", res->header->pin_names[pin],
+				   res->holder[pin]);
+	}
+
+	return pos ? -EBUSY : 0;
+}
+
+/**
  * capebus_resources_claim() - grant a cape its pins and current, or refuse
  * @res: the resources
  * @claim: what the cape asks for; @claim->holder must be set
@@ -132,14 +161,7 @@ int capebus_resources_claim(struct capebus_resources *res,
 	if (WARN_ON(!claim->holder))
 		return -EINVAL;
 
-	for_each_set_bit(pin, claim->pins, res->header->num_pins) {
-		if (test_bit(pin, res->shared) || !res->holder[pin])
-			continue;
-		capebus_why_append(why, why_len, &pos, "%spin %s is held by %s",
-				   pos ? "; " : "", res->header->pin_names[pin],
-				   res->holder[pin]);
-	}
-	if (pos)
+	if (capebus_resources_check(res, claim->pins, why, why_len))
 		return -EBUSY;
 
 	for (rail = 0; rail < res->header->num_rails; rail++) {

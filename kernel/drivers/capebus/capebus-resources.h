@@ -59,6 +59,8 @@ int capebus_resources_reserve_board(struct capebus_resources *res,
 				    const unsigned long *pins);
 void capebus_resources_set_shared(struct capebus_resources *res,
 				  const unsigned long *pins);
+int capebus_resources_check(const struct capebus_resources *res,
+			    const unsigned long *pins, char *why, size_t why_len);
 int capebus_resources_claim(struct capebus_resources *res,
 			    const struct capebus_claim *claim,
 			    char *why, size_t why_len);
