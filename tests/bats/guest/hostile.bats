@@ -125,6 +125,12 @@ refused() {
 	refused many-compatibles "node dev has a compatible of more than 8 strings or 256 bytes"
 }
 
+@test "strings: an unterminated compatible, a 2100-byte device_type and label are refused" {
+	refused unterminated "node x has a compatible that is no NUL-terminated string of at most 256 bytes"
+	refused long-device-type "node x has a device_type that is no NUL-terminated string of at most 64 bytes"
+	refused long-label "node keys has a label that is no NUL-terminated string of at most 64 bytes"
+}
+
 @test "structure: a strings block overlapping the structure is refused" {
 	refused strings-overlap "overlay's blocks overlap"
 }
@@ -168,6 +174,27 @@ refused() {
 	[ "${lines[0]}" = loaded ]
 	[[ "${lines[1]}" == "failed: "*"pin P9.17 is held by bus bone_i2c_1"* ]]
 	[ "${lines[2]}" = same-tree ]
+}
+
+# A cape that would be the first to enable a bus whose pin another cape
+# holds is refused before the connector muxes its pads (P9.17 is pad 0x15c:
+# left as it was).
+@test "targets: a bus on a held pin is refused before the cape's pads are muxed" {
+	"$FIX/configfs-eeprom.py" "$CB_RUN/share/hostile/first.eeprom" "First Cape" 00A0 \
+		capebus-tests FIRST 0000FIRST001 --pin P9.17=0x8002 \
+		--overlay "$BATS_FILE_TMPDIR/blobs/enable-i2c1.dtbo"
+	cfs_run 'mount -t debugfs none /sys/kernel/debug 2>/dev/null; pad() { grep -h "95c " /sys/kernel/debug/pinctrl/*/pins; }
+		declare_cape hold CFS-HOLD && cat /host/hostile/holds-p9-17.dtbo > $CAPES/hold/dtbo && echo 1 > $CAPES/hold/enable && cat $CAPES/hold/status
+		before=$(pad)
+		mkdir $CAPES/first && cat /host/hostile/first.eeprom > $CAPES/first/eeprom; echo 1 > $CAPES/first/enable; cat $CAPES/first/status
+		[ "$(pad)" = "$before" ] && echo pad-unchanged; echo "$before"
+		rmdir $CAPES/first $CAPES/hold; [ "$(dt_hash)" = "$(cat /tmp/dt.base)" ] && echo same-tree'
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = loaded ]
+	[[ "${lines[1]}" == "failed: "*"targets: enabling bone_i2c_1: pin P9.17 is held by CFS-HOLD"* ]]
+	[ "${lines[2]}" = pad-unchanged ]
+	[[ "${lines[3]}" == *95c* ]]
+	[ "${lines[4]}" = same-tree ]
 }
 
 # A cape asking for a bus another cape enabled may not mux the bus's pads
