@@ -34,9 +34,9 @@ checkpatch 10
 dtbinding  7
 bisect     14
 kunit      124
-guest      169
+guest      171
 build-distro 1
-guest-distro 44
+guest-distro 46
 '
 
 # The distribution lane (kernel/configs/distro/: PM, drivers and capebus as
