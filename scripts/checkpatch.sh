@@ -22,7 +22,7 @@ for p in "${patches[@]}"; do
 		echo "ok $n checkpatch $name"
 		continue
 	fi
-	if [ -z "$others" ] && printf '%s\n' "$out" | grep -q 'WARNING:FILE_PATH_CHANGES:'; then
+	if [ -z "$others" ] && grep -q 'WARNING:FILE_PATH_CHANGES:' <<< "$out"; then
 		uncovered=""
 		for f in $(sed -n 's|^+++ b/||p' "$p" | sort -u); do
 			grep -q "^--- /dev/null" <(grep -B1 "^+++ b/$f\$" "$p") || continue
