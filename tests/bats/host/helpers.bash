@@ -91,16 +91,23 @@ build_base_dtbs() {
 		dtc -q -@ -I dts -O dtb -o "$out/vexpress.dtb" - || return 1
 }
 
-# need_base_dtb NAME: the base DTB built by build_base_dtbs (setup_file),
-# or: a skip when the suite runs alone without the tree; a failure under
-# make check (CB_REQUIRE_KSRC=1), which builds the tree first.
-need_base_dtb() {
-	[ -f "$BASE_DTBS/$1" ] && return 0
+# no_ksrc WHY: what a test does when what it needs from the 6.12 tree is
+# missing: a skip when the suite runs alone without the tree; a failure,
+# saying WHY, under make check (CB_REQUIRE_KSRC=1), which builds the tree
+# first.
+no_ksrc() {
 	if [ "${CB_REQUIRE_KSRC:-0}" = 1 ]; then
-		echo "no $1: the base DTBs need the 6.12 tree at $KSRC, and dtc to build them" >&2
+		echo "$1" >&2
 		return 1
 	fi
 	skip "no 6.12 tree at $KSRC"
+}
+
+# need_base_dtb NAME: the base DTB built by build_base_dtbs (setup_file),
+# or no_ksrc.
+need_base_dtb() {
+	[ -f "$BASE_DTBS/$1" ] && return 0
+	no_ksrc "no $1: the base DTBs need the 6.12 tree at $KSRC, and dtc to build them"
 }
 
 # dtc_clean DTBO: dtc decompiles it, and compiles the source back as an

@@ -32,17 +32,12 @@ setup_file() {
 	done
 }
 
-# need: the checker and the DTBs setup_file built, or a skip (a failure
-# under make check, which builds the tree first).
+# need: the checker and the DTBs setup_file built, or no_ksrc.
 need() {
 	[ -x "$BATS_FILE_TMPDIR/fz/bone-connector-check" ] &&
 		[ -f "$BATS_FILE_TMPDIR/am335x-bonegreen.dtb" ] &&
 		[ -d "$BATS_FILE_TMPDIR/capes" ] && return 0
-	if [ "${CB_REQUIRE_KSRC:-0}" = 1 ]; then
-		echo "no checker, DTBs or capes: needs the 6.12 tree with the series at $KSRC, clang, libfdt" >&2
-		return 1
-	fi
-	skip "no 6.12 tree with the series at $KSRC"
+	no_ksrc "no checker, DTBs or capes: needs the 6.12 tree with the series at $KSRC, clang, libfdt"
 }
 
 # check BOARD CAPEDIR: bone-connector-check on every cape in CAPEDIR.
