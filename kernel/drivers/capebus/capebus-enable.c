@@ -46,13 +46,24 @@ struct capebus_enable {
 static DEFINE_MUTEX(capebus_enable_lock);
 static LIST_HEAD(capebus_enables);
 
-static struct capebus_enable *capebus_enable_of(struct device_node *np)
+/* @np's entry (one per node), or NULL.  capebus_enable_lock held. */
+static struct capebus_enable *capebus_enable_find(struct device_node *np)
 {
 	struct capebus_enable *e;
 
 	list_for_each_entry(e, &capebus_enables, node)
 		if (e->np == np)
 			return e;
+
+	return NULL;
+}
+
+static struct capebus_enable *capebus_enable_of(struct device_node *np)
+{
+	struct capebus_enable *e = capebus_enable_find(np);
+
+	if (e)
+		return e;
 
 	e = kzalloc(sizeof(*e), GFP_KERNEL);
 	if (!e)
@@ -172,26 +183,21 @@ static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 /* One cape fewer uses @np: the last one puts its status back. */
 static void capebus_enable_put(struct device_node *np)
 {
-	struct capebus_enable *e;
+	struct capebus_enable *e = capebus_enable_find(np);
 	int ret;
 
-	list_for_each_entry(e, &capebus_enables, node) {
-		if (e->np != np || !e->users)
-			continue;
-		if (--e->users)
-			return;
-		ret = of_changeset_revert(&e->cs);
-		if (ret) {
-			/* Still enabled: the next cape that asks shares it. */
-			pr_err("capebus: %pOF stays enabled: revert failed (%d)\n",
-			       np, ret);
-			e->users = 1;
-			return;
-		}
-		of_changeset_destroy(&e->cs);
-		capebus_enable_unclaim(e);
+	if (!e || !e->users || --e->users)
+		return;
+	ret = of_changeset_revert(&e->cs);
+	if (ret) {
+		/* Still enabled: the next cape that asks shares it. */
+		pr_err("capebus: %pOF stays enabled: revert failed (%d)\n",
+		       np, ret);
+		e->users = 1;
 		return;
 	}
+	of_changeset_destroy(&e->cs);
+	capebus_enable_unclaim(e);
 }
 
 /* capebus_enable_lock held. */
@@ -297,10 +303,8 @@ int capebus_overlay_bus_pins(struct cape_device *cape,
 		np = of_find_node_by_phandle(be32_to_cpu(ph[i]));
 		t = np ? capebus_controller_target(cape->ctrl, np) : NULL;
 		if (t) {
-			ours = false;
-			list_for_each_entry(e, &capebus_enables, node)
-				if (e->np == np && e->ctrl)
-					ours = true;
+			e = capebus_enable_find(np);
+			ours = e && e->ctrl;
 			for_each_set_bit(pin, t->pins, header->num_pins) {
 				if (ours && test_bit(pin, muxed)) {
 					snprintf(why, why_len,
