@@ -39,105 +39,10 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include <kunit/visibility.h>
-
 #include "bone.h"
-
-/* am335x conf_<pad> bits (AM335x TRM, "pad control registers"). */
-#define BONE_CONF_MUXMODE	0x07
-#define BONE_CONF_PULLUDDISABLE	0x08
-#define BONE_CONF_PULLTYPESEL	0x10
-#define BONE_CONF_RXACTIVE	0x20
-#define BONE_CONF_SLEWCTRL	0x40
 
 /* The phandles the connector gives its group nodes start here. */
 #define BONE_PINMUX_PHANDLE_BASE	0xcb000000
-
-/**
- * bone_pin_setting_conf() - the pad control value for a pin's setting
- * @setting: a pin's setting as cape_pin_word_setting() writes it, e.g.
- *	"mode3 bidir pull-up rx slow"
- * @conf: set to the am335x conf_ register value: mux mode (bits 2-0), pull
- *	disabled (bit 3), pull-up (bit 4; 0 when the pull is disabled), receiver
- *	enabled (bit 5), slow slew (bit 6)
- *
- * The pin word's bits 6-0 are that value; the setting keeps all of them but
- * the pull type of a disabled pull, which means nothing to the pad.
- *
- * Return: 0, or -EINVAL if @setting is not such a setting (an analog input's
- * or a declared pin's empty one included).
- */
-int bone_pin_setting_conf(const char *setting, u32 *conf)
-{
-	char dir[8], pull[12], rest[12], slew[8];
-	unsigned int mode;
-	int n;
-	u32 v;
-
-	n = sscanf(setting, "mode%u %7s %11s %11s %7s", &mode, dir, pull,
-		   rest, slew);
-	if (n == 4) {
-		strscpy(slew, rest);
-		strscpy(rest, "");
-	} else if (n != 5 || strcmp(rest, "rx")) {
-		return -EINVAL;
-	}
-	if (mode > BONE_CONF_MUXMODE)
-		return -EINVAL;
-	if (strcmp(dir, "in") && strcmp(dir, "out") && strcmp(dir, "bidir") &&
-	    strcmp(dir, "none"))
-		return -EINVAL;
-
-	v = mode;
-	if (!strcmp(pull, "no-pull"))
-		v |= BONE_CONF_PULLUDDISABLE;
-	else if (!strcmp(pull, "pull-up"))
-		v |= BONE_CONF_PULLTYPESEL;
-	else if (strcmp(pull, "pull-down"))
-		return -EINVAL;
-	if (rest[0])
-		v |= BONE_CONF_RXACTIVE;
-	if (!strcmp(slew, "slow"))
-		v |= BONE_CONF_SLEWCTRL;
-	else if (strcmp(slew, "fast"))
-		return -EINVAL;
-
-	*conf = v;
-	return 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(bone_pin_setting_conf);
-
-/**
- * bone_pinmux_entry() - one pinctrl-single,pins entry for a pad
- * @pin_cells: the pin controller's #pinctrl-cells
- * @pad: the offset of the pad's register
- * @conf: the pad's value (bone_pin_setting_conf())
- * @entry: where the entry's 1 + @pin_cells cells go
- *
- * pinctrl-single reads an entry as the pad's offset and @pin_cells cells
- * that it ORs into the value it writes: <offset value> for 1 cell, <offset
- * conf mux> for 2 (AM33XX_PADCONF(pin, conf, mux): the pad bits and the mux
- * mode apart).
- *
- * Return: the cells written, or -EINVAL for any other @pin_cells.
- */
-int bone_pinmux_entry(u32 pin_cells, u32 pad, u32 conf, u32 *entry)
-{
-	switch (pin_cells) {
-	case 1:
-		entry[0] = pad;
-		entry[1] = conf;
-		return 2;
-	case 2:
-		entry[0] = pad;
-		entry[1] = conf & ~BONE_CONF_MUXMODE;
-		entry[2] = conf & BONE_CONF_MUXMODE;
-		return 3;
-	default:
-		return -EINVAL;
-	}
-}
-EXPORT_SYMBOL_IF_KUNIT(bone_pinmux_entry);
 
 /*
  * The pin controller's #pinctrl-cells: pinctrl-single's legacy binding has

@@ -8,6 +8,7 @@
 #include <linux/capebus.h>
 
 #include "bone-eeprom.h"
+#include "bone-padconf.h"
 
 extern const struct capebus_header bone_header;
 
@@ -29,8 +30,6 @@ struct bone_pinmux {
 	u32 pad[CAPEBUS_MAX_PINS];
 };
 
-int bone_pin_setting_conf(const char *setting, u32 *conf);
-int bone_pinmux_entry(u32 pin_cells, u32 pad, u32 conf, u32 *entry);
 int bone_pinmux_init(struct device *dev, struct bone_pinmux *pm);
 void bone_pinmux_exit(struct bone_pinmux *pm);
 int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,
