@@ -14,6 +14,11 @@
  *    again here from the binding (the kernel's accounting lives in
  *    capebus-resources.c and needs a controller); pins with no pad in
  *    cape-pads (the ADC's inputs) are counted, never muxed;
+ *  - for each pin with a pad, the pinctrl-single,pins entry the connector
+ *    writes, by its own code (bone/bone-padconf.c: the pin word's setting
+ *    to the pad value, in cape-pinctrl's #pinctrl-cells layout), one TAP
+ *    comment line each after the cape's result:
+ *      # pad P9.24 0x184 0x30 0x2     (pin, then the entry's cells)
  *  - the overlay through capebus_fdt_resolve() (capebus-fdt.c), resolving
  *    its references through the connector's export-symbols, with the
  *    kernel's cape limits; then every fragment's target in the result must
@@ -31,6 +36,7 @@
 #include <linux/types.h>
 
 #include "bone-eeprom.h"
+#include "bone-padconf.h"
 #include "capebus-fdt.h"
 #include "kshim.h"
 
@@ -80,20 +86,34 @@ static bool in_stringlist(const char *prop, const char *pin)
 	return fdt_stringlist_search(board, conn, prop, pin) >= 0;
 }
 
-static bool has_pad(const char *pin)
+/* The offset of the pad behind pin in cape-pads, or -1. */
+static long pad_of(const char *pin)
 {
 	const fdt32_t *v;
 	unsigned int code;
 	int len, i;
 
 	if (sscanf(pin, "P%*1[89].%u", &code) != 1)
-		return false;
+		return -1;
 	code += (pin[1] - '0') * 100;
 	v = fdt_getprop(board, conn, "cape-pads", &len);
 	for (i = 0; v && i + 1 < len / 4; i += 2)
 		if (fdt32_to_cpu(v[i]) == code)
-			return true;
-	return false;
+			return fdt32_to_cpu(v[i + 1]);
+	return -1;
+}
+
+/* cape-pinctrl's #pinctrl-cells (pinctrl-single's legacy binding: 1). */
+static u32 pin_cells(void)
+{
+	const fdt32_t *v = fdt_getprop(board, conn, "cape-pinctrl", NULL);
+	int pctl;
+
+	if (!v)
+		return 0;
+	pctl = fdt_node_offset_by_phandle(board, fdt32_to_cpu(*v));
+	v = pctl < 0 ? NULL : fdt_getprop(board, pctl, "#pinctrl-cells", NULL);
+	return v ? fdt32_to_cpu(*v) : 1;
 }
 
 static bool is_target(u32 phandle)
@@ -108,15 +128,21 @@ static bool is_target(u32 phandle)
 	return false;
 }
 
-/* 0, or why the cape's pins do not fit the board (in why). */
+/*
+ * 0, or why the cape's pins do not fit the board (in why); the entries the
+ * connector writes for the pins with a pad go to pads, one line each.
+ */
 static int check_pins(const char *path, char *why, size_t why_len,
-		      int *npins, int *muxed)
+		      int *npins, int *muxed, char *pads, size_t pads_len)
 {
+	char setting[32];	/* CAPEBUS_SETTING_LEN, <linux/capebus.h> */
+	u32 conf, entry[3];
 	struct cape_eeprom ee;
-	size_t len;
+	size_t len, at = 0;
 	void *buf = slurp(path, &len);
 	unsigned int i;
-	int ret;
+	int ret, n, c;
+	long pad;
 
 	*npins = 0;
 	*muxed = 0;
@@ -136,8 +162,25 @@ static int check_pins(const char *path, char *why, size_t why_len,
 			snprintf(why, why_len, "pin %s is the board's", pin);
 			return -EBUSY;
 		}
-		if (has_pad(pin))
-			(*muxed)++;
+		pad = pad_of(pin);
+		if (pad < 0)
+			continue;
+		(*muxed)++;
+		if (cape_pin_word_setting(setting, sizeof(setting), i,
+					  ee.pins[i]) < 0 ||
+		    bone_pin_setting_conf(setting, &conf)) {
+			snprintf(why, why_len, "pin %s: no pad value", pin);
+			return -EINVAL;
+		}
+		n = bone_pinmux_entry(pin_cells(), pad, conf, entry);
+		if (n < 0) {
+			snprintf(why, why_len, "cape-pinctrl: bad #pinctrl-cells");
+			return n;
+		}
+		at += snprintf(pads + at, pads_len - at, "# pad %s", pin);
+		for (c = 0; c < n; c++)
+			at += snprintf(pads + at, pads_len - at, " 0x%x", entry[c]);
+		at += snprintf(pads + at, pads_len - at, "\n");
 	}
 	return 0;
 }
@@ -195,10 +238,11 @@ int main(int argc, char **argv)
 	printf("1..%d\n", (argc - 2) / 2);
 	for (i = 2; i + 1 < argc; i += 2) {
 		struct capebus_fdt_info info = { 0 };
-		char why[256] = "";
+		char why[256] = "", pads[CAPE_EEPROM_A1_NUM_PINS * 48] = "";
 		int npins, muxed, ret;
 
-		ret = check_pins(argv[i], why, sizeof(why), &npins, &muxed);
+		ret = check_pins(argv[i], why, sizeof(why), &npins, &muxed,
+				 pads, sizeof(pads));
 		if (!ret)
 			ret = check_overlay(argv[i + 1], why, sizeof(why), &info);
 		n++;
@@ -208,6 +252,7 @@ int main(int argc, char **argv)
 		} else {
 			printf("ok %d %s: %d pins (%d with a pad), %u nodes, %u references\n",
 			       n, argv[i + 1], npins, muxed, info.nodes, info.refs);
+			fputs(pads, stdout);
 		}
 	}
 	return fail;

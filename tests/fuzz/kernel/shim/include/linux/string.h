@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Userspace shim of <linux/string.h>: libc's functions (which ASan
- * intercepts and checks), and strscpy() with the kernel's contract.
+ * intercepts and checks), and strscpy() with the kernel's contract (two arguments for an array).
  */
 #ifndef KSHIM_LINUX_STRING_H
 #define KSHIM_LINUX_STRING_H
@@ -10,7 +10,7 @@
 #include <linux/errno.h>
 #include <linux/types.h>
 
-static inline ssize_t strscpy(char *dst, const char *src, size_t count)
+static inline ssize_t kshim_strscpy(char *dst, const char *src, size_t count)
 {
 	size_t len;
 
@@ -25,5 +25,10 @@ static inline ssize_t strscpy(char *dst, const char *src, size_t count)
 	memcpy(dst, src, len + 1);
 	return (ssize_t)len;
 }
+
+/* strscpy(dst, src) sizes a char array as the kernel's does. */
+#define __kshim_strscpy3(dst, src, count, ...)	kshim_strscpy(dst, src, count)
+#define strscpy(dst, src, ...) \
+	__kshim_strscpy3(dst, src, ##__VA_ARGS__, sizeof(dst) + __must_be_array(dst))
 
 #endif
