@@ -25,10 +25,21 @@ setup_file() {
 	for c in am335x-boneblack am335x-boneblack-nohdmi am335x-bonegreen; do
 		dtb "$c" || return 0
 	done
-	mkdir -p "$BATS_FILE_TMPDIR/capes"
+	mkdir -p "$BATS_FILE_TMPDIR/capes" "$BATS_FILE_TMPDIR/hdmi-capes"
 	for c in "$DEFS"/*.cape "$DEFS"/bone/*.cape; do
 		"$CAPETOOL_RELEASE" create "$c" --board beaglebone-black \
 			-o "$BATS_FILE_TMPDIR/capes/" >/dev/null 2>&1 || return 0
+	done
+	# cape-defs/bone/hdmi-pins/README: capetool's Black profile refuses
+	# them; the reference encoder and dtc make them, named as capetool
+	# names its output.
+	for c in "$DEFS"/bone/hdmi-pins/*.cape; do
+		python3 "$TOP/tests/reference/cape_eeprom.py" encode "$c" \
+			> "$BATS_FILE_TMPDIR/hdmi.eeprom" || return 0
+		n=$(python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["part_number"] + "-" + d["version"])' \
+			< <(python3 "$TOP/tests/reference/cape_eeprom.py" decode "$BATS_FILE_TMPDIR/hdmi.eeprom")) || return 0
+		mv "$BATS_FILE_TMPDIR/hdmi.eeprom" "$BATS_FILE_TMPDIR/hdmi-capes/$n.eeprom"
+		dtc -q -I dts -O dtb -o "$BATS_FILE_TMPDIR/hdmi-capes/$n.dtbo" "${c%.cape}.dtso" || return 0
 	done
 }
 
@@ -36,7 +47,9 @@ setup_file() {
 need() {
 	[ -x "$BATS_FILE_TMPDIR/fz/bone-connector-check" ] &&
 		[ -f "$BATS_FILE_TMPDIR/am335x-bonegreen.dtb" ] &&
-		[ -d "$BATS_FILE_TMPDIR/capes" ] && return 0
+		[ -d "$BATS_FILE_TMPDIR/capes" ] &&
+		[ "$(ls "$BATS_FILE_TMPDIR"/hdmi-capes/*.dtbo | wc -l)" -eq \
+		  "$(ls "$DEFS"/bone/hdmi-pins/*.cape | wc -l)" ] && return 0
 	no_ksrc "no checker, DTBs or capes: needs the 6.12 tree with the series at $KSRC, clang, libfdt"
 }
 
@@ -140,4 +153,92 @@ CAPE
 	check am335x-boneblack "$BATS_TEST_TMPDIR/pc"
 	[ "$status" -eq 1 ]
 	[[ $output == *bone_timer_4* ]]
+}
+
+@test "the capes on the Black's HDMI pins are refused on the Black, naming an HDMI pin; the HDMI-off Black and the Green take them" {
+	need
+	n=$(ls "$BATS_FILE_TMPDIR"/hdmi-capes/*.eeprom | wc -l)
+	[ "$n" -ge 2 ]
+	check am335x-boneblack "$BATS_FILE_TMPDIR/hdmi-capes"
+	[ "$status" -eq 1 ]
+	[ "$(grep -c '^not ok .*: pin P[89]\.[0-9]* is the board.s' <<< "$output")" -eq "$n" ]
+	for b in am335x-boneblack-nohdmi am335x-bonegreen; do
+		check "$b" "$BATS_FILE_TMPDIR/hdmi-capes"
+		[ "$status" -eq 0 ]
+		[ "$(grep -c '^ok' <<< "$output")" -eq "$n" ]
+	done
+}
+
+@test "a real cape for each unit the header offers resolves: PWM, ADC, CAN, SPI1, LCD, I2C, UART" {
+	need
+	# The exported names the accepted capes' overlays resolve through.
+	names=$(for o in "$BATS_FILE_TMPDIR"/capes/*.dtbo "$BATS_FILE_TMPDIR"/hdmi-capes/*.dtbo; do
+		fdtget -p "$o" /__fixups__
+	done | sort -u)
+	for u in bone_pwm_1 bone_adc bone_can_1 bone_spi_1 bone_lcdc bone_i2c_1 bone_i2c_2 bone_uart_4 bone_gpio bone_devices; do
+		grep -qx "$u" <<< "$names" || { echo "no real cape uses $u"; return 1; }
+	done
+}
+
+# pads BOARD CAPEDIR PART: the entries the connector writes for PART's pins,
+# as "PAD VALUE" (value: pad bits | mux mode, bb.org's two-cell form).
+pads() {
+	check "$1" "$2" >/dev/null
+	python3 -c '
+import re, sys
+on = False
+for l in sys.stdin:
+    if re.match(r"(not )?ok ", l):
+        on = ("/" + sys.argv[1] + ".dtbo: ") in l
+    elif on and l.startswith("# pad "):
+        c = [int(x, 16) for x in l.split()[3:]]
+        print("%#x %#x" % (c[0], c[1] | (c[2] if len(c) > 2 else 0)))
+' "$3" <<< "$output" | sort
+}
+
+# bbo PART: the pads BeagleBoard.org's overlay for PART sets, with the
+# fixture's "differs" lines applied; fails on a differs line whose bb.org
+# value is not bb.org's.
+bbo() {
+	python3 -c '
+import sys
+v, d = {}, []
+for l in open(sys.argv[1]):
+    f = l.split()
+    if not f or f[0].startswith("#"):
+        continue
+    if f[0] == "differs":
+        d.append(f[1:4])
+    else:
+        v[int(f[0], 16)] = int(f[1], 16)
+for pad, was, ours in d:
+    pad = int(pad, 16)
+    if v.get(pad) != int(was, 16):
+        sys.exit("stale differs line for %#x" % pad)
+    if ours == "-":
+        del v[pad]
+    else:
+        v[pad] = int(ours, 16)
+for pad in v:
+    print("%#x %#x" % (pad, v[pad]))
+' "$TOP/tests/bats/host/fixtures/bbo-pads/$1.pads" | sort
+}
+
+@test "the pads the connector writes for each real cape are BeagleBoard.org's own overlay's, but where the fixture says why not" {
+	need
+	local f part board dir n=0
+	for f in "$TOP"/tests/bats/host/fixtures/bbo-pads/*.pads; do
+		part=$(basename "$f" .pads)
+		if [ -f "$BATS_FILE_TMPDIR/capes/$part.eeprom" ]; then
+			board=am335x-boneblack dir=capes
+		else
+			board=am335x-boneblack-nohdmi dir=hdmi-capes
+		fi
+		[ -f "$BATS_FILE_TMPDIR/$dir/$part.eeprom" ] || { echo "no cape for $part"; return 1; }
+		expected=$(bbo "$part")
+		got=$(pads "$board" "$BATS_FILE_TMPDIR/$dir" "$part")
+		diff <(echo "$expected") <(echo "$got") || { echo "$part: bb.org (<) and the connector (>) differ"; return 1; }
+		n=$((n + 1))
+	done
+	[ "$n" -ge 9 ]
 }
