@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * capetool: Raspberry Pi HAT (v1) and HAT+ (v2) ID EEPROMs.  The layout
+ * comes from the kernel's UAPI header <linux/capebus-hat.h>; the settings
+ * text is the one Raspberry Pi's eepmake reads (eeprom_settings.txt).
+ */
+#ifndef CAPETOOL_HAT_H
+#define CAPETOOL_HAT_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <linux/capebus-hat.h>
+
+/* The largest image create writes: a 24C512 (64 KiB). */
+#define HAT_IMAGE_MAX 65536
+#define HAT_GPIO_TOTAL (RPI_HAT_GPIO_BANK0_NUM + RPI_HAT_GPIO_BANK1_NUM)
+
+struct hat_blob {
+	uint8_t *data;
+	size_t len;
+};
+
+/* An eepmake settings file, parsed. */
+struct hat_settings {
+	int version;			/* RPI_HAT_VERSION_1 or _2 */
+	uint32_t uuid[4];		/* as in struct rpi_hat_vendor */
+	bool uuid_generated;		/* all zero in the file: a random v4 UUID */
+	uint16_t product_id, product_ver;
+	char vendor[RPI_HAT_STRING_MAX + 1], product[RPI_HAT_STRING_MAX + 1];
+	bool has_gpio[2];		/* banks 0 and 1 */
+	uint8_t gpio_flags[2], back_power;
+	uint8_t pins[HAT_GPIO_TOTAL];
+	uint32_t current_supply;	/* 0: no power supply atom */
+	bool has_dt;
+	struct hat_blob dt;
+	struct hat_blob *custom;
+	size_t ncustom;
+};
+
+/*
+ * Read an eepmake settings file ("-": standard input).  @version 0: the
+ * file says (a GPIO map is a v1 HAT, else HAT+).  @dt_file (v1 only) and
+ * @custom_files (appended as custom atoms) are eepmake's other arguments.
+ * Every error is reported, FILE:LINE: KEY: why; EXIT_*.
+ */
+int hat_settings_load(const char *path, int version, const char *dt_file,
+		      char *const *custom_files, size_t ncustom_files, struct hat_settings *s);
+void hat_settings_free(struct hat_settings *s);
+/* The image eepmake writes for @s (malloc'ed). */
+uint8_t *hat_encode(const struct hat_settings *s, size_t *len);
+/* Text whose lines are eepmake settings (a key it knows, not "key ="). */
+bool hat_looks_like_settings(const uint8_t *buf, size_t len);
+bool hat_has_signature(const uint8_t *buf, size_t len);
+/* CRC-16/ARC: poly 0x8005 reflected, init 0, no final xor. */
+uint16_t crc16_arc(const void *buf, size_t len);
+
+struct hat_atom {
+	uint16_t type, count;
+	uint32_t dlen;
+	size_t offset;			/* of the atom header in the image */
+	const uint8_t *data;		/* points into the decoded buffer */
+	size_t len;			/* dlen - 2 */
+	uint16_t crc;
+};
+
+struct hat_image {
+	unsigned version, reserved, numatoms;
+	uint32_t eeplen;
+	size_t trailing;		/* bytes after eeplen in the buffer */
+	struct hat_atom *atoms;		/* numatoms of them, malloc'ed */
+	int vendor, gpio[2], dt, power;	/* atom index, -1: none */
+	unsigned ncustom, unknown;
+	uint32_t uuid[4];
+	uint16_t product_id, product_ver;
+	char vendor_str[RPI_HAT_STRING_MAX + 1], product_str[RPI_HAT_STRING_MAX + 1];
+	uint32_t current_supply;
+};
+
+/* Decode; on error EXIT_* and *why.  hat_image_free() in every case. */
+int hat_decode(const uint8_t *buf, size_t len, struct hat_image *im, char *why, size_t whylen);
+void hat_image_free(struct hat_image *im);
+
+/* decode's formats for a HAT image: text, JSON, eepdump's settings text */
+enum hat_fmt { HAT_FMT_TEXT, HAT_FMT_JSON, HAT_FMT_EEPDUMP };
+int hat_decode_buffer(const char *src, const uint8_t *buf, size_t len, enum hat_fmt fmt,
+		      const char *xfile);
+/* the settings eepdump writes for @im, to @f */
+void hat_print_eepdump(FILE *f, const struct hat_image *im);
+
+#endif
