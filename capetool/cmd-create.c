@@ -6,10 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "capetool.h"
+#include "hat.h"
 
 static const char usage_text[] =
 	"usage: capetool create DEF [--board B] [-o DIR | [--eeprom-out F] [--dtbo-out F]]\n"
 	"                       [--serial S] [--embed-overlay] [--force]\n"
+	"       capetool create SETTINGS [-o DIR | --eeprom-out F] [--hat-version N]\n"
+	"                       [--dt-blob F] [--custom F]...\n"
 	"\n"
 	"Write <part-number>-<version>.eeprom and <part-number>-<version>.dtbo.\n"
 	"DEF - reads the definition from standard input.\n"
@@ -35,7 +38,97 @@ static const char usage_text[] =
 	"  -f, --force          write a cape that does not fit the board alone, as check\n"
 	"                       judges it (a pin the board holds, power over budget:\n"
 	"                       exit 5 or 6 without it), saying why\n"
-	"  -h, --help           this text\n";
+	"  -h, --help           this text\n"
+	"Raspberry Pi HAT and HAT+: SETTINGS is the text Raspberry Pi's eepmake reads\n"
+	"(eeprom_settings.txt: product_uuid, vendor, ..., dt_blob, custom_data),\n"
+	"told from a definition by what it holds.  create writes <stem>.eep (the\n"
+	"settings file's name without its extension), byte for byte what eepmake\n"
+	"writes; an all-zero product_uuid gets a random one, as with eepmake.\n"
+	"      --hat-version N  1: a HAT (eepmake -v1), 2: a HAT+ (eepmake's default);\n"
+	"                       default: 1 if the settings have a GPIO map, else 2\n"
+	"      --dt-blob F      a v1 HAT's device tree atom from .dtbo file F (eepmake's\n"
+	"                       dt_file argument)\n"
+	"      --custom F       a custom atom from file F, after the settings' own; may\n"
+	"                       be repeated (eepmake -c F...)\n";
+
+/* The stem of the settings file's name: "dir/myhat.txt" -> "myhat". */
+static char *settings_stem(const char *path)
+{
+	const char *b = strrchr(path, '/'), *dot;
+
+	b = b ? b + 1 : path;
+	if (is_stdio(path) || !*b)
+		return xstrdup("hat");
+	dot = strrchr(b, '.');
+	return dot && dot != b ? xasprintf("%.*s", (int)(dot - b), b) : xstrdup(b);
+}
+
+/* Settings text rather than a definition: by what it holds, else by name. */
+static bool is_hat_settings(const char *path)
+{
+	uint8_t *buf;
+	size_t len, n = strlen(path);
+	bool hat;
+
+	if (read_file(path, &buf, &len))
+		return false;	/* the definition reader says why */
+	hat = hat_looks_like_settings(buf, len) ||
+	      (!file_kind_not_image(buf, len) && (buf_is_text(buf, len) || !len) &&
+	       n > 4 && !strcmp(path + n - 4, ".txt"));
+	free(buf);
+	return hat;
+}
+
+static int create_hat(const char *in, int version, const char *dt_file, char **custom,
+		      size_t ncustom, const char *dir, const char *eout)
+{
+	struct hat_settings s;
+	uint8_t *img;
+	size_t len;
+	char *p, *tp = NULL;
+	int rc = hat_settings_load(in, version, dt_file, custom, ncustom, &s);
+
+	if (rc)
+		return rc;
+	img = hat_encode(&s, &len);
+	if (dir) {
+		char *stem = settings_stem(in);
+
+		if ((rc = make_dirs(dir))) {
+			err("%s: cannot create the output directory: %s", dir, strerror(-rc));
+			free(stem);
+			free(img);
+			hat_settings_free(&s);
+			return EXIT_IO;
+		}
+		p = xasprintf("%s%s%s.eep", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", stem);
+		free(stem);
+	} else {
+		p = xstrdup(eout);
+	}
+	rc = stage_file(p, img, len, &tp);
+	if (!rc)
+		rc = commit_file(tp, p);
+	else
+		commit_file(tp, NULL);
+	if (rc) {
+		err("%s: cannot write: %s", out_name(p), strerror(-rc));
+		rc = EXIT_IO;
+	} else {
+		FILE *info = is_stdio(p) ? stderr : stdout;
+
+		if (s.uuid_generated)
+			fprintf(info, "UUID=%08x-%04x-%04x-%04x-%04x%08x (generated: product_uuid is all zero; write it into %s to keep it)\n",
+				s.uuid[3], s.uuid[2] >> 16, s.uuid[2] & 0xffff, s.uuid[1] >> 16,
+				s.uuid[1] & 0xffff, s.uuid[0], in_name(in));
+		fprintf(info, "%s (%zu bytes, %s, %u atoms)\n", out_name(p), len,
+			s.version == RPI_HAT_VERSION_1 ? "HAT v1" : "HAT+ v2", img[6] | img[7] << 8);
+	}
+	free(p);
+	free(img);
+	hat_settings_free(&s);
+	return rc;
+}
 
 int build_cape(const char *defpath, const struct board *b, const char *serial, bool embed,
 	       uint8_t **img, size_t *imglen, void **dtbo, size_t *dtbolen, struct cape_def *def)
@@ -86,9 +179,16 @@ int cmd_create(int argc, char **argv)
 		{ "dtbo-out", required_argument, NULL, 'D' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "hat-version", required_argument, NULL, 'V' },
+		{ "dt-blob", required_argument, NULL, 'T' },
+		{ "custom", required_argument, NULL, 'C' },
 		{ 0 }
 	};
 	const char *board = NULL, *dir = NULL, *serial = NULL, *eout = NULL, *dout = NULL;
+	const char *dt_file = NULL;
+	char **custom = NULL;
+	size_t ncustom = 0;
+	int hat_version = 0;
 	bool embed = false, force = false;
 	struct board b;
 	struct cape_def def;
@@ -109,12 +209,54 @@ int cmd_create(int argc, char **argv)
 		case 'E': eout = optarg; break;
 		case 'D': dout = optarg; break;
 		case 'f': force = true; break;
-		case 'h': fputs(usage_text, stdout); return EXIT_OK;
-		default: fputs(usage_text, stderr); return EXIT_USAGE;
+		case 'V':
+			if (strcmp(optarg, "1") && strcmp(optarg, "2")) {
+				err("--hat-version: 1 (HAT) or 2 (HAT+), not %s", optarg);
+				free(custom);
+				return EXIT_USAGE;
+			}
+			hat_version = optarg[0] - '0';
+			break;
+		case 'T': dt_file = optarg; break;
+		case 'C':
+			custom = xrealloc(custom, (ncustom + 1) * sizeof(*custom));
+			custom[ncustom++] = optarg;
+			break;
+		case 'h': free(custom); fputs(usage_text, stdout); return EXIT_OK;
+		default: free(custom); fputs(usage_text, stderr); return EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1) {
+		free(custom);
 		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	if (is_hat_settings(argv[optind])) {
+		const char *bad = board ? "--board" : serial ? "--serial" : embed ? "--embed-overlay"
+				  : dout ? "--dtbo-out" : force ? "--force" : NULL;
+
+		if (bad) {
+			err("%s: a HAT settings file makes an image only; %s is for cape definitions",
+			    in_name(argv[optind]), bad);
+			rc = EXIT_USAGE;
+		} else if (dir && eout) {
+			err("-o DIR, or --eeprom-out FILE: not both");
+			rc = EXIT_USAGE;
+		} else if ((dir && (!*dir || is_stdio(dir))) || (eout && !*eout)) {
+			err("%s", dir ? "-o: a directory name, not empty or \"-\" (--eeprom-out - writes to standard output)"
+				      : "--eeprom-out: an empty file name");
+			rc = EXIT_USAGE;
+		} else {
+			rc = create_hat(argv[optind], hat_version, dt_file, custom, ncustom,
+					!dir && !eout ? "." : dir, eout);
+		}
+		free(custom);
+		return rc;
+	}
+	free(custom);
+	if (hat_version || dt_file || ncustom) {
+		err("%s: --hat-version, --dt-blob and --custom are for HAT settings files, and this is none",
+		    in_name(argv[optind]));
 		return EXIT_USAGE;
 	}
 	if (dir && is_stdio(dir)) {

@@ -5,24 +5,30 @@
 #include <stdlib.h>
 #include <string.h>
 #include "capetool.h"
+#include "hat.h"
 
 static const char usage_text[] =
 	"usage: capetool decode (IMAGE | --slot N) [--json | --format=cape] [-x FILE]\n"
 	"\n"
 	"Print every field of a cape EEPROM image (A0 or A1), the used pins in the\n"
-	"kernel's words, and the capebus extension records.  IMAGE - reads the image\n"
-	"from standard input.\n"
+	"kernel's words, and the capebus extension records; or of a Raspberry Pi HAT\n"
+	"or HAT+ image (\"R-Pi\" signature): every atom, its bounds and CRC checked.\n"
+	"IMAGE - reads the image from standard input.\n"
 	"  -s, --slot N              read slot N's EEPROM through its nvmem device\n"
 	"  -j, --json                JSON output\n"
-	"      --format=text|json|cape  cape: a definition that create turns back\n"
-	"                            into the same image\n"
-	"  -x, --extract-overlay F   write an embedded overlay record to F (\"-\":\n"
-	"                            standard output, instead of the decoding)\n"
+	"      --format=text|json|cape|eepdump  cape: a definition that create\n"
+	"                            turns back into the same image; for a HAT\n"
+	"                            image, the settings text eepdump prints (also\n"
+	"                            --format=eepdump), which create reads back\n"
+	"  -x, --extract-overlay F   write an embedded overlay record (a v1 HAT: the\n"
+	"                            device tree atom) to F (\"-\": standard output,\n"
+	"                            instead of the decoding)\n"
 	"  -h, --help                this text\n"
 	"Exit codes 10-14 name what is wrong: bad magic (10), unknown revision (11),\n"
-	"bad text (12), bad CRC (13), truncated image or extension area (14).\n";
+	"bad text (12), bad CRC (13), truncated image or extension area, or a HAT\n"
+	"image's atoms malformed (14).\n";
 
-enum fmt { FMT_TEXT, FMT_JSON, FMT_CAPE };
+enum fmt { FMT_TEXT, FMT_JSON, FMT_CAPE, FMT_EEPDUMP };
 
 static const char *const rails[] = { "vdd-3v3b", "vdd-5v", "sys-5v", "dc-supplied" };
 
@@ -193,8 +199,22 @@ int decode_buffer(const char *src, const uint8_t *buf, size_t len, int fmt, cons
 {
 	struct cape_image im;
 	char why[160];
-	int rc = eeprom_decode(buf, len, &im, why, sizeof(why));
+	int rc;
 
+	if (hat_has_signature(buf, len))
+		return hat_decode_buffer(src, buf, len, fmt == FMT_JSON ? HAT_FMT_JSON
+					 : fmt == FMT_TEXT ? HAT_FMT_TEXT : HAT_FMT_EEPDUMP, xfile);
+	if (hat_looks_like_settings(buf, len)) {
+		err("%s: this is a HAT settings file (eepmake's), not an EEPROM image; use capetool create",
+		    src);
+		return EXIT_MAGIC;
+	}
+	if (fmt == FMT_EEPDUMP) {
+		err("%s: --format=eepdump decodes a HAT or HAT+ image; this has no \"R-Pi\" signature",
+		    src);
+		return EXIT_MAGIC;
+	}
+	rc = eeprom_decode(buf, len, &im, why, sizeof(why));
 	if (rc) {
 		err("%s: %s", src, why);
 		return rc;
@@ -252,8 +272,10 @@ int cmd_decode(int argc, char **argv)
 				fmt = FMT_JSON;
 			else if (!strcmp(optarg, "text"))
 				fmt = FMT_TEXT;
+			else if (!strcmp(optarg, "eepdump"))
+				fmt = FMT_EEPDUMP;
 			else {
-				err("--format: text, json or cape, not %s", optarg);
+				err("--format: text, json or cape (or eepdump, for a HAT image), not %s", optarg);
 				return EXIT_USAGE;
 			}
 			break;

@@ -139,7 +139,18 @@ int nvmem_read_image(const char *path, uint8_t **bufp, size_t *lenp)
 		return -errno;
 	}
 	got = fread(buf, 1, head, f);
-	if (got == head && !eeprom_has_magic(buf, got) && buf_is_text(buf, got)) {
+	if (got >= 12 && !memcmp(buf, "R-Pi", 4)) {
+		/* a Raspberry Pi HAT image: its header's eeplen, as far as the file goes */
+		size_t eeplen = (size_t)buf[8] | (size_t)buf[9] << 8 | (size_t)buf[10] << 16 |
+				(size_t)buf[11] << 24;
+
+		while (got < eeplen && !ferror(f) && !feof(f) && got < 1024 * 1024) {
+			size_t n = eeplen - got < 4096 ? eeplen - got : 4096;
+
+			buf = xrealloc(buf, got + n);
+			got += fread(buf + got, 1, n, f);
+		}
+	} else if (got == head && !eeprom_has_magic(buf, got) && buf_is_text(buf, got)) {
 		/* no image: a text file (a definition?) is read whole to say what it is */
 		while (!ferror(f) && !feof(f) && got < 1024 * 1024) {
 			buf = xrealloc(buf, got + 4096);
