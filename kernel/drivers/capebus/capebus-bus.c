@@ -554,9 +554,13 @@ static int __init capebus_init(void)
 	if (ret)
 		goto err_notifier;
 
-	ret = capebus_overlay_init();
+	ret = capebus_parents_init();
 	if (ret)
 		goto err_class;
+
+	ret = capebus_overlay_init();
+	if (ret)
+		goto err_parents;
 
 	ret = capebus_driver_register(&capebus_generic_driver);
 	if (ret)
@@ -572,6 +576,8 @@ err_generic:
 	capebus_driver_unregister(&capebus_generic_driver);
 err_overlay:
 	capebus_overlay_exit();
+err_parents:
+	capebus_parents_exit();
 err_class:
 	class_unregister(&capebus_class);
 err_notifier:
@@ -587,6 +593,7 @@ static void __exit capebus_exit(void)
 	capebus_configfs_exit();
 	capebus_driver_unregister(&capebus_generic_driver);
 	capebus_overlay_exit();
+	capebus_parents_exit();
 	capebus_enable_exit();
 	class_unregister(&capebus_class);
 	bus_unregister_notifier(&capebus_bus_type, &capebus_bound_nb);

@@ -193,6 +193,10 @@ int capebus_controller_decode(struct capebus_controller *ctrl,
 bool capebus_partno_disabled(const struct capebus_cape_info *info);
 const char *capebus_partno_enabled(void);
 
+/* capebus-parents.c: no driver below a cape's own devices. */
+int capebus_parents_init(void);
+void capebus_parents_exit(void);
+
 /* capebus-enable.c: cape targets enabled for the capes that ask. */
 int capebus_overlay_bus_pins(struct cape_device *cape,
 			     const unsigned long *muxed, unsigned long *pins,

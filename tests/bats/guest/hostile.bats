@@ -212,6 +212,29 @@ refused() {
 	[ "${lines[2]}" = same-tree ]
 }
 
+# nested NAME: the cape with hostile/NAME.dtbo loads; the vexpress-reboot
+# device below its simple-pm-bus has no driver, and the kernel says why.
+nested() {
+	cfs_run "declare_cape n CFS-NEST && cat /host/hostile/$1.dtbo > \$CAPES/n/dtbo && echo 1 > \$CAPES/n/enable && cat \$CAPES/n/status
+		d=\$(ls -d /sys/bus/platform/devices/*rst); ls \$d/driver 2>/dev/null | wc -l; cat \$d/driver_override
+		dmesg | grep -c 'no driver for .*rst: its parent device .*pmbus is a cape.s'
+		rmdir \$CAPES/n; [ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.base)\" ] && echo same-tree"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = loaded ]
+	[ "${lines[1]}" = 0 ]
+	[ "${lines[2]}" = capebus:nested-in-a-cape ]
+	[ "${lines[3]}" -ge 1 ]
+	[ "${lines[4]}" = same-tree ]
+}
+
+@test "parents: a device below a cape's own simple-pm-bus binds no driver (a vexpress child would take the bus's data for its bridge)" {
+	nested nested-platform
+}
+
+@test "parents: the same with cape bytes where the bridge's operations would be read" {
+	nested nested-platform-clk
+}
+
 @test "after every refusal a good cape still loads and the tree comes back" {
 	cfs_run 'declare_cape ok CFS-OK && cat /host/hostile/phandle-top.dtbo > $CAPES/ok/dtbo && echo 1 > $CAPES/ok/enable && cat $CAPES/ok/status;
 		rmdir $CAPES/ok; [ "$(dt_hash)" = "$(cat /tmp/dt.base)" ] && echo same-tree'
