@@ -18,8 +18,9 @@ static const char usage_text[] =
 	"  -j, --json                JSON output\n"
 	"      --format=text|json|cape|eepdump  cape: a definition that create\n"
 	"                            turns back into the same image; for a HAT\n"
-	"                            image, the settings text eepdump prints (also\n"
-	"                            --format=eepdump), which create reads back\n"
+	"                            image, the settings text eepdump prints\n"
+	"                            (--format=eepdump, exactly), which create reads\n"
+	"                            back\n"
 	"  -x, --extract-overlay F   write an embedded overlay record (a v1 HAT: the\n"
 	"                            device tree atom) to F (\"-\": standard output,\n"
 	"                            instead of the decoding)\n"
@@ -203,7 +204,8 @@ int decode_buffer(const char *src, const uint8_t *buf, size_t len, int fmt, cons
 
 	if (hat_has_signature(buf, len))
 		return hat_decode_buffer(src, buf, len, fmt == FMT_JSON ? HAT_FMT_JSON
-					 : fmt == FMT_TEXT ? HAT_FMT_TEXT : HAT_FMT_EEPDUMP, xfile);
+					 : fmt == FMT_TEXT ? HAT_FMT_TEXT
+					 : fmt == FMT_CAPE ? HAT_FMT_SETTINGS : HAT_FMT_EEPDUMP, xfile);
 	if (hat_looks_like_settings(buf, len)) {
 		err("%s: this is a HAT settings file (eepmake's), not an EEPROM image; use capetool create",
 		    src);

@@ -623,18 +623,32 @@ static void random_uuid(uint32_t u[4])
 int hat_settings_load(const char *path, int version, const char *dt_file,
 		      char *const *custom_files, size_t ncustom_files, struct hat_settings *s)
 {
-	struct sctx c = { .file = in_name(path), .s = s, .blob = -2 };
 	uint8_t *buf;
-	size_t len, total;
-	int r, gpio_line = 0;
-	const char *gpio_key = NULL;
+	size_t len;
+	int r;
 
 	memset(s, 0, sizeof(*s));
 	r = read_file(path, &buf, &len);
 	if (r) {
-		err("%s: cannot read settings: %s", c.file, strerror(-r));
+		err("%s: cannot read settings: %s", in_name(path), strerror(-r));
 		return EXIT_IO;
 	}
+	r = hat_settings_parse(in_name(path), buf, len, version, dt_file, custom_files,
+			       ncustom_files, s);
+	free(buf);
+	return r;
+}
+
+int hat_settings_parse(const char *name, const uint8_t *buf, size_t len, int version,
+		       const char *dt_file, char *const *custom_files, size_t ncustom_files,
+		       struct hat_settings *s)
+{
+	struct sctx c = { .file = name, .s = s, .blob = -2 };
+	size_t total;
+	int r, gpio_line = 0;
+	const char *gpio_key = NULL;
+
+	memset(s, 0, sizeof(*s));
 	for (size_t i = 0; i < len;) {
 		size_t e = i;
 		char *line;
@@ -656,7 +670,6 @@ int hat_settings_load(const char *path, int version, const char *dt_file,
 		free(line);
 		i = e;
 	}
-	free(buf);
 	if (c.in_string)
 		serr(&c, c.string_line, c.blob == -1 ? "dt_blob" : "custom_data",
 		     "the multi-line string is not closed (\\\" closes it)");
@@ -1064,15 +1077,19 @@ static const uint8_t header_pin[RPI_HAT_GPIO_BANK0_NUM] = {
 	8, 10, 36, 11, 12, 35, 38, 40, 15, 16, 18, 22, 37, 13,
 };
 
-/* eepdump's dump_data: a one-line string, a multi-line one, or hex. */
-static void eepdump_data(FILE *f, const uint8_t *d, size_t len)
+/*
+ * eepdump's dump_data: a one-line string, a multi-line one, or hex.
+ * @readable: a one-line string with a '#' in it goes multi-line (eepmake
+ * would read the '#' as a comment's start).
+ */
+static void eepdump_data(FILE *f, const uint8_t *d, size_t len, bool readable)
 {
 	bool is_string = true, simple = true;
 
 	for (size_t j = 0; j < len; j++) {
 		int c = d[j];
 
-		if (!c || c == '"' || !c_print(c))
+		if (!c || c == '"' || !c_print(c) || (readable && c == '#'))
 			simple = false;
 		if (c && !c_print(c) && !c_space(c)) {
 			is_string = false;
@@ -1112,7 +1129,7 @@ static void uuid_str(const uint32_t u[4], char out[37])
 		 u[1] >> 16, u[1] & 0xffff, u[0]);
 }
 
-void hat_print_eepdump(FILE *f, const struct hat_image *im)
+void hat_print_eepdump(FILE *f, const struct hat_image *im, bool readable)
 {
 	char u[37];
 
@@ -1160,11 +1177,11 @@ void hat_print_eepdump(FILE *f, const struct hat_image *im)
 		}
 		case RPI_HAT_ATOM_DT:
 			fputs("dt_blob", f);
-			eepdump_data(f, a->data, a->len);
+			eepdump_data(f, a->data, a->len, readable);
 			break;
 		case RPI_HAT_ATOM_CUSTOM:
 			fputs("custom_data", f);
-			eepdump_data(f, a->data, a->len);
+			eepdump_data(f, a->data, a->len, readable);
 			break;
 		default:
 			fprintf(f, "# unknown atom type: %zu bytes of data not shown\n", a->len);
@@ -1397,8 +1414,8 @@ int hat_decode_buffer(const char *src, const uint8_t *buf, size_t len, enum hat_
 		;	/* standard output carries the overlay, not the decoding */
 	else if (fmt == HAT_FMT_JSON)
 		print_json(src, &im);
-	else if (fmt == HAT_FMT_EEPDUMP)
-		hat_print_eepdump(stdout, &im);
+	else if (fmt == HAT_FMT_EEPDUMP || fmt == HAT_FMT_SETTINGS)
+		hat_print_eepdump(stdout, &im, fmt == HAT_FMT_SETTINGS);
 	else
 		print_text(src, &im);
 	if (xfile) {

@@ -47,6 +47,10 @@ struct hat_settings {
  */
 int hat_settings_load(const char *path, int version, const char *dt_file,
 		      char *const *custom_files, size_t ncustom_files, struct hat_settings *s);
+/* The same, from @len bytes at @buf, @name in messages. */
+int hat_settings_parse(const char *name, const uint8_t *buf, size_t len, int version,
+		       const char *dt_file, char *const *custom_files, size_t ncustom_files,
+		       struct hat_settings *s);
 void hat_settings_free(struct hat_settings *s);
 /* The image eepmake writes for @s (malloc'ed). */
 uint8_t *hat_encode(const struct hat_settings *s, size_t *len);
@@ -82,11 +86,15 @@ struct hat_image {
 int hat_decode(const uint8_t *buf, size_t len, struct hat_image *im, char *why, size_t whylen);
 void hat_image_free(struct hat_image *im);
 
-/* decode's formats for a HAT image: text, JSON, eepdump's settings text */
-enum hat_fmt { HAT_FMT_TEXT, HAT_FMT_JSON, HAT_FMT_EEPDUMP };
+/*
+ * decode's formats for a HAT image: text, JSON, eepdump's text, and the
+ * settings create reads back (eepdump's text but for a one-line string
+ * holding '#', which goes multi-line).
+ */
+enum hat_fmt { HAT_FMT_TEXT, HAT_FMT_JSON, HAT_FMT_EEPDUMP, HAT_FMT_SETTINGS };
 int hat_decode_buffer(const char *src, const uint8_t *buf, size_t len, enum hat_fmt fmt,
 		      const char *xfile);
-/* the settings eepdump writes for @im, to @f */
-void hat_print_eepdump(FILE *f, const struct hat_image *im);
+/* the settings eepdump writes for @im, to @f; @readable: HAT_FMT_SETTINGS */
+void hat_print_eepdump(FILE *f, const struct hat_image *im, bool readable);
 
 #endif

@@ -280,3 +280,13 @@ struct.pack_into("<I", b, 8, len(b))'
 	[ "$status" -eq 14 ]
 	[[ "$output" == *"atom 2 (offset 97): length 100 runs past the end of the image (eeplen)"* ]]
 }
+
+@test "a one-line string with a '#' in it: eepdump's text loses it, --format=cape keeps it" {
+	printf '%s\ncustom_data "\nnot a # comment\\"\n' "$(cat "$HAT/v2-minimal.txt")" > "$BATS_TEST_TMPDIR/h.txt"
+	ct create "$BATS_TEST_TMPDIR/h.txt" --eeprom-out "$BATS_TEST_TMPDIR/h.eep"
+	run ct decode --format=eepdump "$BATS_TEST_TMPDIR/h.eep"
+	[[ "$output" == *'custom_data "not a # comment"'* ]]
+	ct decode --format=cape "$BATS_TEST_TMPDIR/h.eep" > "$BATS_TEST_TMPDIR/back.txt"
+	ct create "$BATS_TEST_TMPDIR/back.txt" --eeprom-out "$BATS_TEST_TMPDIR/back.eep"
+	cmp "$BATS_TEST_TMPDIR/h.eep" "$BATS_TEST_TMPDIR/back.eep"
+}
