@@ -14,7 +14,7 @@ struct cmd {
 };
 
 static const struct cmd cmds[] = {
-	{ "create", cmd_create, "write <part>-<version>.eeprom and .dtbo from a definition" },
+	{ "create", cmd_create, "write <part>-<version>.eeprom and .dtbo from a definition, or a HAT image" },
 	{ "decode", cmd_decode, "print every field of an EEPROM image or a slot's EEPROM" },
 	{ "check", cmd_check, "validate definitions; report pin conflicts and power budget" },
 	{ "flash", cmd_flash, "write an image to a slot's EEPROM or a file/device, verified" },
@@ -48,7 +48,7 @@ static const char exit_codes[] =
 	"  12  image: bad text field\n"
 	"  13  image: bad CRC\n"
 	"  14  image: truncated, or extension area malformed (embedded overlay\n"
-	"      not a device tree)\n"
+	"      not a device tree); a HAT image's atoms malformed\n"
 	"  15  override: the kernel refused the cape\n";
 
 static void usage(FILE *f)
