@@ -314,6 +314,33 @@ static void toy_test_unregistered(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, capebus_controller_register(t->ctrl), 0);
 }
 
+/* What capes may make platform devices of: exactly the strings added. */
+static void toy_test_platform_compatibles(struct kunit *test)
+{
+	struct toy_test *t = test->priv;
+	struct capebus_controller *ctrl;
+
+	ctrl = capebus_controller_alloc(NULL, &toy_header, NULL, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctrl);
+	KUNIT_EXPECT_FALSE(test, capebus_controller_platform_compatible(ctrl, "gpio-leds"));
+	KUNIT_EXPECT_EQ(test, capebus_controller_add_platform_compatible(ctrl, ""),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, capebus_controller_add_platform_compatible(ctrl, "gpio-leds"),
+			0);
+	KUNIT_EXPECT_EQ(test, capebus_controller_add_platform_compatible(ctrl, "w1-gpio"),
+			0);
+	KUNIT_EXPECT_TRUE(test, capebus_controller_platform_compatible(ctrl, "gpio-leds"));
+	KUNIT_EXPECT_TRUE(test, capebus_controller_platform_compatible(ctrl, "w1-gpio"));
+	KUNIT_EXPECT_FALSE(test, capebus_controller_platform_compatible(ctrl, "gpio-led"));
+	KUNIT_EXPECT_FALSE(test, capebus_controller_platform_compatible(ctrl, "GPIO-LEDS"));
+	KUNIT_EXPECT_FALSE(test, capebus_controller_platform_compatible(ctrl, ""));
+	capebus_controller_put(ctrl);
+
+	/* Registered, the list is fixed. */
+	KUNIT_EXPECT_EQ(test, capebus_controller_add_platform_compatible(t->ctrl, "gpio-leds"),
+			-EBUSY);
+}
+
 static void toy_test_attach_detach(struct kunit *test)
 {
 	struct toy_test *t = test->priv;
@@ -491,6 +518,7 @@ static struct kunit_case toy_test_cases[] = {
 	KUNIT_CASE(toy_test_virtual_slots),
 	KUNIT_CASE(toy_test_detected),
 	KUNIT_CASE(toy_test_unregistered),
+	KUNIT_CASE(toy_test_platform_compatibles),
 	KUNIT_CASE(toy_test_attach_detach),
 	KUNIT_CASE(toy_test_attach_refuses),
 	KUNIT_CASE(toy_test_bad_header),

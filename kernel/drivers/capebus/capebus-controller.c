@@ -992,6 +992,9 @@ static void capebus_controller_release(struct device *dev)
 		of_node_put(ctrl->exports[i].np);
 		kfree(ctrl->exports[i].name);
 	}
+	for (i = 0; i < ctrl->num_platform_compats; i++)
+		kfree(ctrl->platform_compats[i]);
+	kfree(ctrl->platform_compats);
 	kfree(ctrl->targets);
 	kfree(ctrl->exports);
 	kfree(ctrl->slots);
@@ -1373,6 +1376,63 @@ int capebus_controller_add_target(struct capebus_controller *ctrl,
 	return 0;
 }
 EXPORT_SYMBOL_GPL(capebus_controller_add_target);
+
+/**
+ * capebus_controller_add_platform_compatible() - let capes make platform
+ *	devices of a kind
+ * @ctrl: the controller, not yet registered
+ * @compatible: a compatible string (copied)
+ *
+ * A node a cape adds to a target the OF core populates (a simple-bus, the
+ * root: the kernel makes a platform device of each node added there) binds
+ * the driver its compatible names, and some drivers trust their parent
+ * device to be of a kind the cape cannot give them.  Such a node is
+ * accepted only if every string of its compatible is one added here; a
+ * controller that adds none lets capes make no platform device.
+ *
+ * Return: 0, -EBUSY if @ctrl is registered, -EINVAL for an empty string,
+ * or -ENOMEM.
+ */
+int capebus_controller_add_platform_compatible(struct capebus_controller *ctrl,
+					       const char *compatible)
+{
+	char **more;
+
+	if (!*compatible)
+		return -EINVAL;
+
+	guard(mutex)(&ctrl->lock);
+	if (ctrl->registered)
+		return -EBUSY;
+
+	more = krealloc_array(ctrl->platform_compats,
+			      ctrl->num_platform_compats + 1, sizeof(*more),
+			      GFP_KERNEL);
+	if (!more)
+		return -ENOMEM;
+	ctrl->platform_compats = more;
+	more[ctrl->num_platform_compats] = kstrdup(compatible, GFP_KERNEL);
+	if (!more[ctrl->num_platform_compats])
+		return -ENOMEM;
+	ctrl->num_platform_compats++;
+
+	return 0;
+}
+EXPORT_SYMBOL_GPL(capebus_controller_add_platform_compatible);
+
+/* Was @compatible added with capebus_controller_add_platform_compatible()? */
+bool capebus_controller_platform_compatible(struct capebus_controller *ctrl,
+					    const char *compatible)
+{
+	unsigned int i;
+
+	for (i = 0; i < ctrl->num_platform_compats; i++)
+		if (!strcmp(ctrl->platform_compats[i], compatible))
+			return true;
+
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(capebus_controller_platform_compatible);
 
 /**
  * capebus_controller_set_target_pins() - the header pins behind a target

@@ -106,6 +106,9 @@ struct capebus_export {
  * @res: the header's pin holders and rail budgets
  * @targets: the only nodes a cape overlay may target, and their pins
  * @num_targets: entries in @targets
+ * @platform_compats: the compatibles a cape may give a node the kernel
+ *	will make a platform device of
+ * @num_platform_compats: entries in @platform_compats
  * @exports: the names cape overlays resolve references through, and the
  *	nodes they stand for (references held)
  * @num_exports: entries in @exports
@@ -130,6 +133,8 @@ struct capebus_controller {
 	struct capebus_resources *res;
 	struct capebus_target *targets;
 	unsigned int num_targets;
+	char **platform_compats;
+	unsigned int num_platform_compats;
 	struct capebus_export *exports;
 	unsigned int num_exports;
 	unsigned int num_slots;
@@ -177,6 +182,8 @@ int __capebus_cape_retry_overlay(struct cape_device *cape, char *why,
 int capebus_cape_retry_overlay(struct cape_device *cape, char *why,
 			       size_t why_len);
 unsigned int capebus_controller_retry_overlays(struct capebus_controller *ctrl);
+bool capebus_controller_platform_compatible(struct capebus_controller *ctrl,
+					    const char *compatible);
 bool capebus_controller_has_target(struct capebus_controller *ctrl,
 				   struct device_node *np);
 const struct capebus_target *

@@ -992,6 +992,33 @@ static int capebus_add_once(struct capebus_apply *ap, struct device_node *target
 }
 
 /*
+ * A node added to a target the OF core populates becomes a platform device,
+ * bound to the driver its compatible names: every string of it must be one
+ * the connector lets capes make (capebus_controller_add_platform_compatible()).
+ * What nests below one of the cape's own devices is capebus-parents.c's.
+ */
+static int capebus_verify_platform(struct capebus_apply *ap,
+				   struct device_node *target,
+				   struct device_node *child, const char *frag)
+{
+	struct capebus_controller *ctrl = ap->cape->ctrl;
+	struct property *prop;
+	const char *compat;
+
+	if (!of_node_check_flag(target, OF_POPULATED_BUS))
+		return 0;
+
+	of_property_for_each_string(child, "compatible", prop, compat)
+		if (!capebus_controller_platform_compatible(ctrl, compat))
+			return capebus_refuse(ap,
+					      "platform devices: fragment %s adds %s to %pOF, a platform device of compatible %s, which %s does not let capes make",
+					      frag, kbasename(child->full_name),
+					      target, compat, dev_name(&ctrl->dev));
+
+	return 0;
+}
+
+/*
  * One fragment, as the overlay code will apply it: it targets a node the
  * connector allows, it only adds nodes (no property of the target, no node
  * the target has already), and everything it adds keeps the rules.
@@ -1037,6 +1064,8 @@ static int capebus_verify_fragment(struct capebus_apply *ap,
 			return ret;
 		}
 		ret = capebus_add_once(ap, target, child, frag);
+		if (!ret)
+			ret = capebus_verify_platform(ap, target, child, frag);
 		if (ret)
 			return ret;
 		ret = capebus_claim_addr(ap, target, true, child);

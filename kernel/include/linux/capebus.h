@@ -360,6 +360,8 @@ int capebus_controller_set_resources(struct capebus_controller *ctrl,
 				     const unsigned long *shared_pins);
 int capebus_controller_add_target(struct capebus_controller *ctrl,
 				  struct device_node *np);
+int capebus_controller_add_platform_compatible(struct capebus_controller *ctrl,
+					       const char *compatible);
 int capebus_controller_set_target_pins(struct capebus_controller *ctrl,
 				       struct device_node *np, const char *name,
 				       const unsigned long *pins);

@@ -620,6 +620,25 @@ static int bone_read_target_pins(struct bone_capebus *bc)
 	return 0;
 }
 
+/* cape-platform-compatibles: the platform devices capes may make. */
+static int bone_read_platform_compatibles(struct bone_capebus *bc)
+{
+	struct property *prop;
+	const char *compat;
+	int ret;
+
+	of_property_for_each_string(bc->dev->of_node, "cape-platform-compatibles",
+				    prop, compat) {
+		ret = capebus_controller_add_platform_compatible(bc->ctrl, compat);
+		if (ret)
+			return dev_err_probe(bc->dev, ret,
+					     "cape-platform-compatibles: %s\n",
+					     compat);
+	}
+
+	return 0;
+}
+
 static int bone_read_resources(struct bone_capebus *bc)
 {
 	struct device *dev = bc->dev;
@@ -651,6 +670,10 @@ static int bone_read_resources(struct bone_capebus *bc)
 		return ret;
 	if (!ret)
 		return dev_err_probe(dev, -EINVAL, "no cape-targets\n");
+
+	ret = bone_read_platform_compatibles(bc);
+	if (ret)
+		return ret;
 
 	ret = bone_read_exports(bc);
 	if (ret)
