@@ -17,6 +17,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "capebus-internal.h"
+
 static const char *const toy_pins[] = { "J1.1", "J1.2", "J1.3", "J1.4" };
 static const char *const toy_rails[] = { "3v3" };
 /* The toy connector is a GPIO nexus too: GPIO 11 is J1.1, and so on. */
