@@ -630,6 +630,41 @@ static void fdt_test_local_root(struct kunit *test)
 	expect_refused(test, blob, len, "which is not a node the overlay adds");
 }
 
+/*
+ * __local_fixups__ describes fragments only: an entry for __fixups__ (which
+ * the blob written drops) or for itself is refused.  libFuzzer found the
+ * first: accepted, its output then refused by the resolver itself.
+ */
+static void fdt_test_local_special(struct kunit *test)
+{
+	static const char * const name[] = { "__fixups__", "__local_fixups__" };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(name); i++) {
+		struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+		size_t len;
+		void *blob;
+
+		KUNIT_ASSERT_NOT_NULL(test, b);
+		tb_begin(b, "");
+		tb_begin(b, "a");
+		tb_prop_cells(b, "target", (const u32 []){ 0xffffffff }, 1);
+		tb_begin(b, "__overlay__");
+		tb_end(b);
+		tb_end(b);
+		tb_begin(b, "__fixups__");
+		tb_prop_strs(b, "bone_i2c_2", "/a:target:0", NULL);
+		tb_end(b);
+		tb_begin(b, "__local_fixups__");
+		tb_begin(b, name[i]);
+		tb_end(b);
+		tb_end(b);
+		tb_end(b);
+		blob = tb_finish(test, b, &len);
+		expect_refused(test, blob, len, "which is no fragment");
+	}
+}
+
 /* Phandles: unique, never linux,phandle, never a cell count's value. */
 static void fdt_test_phandle_rules(struct kunit *test)
 {
@@ -1724,6 +1759,7 @@ static struct kunit_case capebus_fdt_test_cases[] = {
 	KUNIT_CASE(fdt_test_local_renumbered),
 	KUNIT_CASE(fdt_test_local_outside),
 	KUNIT_CASE(fdt_test_local_root),
+	KUNIT_CASE(fdt_test_local_special),
 	KUNIT_CASE(fdt_test_phandle_rules),
 	KUNIT_CASE(fdt_test_cells_bounded),
 	KUNIT_CASE(fdt_test_siblings_case),

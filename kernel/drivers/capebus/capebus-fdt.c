@@ -1007,6 +1007,14 @@ static int cb_local_fixups(struct cb_fdt *f, int lf, int node)
 			return cb_bad(f,
 				      "__local_fixups__ names node %s of %s, which the overlay does not have",
 				      f->nodes[c].name, cb_name(f, node));
+		/*
+		 * Not __fixups__ or __local_fixups__: the blob written has no
+		 * __fixups__, and the kernel would look for it in vain.
+		 */
+		if (f->nodes[o].kind == CB_FIXUPS || f->nodes[o].kind == CB_LOCAL)
+			return cb_bad(f,
+				      "__local_fixups__ names node %s, which is no fragment",
+				      f->nodes[c].name);
 		ret = cb_local_fixups(f, c, o);
 		if (ret)
 			return ret;
