@@ -242,3 +242,21 @@ for pad in v:
 	done
 	[ "$n" -ge 9 ]
 }
+
+@test "a cape adding a platform device the connector does not list is refused; the real capes' are listed" {
+	need
+	pin_cape P8.7
+	cat > "$BATS_TEST_TMPDIR/x.dtso" <<'DTS'
+/dts-v1/;
+/plugin/;
+&bone_devices {
+	pmic-charger {
+		compatible = "gpio-leds", "ti,tps65217-charger";
+	};
+};
+DTS
+	dtc -q -I dts -O dtb -o "$BATS_TEST_TMPDIR"/pc/EXL-PIN-01-00A0.dtbo "$BATS_TEST_TMPDIR/x.dtso"
+	check am335x-boneblack "$BATS_TEST_TMPDIR/pc"
+	[ "$status" -eq 1 ]
+	[[ $output == *"pmic-charger: a platform device of compatible ti,tps65217-charger, which the connector does not list"* ]]
+}

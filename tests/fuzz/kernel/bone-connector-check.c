@@ -22,8 +22,10 @@
  *  - the overlay through capebus_fdt_resolve() (capebus-fdt.c), resolving
  *    its references through the connector's export-symbols, with the
  *    kernel's cape limits; then every fragment's target in the result must
- *    be one of cape-targets (the rule capebus-overlay.c applies on the
- *    live tree, written again here).
+ *    be one of cape-targets, and a node added to a simple-bus target (one
+ *    the kernel populates) must have a compatible the connector's
+ *    cape-platform-compatibles lists, every string of it (the rules
+ *    capebus-overlay.c applies on the live tree, written again here).
  * Exit status 1 if any cape is refused.
  */
 #include <libfdt.h>
@@ -185,6 +187,34 @@ static int check_pins(const char *path, char *why, size_t why_len,
 	return 0;
 }
 
+/*
+ * 0, or why a node fragment frag of overlay adds to a simple-bus target
+ * would be a platform device the connector does not let capes make.
+ */
+static int check_platform(const void *overlay, int frag, u32 target,
+			  char *why, size_t why_len)
+{
+	int t = fdt_node_offset_by_phandle(board, target), body, child;
+	const char *c;
+	int len, at;
+
+	if (t < 0 || (t && fdt_node_check_compatible(board, t, "simple-bus")))
+		return 0;
+	body = fdt_subnode_offset(overlay, frag, "__overlay__");
+	fdt_for_each_subnode(child, overlay, body) {
+		c = fdt_getprop(overlay, child, "compatible", &len);
+		for (at = 0; c && at < len; at += strlen(c + at) + 1) {
+			if (in_stringlist("cape-platform-compatibles", c + at))
+				continue;
+			snprintf(why, why_len,
+				 "%s: a platform device of compatible %s, which the connector does not list",
+				 fdt_get_name(overlay, child, NULL), c + at);
+			return -EPERM;
+		}
+	}
+	return 0;
+}
+
 /* 0, or why the overlay does not resolve against the connector. */
 static int check_overlay(const char *path, char *why, size_t why_len,
 			 struct capebus_fdt_info *info)
@@ -209,6 +239,9 @@ static int check_overlay(const char *path, char *why, size_t why_len,
 			ret = -EPERM;
 			break;
 		}
+		ret = check_platform(out, frag, fdt32_to_cpu(*t), why, why_len);
+		if (ret)
+			break;
 	}
 	free(out);
 	return ret;
