@@ -1432,7 +1432,6 @@ bool capebus_controller_platform_compatible(struct capebus_controller *ctrl,
 
 	return false;
 }
-EXPORT_SYMBOL_IF_KUNIT(capebus_controller_platform_compatible);
 
 /**
  * capebus_controller_set_target_pins() - the header pins behind a target
