@@ -64,10 +64,10 @@ struct rpi_hat_header {
 /* Atom types. */
 #define RPI_HAT_ATOM_INVALID		0x0000
 #define RPI_HAT_ATOM_VENDOR		0x0001	/* struct rpi_hat_vendor + strings; required */
-#define RPI_HAT_ATOM_GPIO		0x0002	/* struct rpi_hat_gpio_map; version 1 only, required there */
+#define RPI_HAT_ATOM_GPIO		0x0002	/* struct rpi_hat_gpio_map; HAT only, required */
 #define RPI_HAT_ATOM_DT			0x0003	/* version 1: a .dtbo; version 2: an overlay name */
 #define RPI_HAT_ATOM_CUSTOM		0x0004	/* any bytes; any number of them, order kept */
-#define RPI_HAT_ATOM_GPIO_BANK1		0x0005	/* struct rpi_hat_gpio_map_bank1 (compute modules) */
+#define RPI_HAT_ATOM_GPIO_BANK1		0x0005	/* struct rpi_hat_gpio_map_bank1, GPIO28-45 */
 #define RPI_HAT_ATOM_POWER_SUPPLY	0x0006	/* struct rpi_hat_power_supply; version 2 only */
 #define RPI_HAT_ATOM_INVALID_FFFF	0xffff
 
