@@ -233,6 +233,16 @@ nested() {
 	nested nested-platform-clk
 }
 
+@test "parents: AMBA devices below a cape's bus that cannot be made leave no node reference behind" {
+	cfs_run 'declare_cape am CFS-AMBA && cat /host/hostile/nested-amba.dtbo > $CAPES/am/dtbo && echo 1 > $CAPES/am/enable && cat $CAPES/am/status
+		rmdir $CAPES/am; [ "$(dt_hash)" = "$(cat /tmp/dt.base)" ] && echo same-tree'
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = loaded ]
+	[ "${lines[1]}" = same-tree ]
+	# Removal freed the nodes: no "OF: ERROR: memory leak", no refcount
+	# underflow (guest_teardown judges the log).
+}
+
 @test "after every refusal a good cape still loads and the tree comes back" {
 	cfs_run 'declare_cape ok CFS-OK && cat /host/hostile/phandle-top.dtbo > $CAPES/ok/dtbo && echo 1 > $CAPES/ok/enable && cat $CAPES/ok/status;
 		rmdir $CAPES/ok; [ "$(dt_hash)" = "$(cat /tmp/dt.base)" ] && echo same-tree'
