@@ -23,6 +23,9 @@
 #   a0-*.eeprom                A0 images of cape-defs/weather.cape
 #   ref-*.eeprom               tests/reference/cape_eeprom.py's encoding
 #   ext-*.eeprom               other shapes of extension area (below)
+# rpi-eeprom-fuzz:
+#   eepmake-*.eep              Raspberry Pi eepmake's images, the HAT and HAT+
+#                              fixtures of tests/bats/host/fixtures/hat/
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -37,7 +40,8 @@ fdt=$here/corpus/fdt-fuzz
 ee=$here/corpus/bone-eeprom-fuzz
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-rm -rf "$fdt" "$ee"
+rpi=$here/corpus/rpi-eeprom-fuzz
+rm -rf "$fdt" "$ee" "$rpi"
 mkdir -p "$fdt" "$ee"
 
 for src in "$here"/seeds/fdt-fuzz/*.dts; do
@@ -134,4 +138,9 @@ for name in ["dts-i2c-tmp105.dtb", "dts-local-fixups.dtb", "dts-enable-target-pa
     (d / ("prog-" + stem)).write_bytes(bytes(prog))
 EOF
 
-ls -l "$fdt" "$ee"
+mkdir -p "$rpi"
+for f in "$top"/tests/bats/host/fixtures/hat/*.eep; do
+	cp "$f" "$rpi/eepmake-$(basename "$f")"
+done
+
+ls -l "$fdt" "$ee" "$rpi"

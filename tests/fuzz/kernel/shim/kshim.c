@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The out-of-line part of the userspace kernel shim: lib/ctype.c's table,
- * lib/crc32.c's crc32_le(), and the subset of lib/vsprintf.c the parsers
- * print with.  Built with the sanitizers but without coverage
- * instrumentation: the fuzzers' coverage is the kernel files'.
+ * lib/crc32.c's crc32_le(), lib/crc16.c's crc16(), and the subset of
+ * lib/vsprintf.c the parsers print with.  Built with the sanitizers but
+ * without coverage instrumentation: the fuzzers' coverage is the kernel
+ * files'.
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/crc16.h>
 #include <linux/crc32.h>
 #include <linux/ctype.h>
 #include <linux/types.h>
@@ -69,6 +71,26 @@ u32 crc32_le(u32 crc, const unsigned char *p, size_t len)
 	}
 	while (len--)
 		crc = crc32_table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
+	return crc;
+}
+
+/* lib/crc16.c's crc16(): reflected, polynomial 0xa001, a byte at a time. */
+static u16 crc16_table[256];
+
+u16 crc16(u16 crc, const u8 *buffer, size_t len)
+{
+	u16 c;
+	int i, k;
+
+	if (!crc16_table[1]) {
+		for (i = 0; i < 256; i++) {
+			for (c = (u16)i, k = 0; k < 8; k++)
+				c = (u16)((c >> 1) ^ ((c & 1) ? 0xa001u : 0));
+			crc16_table[i] = c;
+		}
+	}
+	while (len--)
+		crc = (u16)((crc >> 8) ^ crc16_table[(crc ^ *buffer++) & 0xff]);
 	return crc;
 }
 
@@ -305,6 +327,10 @@ void kshim_selftest(void)
 
 	if (~crc32_le(~0u, (const unsigned char *)"123456789", 9) != 0xcbf43926u) {
 		fprintf(stderr, "kshim: crc32_le is wrong\n");
+		abort();
+	}
+	if (crc16(0, (const u8 *)"123456789", 9) != 0xbb3d) {
+		fprintf(stderr, "kshim: crc16 is wrong\n");
 		abort();
 	}
 	kshim_snprintf(b, sizeof(b), "%*ph|%.*s|%zu|%#x", 3, "\x01\xab\xff", 2, "abc",
