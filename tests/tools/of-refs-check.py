@@ -11,7 +11,9 @@ provides ("#<stem>-cells": "<stem>s", "...-<stem>s", "<stem>", "...-<stem>"),
 or (2) in its table of phandle properties without a cell count.  Every
 binding fw_devlink has must fall under one of them, or be one the verifier
 handles by name (interrupts, interrupts-extended, interrupt-map, gpio-map).
-Prints one line per binding and what covers it; exits 1 if one is not.
+The same for gpiolib's legacy GPIO property names (drivers/gpio/gpiolib-of.c,
+of_find_gpio_rename()), which no stem rule matches.  Prints one line per
+binding and what covers it; exits 1 if one is not.
 """
 import re
 import sys
@@ -86,6 +88,16 @@ def main():
         else:
             ok = in_plain(name, False) or f'"{name}"' in ours
         print(f"{'ok' if ok else 'NOT COVERED'}: {fn} {name}")
+        bad += not ok
+    # gpiolib's legacy GPIO property names (of_find_gpio_rename()): each
+    # entry's legacy_id, or its con_id where that is NULL.
+    gsrc = open(linux + "/drivers/gpio/gpiolib-of.c").read()
+    body = gsrc[gsrc.index("of_find_gpio_rename("):]
+    body = body[:body.index("\n}\n")]
+    for con_id, legacy in re.findall(r'\{\s*"([^"]+)",\s*("[^"]*"|NULL)', body):
+        name = con_id if legacy == "NULL" else legacy.strip('"')
+        ok = stem_matches(name, "gpio") or in_plain(name, False)
+        print(f"{'ok' if ok else 'NOT COVERED'}: gpiolib legacy name {name}")
         bad += not ok
     sys.exit(1 if bad else 0)
 

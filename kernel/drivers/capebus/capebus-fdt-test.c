@@ -1415,7 +1415,7 @@ static void rules_test_raw_named(struct kunit *test)
 	static const char * const props[] = {
 		"assigned-clocks", "assigned-clock-parents", "clocks",
 		"i2c-parent", "vcc-supply", "regmap", "pinctrl-3",
-		"interrupt-parent",
+		"interrupt-parent", "gpio-sck", "cirrus,gpio-nreset",
 	};
 	unsigned int i;
 	size_t len;

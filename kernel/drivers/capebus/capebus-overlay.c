@@ -422,6 +422,27 @@ static const struct capebus_plain_ref {
 	{ "phy-handle", '=' },
 	{ "pcs-handle", '=' },
 	{ "sfp", '=' },
+	/*
+	 * gpiolib's legacy names, read as GPIO specifiers although no stem
+	 * rule matches them (of_find_gpio_rename(), drivers/gpio/gpiolib-of.c).
+	 */
+	{ "gpio-sck", '=', CAPEBUS_REFS_CELLS, "#gpio-cells" },
+	{ "gpio-miso", '=', CAPEBUS_REFS_CELLS, "#gpio-cells" },
+	{ "gpio-mosi", '=', CAPEBUS_REFS_CELLS, "#gpio-cells" },
+	{ "gpio-reset", '=', CAPEBUS_REFS_CELLS, "#gpio-cells" },
+	{ "gpios-reset", '=', CAPEBUS_REFS_CELLS, "#gpio-cells" },
+	{ "gpio-rtc-data", '=', CAPEBUS_REFS_CELLS, "#gpio-cells" },
+	{ "gpio-rtc-sclk", '=', CAPEBUS_REFS_CELLS, "#gpio-cells" },
+	{ "gpio-rtc-reset", '=', CAPEBUS_REFS_CELLS, "#gpio-cells" },
+	{ "reset-n-io", '=', CAPEBUS_REFS_CELLS, "#gpio-cells" },
+	{ "cirrus,gpio-nreset", '=', CAPEBUS_REFS_CELLS, "#gpio-cells" },
+	{ "wlf,reset", '=', CAPEBUS_REFS_CELLS, "#gpio-cells" },
+	{ "wlf,ldoena", '=', CAPEBUS_REFS_CELLS, "#gpio-cells" },
+	{ "wlf,ldo1ena", '=', CAPEBUS_REFS_CELLS, "#gpio-cells" },
+	{ "wlf,ldo2ena", '=', CAPEBUS_REFS_CELLS, "#gpio-cells" },
+	{ "i2s1-in-sel-gpio1", '=', CAPEBUS_REFS_CELLS, "#gpio-cells" },
+	{ "i2s1-in-sel-gpio2", '=', CAPEBUS_REFS_CELLS, "#gpio-cells" },
+	{ "fcs,int_n", '=', CAPEBUS_REFS_CELLS, "#gpio-cells" },
 	{ "gpio-ranges", '=', CAPEBUS_REFS_TABLE, NULL, 0, 4 },
 	{ "iommu-map", '=', CAPEBUS_REFS_TABLE, NULL, 1, 4 },
 	{ "msi-map", '=', CAPEBUS_REFS_TABLE, NULL, 1, 4 },
@@ -526,6 +547,15 @@ static int capebus_verify_plain_ref(struct capebus_apply *ap,
 				return capebus_refuse(ap,
 						      "references: property %s of node %pOFn names %pOF, whose %s is not bounded",
 						      prop->name, np, to, pr->cells);
+			/* Through the connector's GPIO nexus: a declared pin. */
+			if (args && i + 1 < n && kind == CAPEBUS_REF_EXPORT &&
+			    of_property_present(to, "gpio-map")) {
+				int ret = capebus_verify_nexus_pin(ap, np, prop,
+								   be32_to_cpu(cell[i + 1]));
+
+				if (ret)
+					return ret;
+			}
 			i += 1 + args;
 			break;
 		case CAPEBUS_REFS_FIRST:
@@ -673,7 +703,7 @@ static int capebus_verify_irq_inherited(struct capebus_apply *ap,
 {
 	struct device_node *child = np, *p = NULL;
 	enum capebus_ref kind = CAPEBUS_REF_OWN;
-	unsigned int steps = 0;
+	unsigned int steps = 0, i;
 	u32 ph, cells;
 	int ret;
 
@@ -715,8 +745,16 @@ static int capebus_verify_irq_inherited(struct capebus_apply *ap,
 				      "interrupts: property %s of node %pOFn does not match the #interrupt-cells of %pOF",
 				      prop->name, np, p);
 
-	return capebus_verify_irq_parent(ap, np, prop, p, kind, prop->value,
-					 cells);
+	/* Every specifier: through a nexus, each names a header pin. */
+	for (i = 0; i < prop->length / 4; i += cells) {
+		ret = capebus_verify_irq_parent(ap, np, prop, p, kind,
+						(const __be32 *)prop->value + i,
+						cells);
+		if (ret)
+			return ret;
+	}
+
+	return 0;
 }
 
 /* Every reference in the properties of @np, a node the overlay adds. */

@@ -243,6 +243,10 @@ nested() {
 	# underflow (guest_teardown judges the log).
 }
 
+@test "references: gpiolib's legacy gpio-sck through the nexus names an undeclared pin, and is refused" {
+	refused legacy-gpio-name "references: property gpio-sck of node x uses header pin P8.7, which the cape does not declare"
+}
+
 @test "after every refusal a good cape still loads and the tree comes back" {
 	cfs_run 'declare_cape ok CFS-OK && cat /host/hostile/phandle-top.dtbo > $CAPES/ok/dtbo && echo 1 > $CAPES/ok/enable && cat $CAPES/ok/status;
 		rmdir $CAPES/ok; [ "$(dt_hash)" = "$(cat /tmp/dt.base)" ] && echo same-tree'

@@ -75,7 +75,7 @@ setup() {
 	[ "$status" -eq 1 ]
 }
 
-@test "every reference fw_devlink parses is one the overlay verifier checks" {
+@test "every reference fw_devlink parses, and every legacy GPIO name gpiolib reads, is one the overlay verifier checks" {
 	local ksrc=${KSRC:-${CAPEBUS_CACHE:-$HOME/.cache/capebus}/linux-6.12}
 	if [ ! -f "$ksrc/drivers/of/property.c" ]; then
 		[ -z "${CB_REQUIRE_KSRC:-}" ] || { echo "no 6.12 tree at $ksrc" >&2; return 1; }
@@ -90,4 +90,10 @@ setup() {
 	run "$top/tests/tools/of-refs-check.py" "$ksrc" "$BATS_TEST_TMPDIR/overlay.c"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"NOT COVERED: suffix -supply"* ]]
+	# And gpiolib's legacy names (spi-gpio's gpio-sck).
+	sed 's/{ "gpio-sck", .=., CAPEBUS_REFS_CELLS, "#gpio-cells" },//' \
+		"$k/drivers/capebus/capebus-overlay.c" > "$BATS_TEST_TMPDIR/overlay.c"
+	run "$top/tests/tools/of-refs-check.py" "$ksrc" "$BATS_TEST_TMPDIR/overlay.c"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"NOT COVERED: gpiolib legacy name gpio-sck"* ]]
 }
