@@ -199,7 +199,9 @@ enable() {
 	for p in P8.13 P8.14 P9.19 P9.20; do
 		[ "$(pad_owner $p)" = "(MUX UNCLAIMED) (GPIO UNCLAIMED)" ]
 	done
-	cfs_run 'rmdir $CAPES/a; modprobe capebus-bone && for i in $(seq 100); do [ "$(cat $CB/slots/0/state 2>/dev/null)" = detected ] && break; sleep 0.1; done; cat $CB/slots/0/state'
+	# The controller comes back once its slots' EEPROMs are read and
+	# probing has settled: seconds on a loaded host.
+	cfs_run 'rmdir $CAPES/a; modprobe capebus-bone && for i in $(seq 600); do [ "$(cat $CB/slots/0/state 2>/dev/null)" = detected ] && break; sleep 0.1; done; cat $CB/slots/0/state'
 	[ "$output" = detected ]
 	[ "$(pad_value P8.13)" = "$(conf 0xC007)" ]
 	[[ "$(pad_owner P8.14)" == "capebus0-slot0 "* ]]
