@@ -8,6 +8,11 @@
  *   cat bare.dtbo > /sys/kernel/debug/capebus-ovbench/apply
  *   cat /sys/kernel/debug/capebus-ovbench/result   # "ret apply_ns remove_ns"
  *
+ * The last blob written to apply stays loaded: "echo 1 > keep" applies it
+ * and keeps it, "echo 0 > keep" removes it, so a shell can time the bare
+ * apply the way it times a cape's "echo 1 > enable" (both writes of a shell
+ * builtin), between two reads of "now" (ktime_get_ns()).
+ *
  * And for bench/overlay-scale.sh, an overlay of any size through both
  * paths: a bench controller of its own (its target a bus node under a
  * disabled node, so the overlay's nodes become no devices; it exports the
@@ -99,6 +104,42 @@ static int ovbench_result_show(struct seq_file *s, void *unused)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(ovbench_result);
+
+static int ovbench_keep_id;
+
+static ssize_t ovbench_keep_write(struct file *file, const char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	bool on;
+	int ret;
+
+	ret = kstrtobool_from_user(ubuf, count, &on);
+	if (ret)
+		return ret;
+	guard(mutex)(&ovbench_lock);
+	if (on && !ovbench_keep_id)
+		ret = of_overlay_fdt_apply(ovbench_buf, ovbench_len,
+					   &ovbench_keep_id, NULL);
+	else if (!on && ovbench_keep_id)
+		ret = of_overlay_remove(&ovbench_keep_id);
+	else
+		ret = -EBUSY;
+
+	return ret ? ret : count;
+}
+
+static const struct file_operations ovbench_keep_fops = {
+	.owner = THIS_MODULE,
+	.write = ovbench_keep_write,
+};
+
+static int ovbench_now_get(void *data, u64 *val)
+{
+	*val = ktime_get_ns();
+
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(ovbench_now_fops, ovbench_now_get, NULL, "%llu\n");
 
 /* ---- scale: the bench controller ----------------------------------------- */
 
@@ -298,6 +339,8 @@ static int __init ovbench_init(void)
 	ovbench_dir = debugfs_create_dir("capebus-ovbench", NULL);
 	debugfs_create_file("apply", 0200, ovbench_dir, NULL, &ovbench_apply_fops);
 	debugfs_create_file("result", 0400, ovbench_dir, NULL, &ovbench_result_fops);
+	debugfs_create_file("keep", 0200, ovbench_dir, NULL, &ovbench_keep_fops);
+	debugfs_create_file_unsafe("now", 0400, ovbench_dir, NULL, &ovbench_now_fops);
 	debugfs_create_file("scale", 0200, ovbench_dir, NULL, &ovbench_scale_fops);
 	debugfs_create_file("scale_result", 0400, ovbench_dir, NULL,
 			    &ovbench_scale_result_fops);
@@ -309,6 +352,8 @@ module_init(ovbench_init);
 static void __exit ovbench_exit(void)
 {
 	debugfs_remove_recursive(ovbench_dir);
+	if (ovbench_keep_id)
+		of_overlay_remove(&ovbench_keep_id);
 	ovbench_scale_teardown();
 	kvfree(ovbench_buf);
 }
