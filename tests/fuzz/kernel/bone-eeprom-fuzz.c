@@ -44,25 +44,8 @@
 #include "bone-eeprom.h"
 #include "kshim.h"
 
-#define WHY_LEN		256	/* CAPEBUS_REASON_LEN, as the kernel's callers */
-
-static bool verbose;	/* FUZZ_VERBOSE=1: print what each call said */
-
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-__attribute__((noreturn, format(printf, 1, 2)))
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "bone-eeprom-fuzz: property violated: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	abort();
-}
+#define HARNESS_NAME "bone-eeprom-fuzz"
+#include "harness.h"
 
 /* The harness's own CRC-32/ISO-HDLC (table-driven; the shim's is bitwise). */
 static uint32_t crc_table[256];

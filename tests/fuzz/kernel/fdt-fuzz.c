@@ -50,17 +50,15 @@
 #include "capebus-fdt.h"
 #include "kshim.h"
 
-#define WHY_LEN		256	/* CAPEBUS_REASON_LEN, as the kernel's callers */
+#define HARNESS_NAME "fdt-fuzz"
+#include "harness.h"
+
 #define WRAP_HDR	(40 + 16)
 /* Most an output may exceed its input by; see cb_emit(). */
 #define OUT_SLACK	(WRAP_HDR + 12 + 4 * CAPEBUS_FDT_MAX_ENABLES + \
 			 sizeof(CAPEBUS_FDT_ENABLE_PROP))
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 static const char *dump_path;
-static bool verbose;
 
 /*
  * What the test connector exports: some of the names of the BeagleBone
@@ -91,19 +89,6 @@ static int lookup(void *ctx, const char *name, u32 *phandle)
 		}
 	}
 	return -ENOENT;
-}
-
-__attribute__((noreturn, format(printf, 1, 2)))
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "fdt-fuzz: property violated: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	abort();
 }
 
 static void put_be32(uint8_t *p, uint32_t v)

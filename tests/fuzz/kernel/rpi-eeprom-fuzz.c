@@ -36,25 +36,8 @@
 #include "rpi-eeprom.h"
 #include "kshim.h"
 
-#define WHY_LEN		256	/* CAPEBUS_REASON_LEN, as the kernel's callers */
-
-static bool verbose;	/* FUZZ_VERBOSE=1: print what each call said */
-
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-__attribute__((noreturn, format(printf, 1, 2)))
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "rpi-eeprom-fuzz: property violated: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	abort();
-}
+#define HARNESS_NAME "rpi-eeprom-fuzz"
+#include "harness.h"
 
 /* The harness's own CRC-16/ARC, bitwise (the shim's is table-driven). */
 static uint16_t crc16_arc(const uint8_t *p, size_t n)
