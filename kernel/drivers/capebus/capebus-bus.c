@@ -59,10 +59,13 @@ static int capebus_specific_match(struct device_driver *drv, void *data)
 	       capebus_match_id(cdrv->id_table, data);
 }
 
-/* The generic driver takes a cape with an overlay that no driver names. */
+/*
+ * The generic driver takes a cape with an overlay that no driver names,
+ * whether capebus applies it or the bootloader did.
+ */
 static bool capebus_generic_matches(struct cape_device *cape)
 {
-	if (!cape->overlay)
+	if (!cape->overlay && !cape->applied_by)
 		return false;
 
 	return !bus_for_each_drv(&capebus_bus_type, NULL, cape,
@@ -361,6 +364,7 @@ static void capebus_cape_release(struct device *dev)
 	capebus_overlay_forget(cape);
 	kvfree(cape->overlay);
 	kfree(cape->info);
+	kfree(cape->applied_by);
 	kfree(cape);
 }
 

@@ -130,6 +130,13 @@ static int capebus_cape_find_overlay(struct cape_device *cape,
 		    !strcmp(desc->overlay_source, "configfs");
 	int ret;
 
+	/* Its devices are in the tree already: nothing to apply, or to find. */
+	if (desc->applied_by) {
+		cape->applied_by = kstrdup(desc->applied_by, GFP_KERNEL);
+		cape->overlay_source = "bootloader";
+		return cape->applied_by ? 0 : -ENOMEM;
+	}
+
 	/*
 	 * An overlay a slot's EEPROM carries is used only if the parameter
 	 * says so; one root handed over (configfs: a dtbo, or an EEPROM image
@@ -717,9 +724,13 @@ size_t capebus_cape_note(const struct cape_device *cape, char *buf, size_t len)
 
 	lockdep_assert_held(&cape->ctrl->lock);
 	buf[0] = '\0';
+	if (cape->applied_by)
+		n += scnprintf(buf + n, len - n,
+			       "applied before Linux started (%s); it stays until reboot",
+			       cape->applied_by);
 	if (cape->over_budget)
-		n += scnprintf(buf + n, len - n, "over budget: %s",
-			       cape->budget_why);
+		n += scnprintf(buf + n, len - n, "%sover budget: %s",
+			       n ? "; " : "", cape->budget_why);
 	if (cape->overlay_err == -ENOENT)
 		n += scnprintf(buf + n, len - n,
 			       "%sno overlay: firmware %s not found",

@@ -56,6 +56,7 @@ struct capebus_slot {
 	struct capebus_cape_info *override_info;
 	void *override_overlay;
 	size_t override_overlay_len;
+	char *applied_by;
 };
 
 /**

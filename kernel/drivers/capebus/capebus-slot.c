@@ -114,6 +114,7 @@ static void capebus_slot_release(struct device *dev)
 	kfree(slot->desc_info);
 	kvfree(slot->eeprom);
 	kvfree(slot->overlay);
+	kfree(slot->applied_by);
 	kfree(slot);
 }
 
@@ -189,6 +190,8 @@ void capebus_slot_set_empty(struct capebus_slot *slot)
 			return;	/* the override stands in for the EEPROM */
 		if (slot->cape && !slot->cape->detected)
 			return;	/* a declared cape: not the EEPROM's */
+		if (slot->cape && slot->cape->applied_by)
+			return;	/* its overlay stays in the tree: so does it */
 		if (slot->cape)
 			cape = capebus_cape_get(slot->cape);
 	}
@@ -247,6 +250,11 @@ void capebus_slot_set_failed(struct capebus_slot *slot, const char *fmt, ...)
 		slot->overlay_len = 0;
 		if (!slot->cape || !slot->cape->detected) {
 			capebus_slot_fail_locked(slot, why);
+			return;
+		}
+		if (slot->cape->applied_by) {
+			dev_warn(&ctrl->dev, "slot %u: %s (%s stays: applied before Linux started)\n",
+				 slot->nr, why, slot->cape->holder);
 			return;
 		}
 		cape = capebus_cape_get(slot->cape);
@@ -337,6 +345,7 @@ static struct cape_device *capebus_slot_load(struct capebus_slot *slot)
 	struct capebus_cape_info *info;
 	char why[CAPEBUS_REASON_LEN];
 	struct cape_device *cape;
+	char *applied_by = NULL;
 	void *overlay = NULL;
 	const void *ov;
 
@@ -359,18 +368,23 @@ static struct cape_device *capebus_slot_load(struct capebus_slot *slot)
 		desc.overlay_len = slot->override_info ?
 				   slot->override_overlay_len : slot->overlay_len;
 		desc.overlay_source = slot->override_info ? "configfs" : "eeprom";
-		if (ov) {
+		if (ov)
 			overlay = kvmemdup(ov, desc.overlay_len, GFP_KERNEL);
-			if (!overlay) {
-				kfree(info);
-				return ERR_PTR(-ENOMEM);
-			}
+		if (!slot->override_info && slot->applied_by)
+			applied_by = kstrdup(slot->applied_by, GFP_KERNEL);
+		if ((ov && !overlay) ||
+		    (!slot->override_info && slot->applied_by && !applied_by)) {
+			kvfree(overlay);
+			kfree(info);
+			return ERR_PTR(-ENOMEM);
 		}
 	}
 
 	desc.info = info;
 	desc.overlay = overlay;
+	desc.applied_by = applied_by;
 	cape = __capebus_cape_add(slot->ctrl, &desc, why, sizeof(why));
+	kfree(applied_by);
 	kvfree(overlay);
 	kfree(info);
 
@@ -454,6 +468,39 @@ int capebus_slot_detected(struct capebus_slot *slot,
 }
 EXPORT_SYMBOL_GPL(capebus_slot_detected);
 
+/**
+ * capebus_slot_set_applied_by() - say the overlay of a slot's cape is in the
+ *	live tree already
+ * @slot: the slot
+ * @by: what says so (a bootloader's record of the overlays it applied: the
+ *	controller knows its family's), shown in the cape's state; copied.
+ *	NULL for a cape whose overlay capebus applies.
+ *
+ * Call it before capebus_slot_detected() for the cape the slot's EEPROM
+ * describes.  That cape then gets no overlay of capebus's: its devices are
+ * in the tree already.  It holds its pins as any other (a cape declared
+ * later on them is refused naming it), cannot be disabled or overridden,
+ * and stays when its EEPROM goes: its nodes stay in the tree until reboot.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int capebus_slot_set_applied_by(struct capebus_slot *slot, const char *by)
+{
+	char *copy = NULL;
+
+	if (by) {
+		copy = kstrdup(by, GFP_KERNEL);
+		if (!copy)
+			return -ENOMEM;
+	}
+	scoped_guard(mutex, &slot->ctrl->lock)
+		swap(slot->applied_by, copy);
+	kfree(copy);
+
+	return 0;
+}
+EXPORT_SYMBOL_GPL(capebus_slot_set_applied_by);
+
 /* The description a slot loads: its override's, else its EEPROM's. */
 static const struct capebus_cape_info *
 capebus_slot_desc_locked(struct capebus_slot *slot)
@@ -525,6 +572,13 @@ int capebus_slot_disable(struct capebus_slot *slot, bool disable)
 		if (slot->cape && !slot->cape->detected)
 			return disable && slot->state == CAPEBUS_SLOT_DISABLED ?
 			       0 : -EBUSY;
+		if (disable && slot->cape && slot->cape->applied_by) {
+			dev_info(&ctrl->dev,
+				 "slot %u: %s was applied before Linux started (%s): it stays until reboot\n",
+				 slot->nr, slot->cape->holder,
+				 slot->cape->applied_by);
+			return -EBUSY;
+		}
 		if (slot->cape)
 			cape = capebus_cape_get(slot->cape);
 	}
@@ -617,6 +671,14 @@ int capebus_slot_override(struct capebus_slot *slot, const void *image,
 		if (slot->cape && !slot->cape->detected) {
 			snprintf(why, why_len, "slot %u holds %s", slot->nr,
 				 slot->cape->holder);
+			ret = -EBUSY;
+			goto unlock;
+		}
+		if (slot->cape && slot->cape->applied_by) {
+			snprintf(why, why_len,
+				 "slot %u holds %s, applied before Linux started (%s): it stays until reboot",
+				 slot->nr, slot->cape->holder,
+				 slot->cape->applied_by);
 			ret = -EBUSY;
 			goto unlock;
 		}

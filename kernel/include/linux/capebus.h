@@ -160,6 +160,11 @@ enum capebus_slot_state {
  *	overlay's exclusive-use names (configfs "pins"), or NULL
  * @detected: the cape was read from a slot's ID EEPROM (set by
  *	capebus_slot_detected()); declared capes leave it false
+ * @applied_by: the cape's overlay is in the live tree already, applied
+ *	before Linux started; what says so (e.g. the bootloader's record of
+ *	the overlays it applied), shown in the cape's state.  The cape then
+ *	gets no overlay of capebus's (@overlay is ignored), holds its pins as
+ *	any other and stays until reboot.  NULL for every other cape.
  */
 struct capebus_cape_desc {
 	const struct capebus_cape_info *info;
@@ -169,6 +174,7 @@ struct capebus_cape_desc {
 	const char *overlay_source;
 	const unsigned long *extra_pins;
 	bool detected;
+	const char *applied_by;
 };
 
 /**
@@ -215,7 +221,8 @@ struct capebus_controller_ops {
  * @resolved: @overlay resolved through the connector's exports: the blob
  *	that is applied (capebus-fdt.c)
  * @resolved_len: bytes at @resolved
- * @overlay_source: "eeprom", "firmware", "configfs" or "none"
+ * @overlay_source: "eeprom", "firmware", "configfs", "bootloader" (applied
+ *	before Linux started: @applied_by) or "none"
  * @overlay_file: the firmware file name looked up, "" if none was
  * @overlay_err: why the firmware file gave no overlay (-ENOENT: not found),
  *	0 if it did or none was looked up; capebus_cape_retry_overlay()
@@ -250,6 +257,8 @@ struct capebus_controller_ops {
  * @attached: the controller's @attach succeeded and @detach is still due
  *	(controller's transition lock)
  * @ctrl_data: the controller module's, between @attach and @detach
+ * @applied_by: for a cape whose overlay was applied before Linux started,
+ *	what says so (&capebus_cape_desc.applied_by); else NULL
  *
  * Cape drivers use @dev and the accessors below; the rest is the core's.
  */
@@ -286,6 +295,7 @@ struct cape_device {
 	char budget_why[CAPEBUS_REASON_LEN];
 	bool attached;
 	void *ctrl_data;
+	const char *applied_by;
 };
 
 #define to_cape_device(d)	container_of_const(d, struct cape_device, dev)
@@ -393,6 +403,7 @@ int capebus_slot_set_eeprom(struct capebus_slot *slot, const void *raw,
 int capebus_slot_detected(struct capebus_slot *slot,
 			  const struct capebus_cape_info *info,
 			  const void *overlay, size_t overlay_len);
+int capebus_slot_set_applied_by(struct capebus_slot *slot, const char *by);
 
 struct cape_device *capebus_cape_add(struct capebus_controller *ctrl,
 				     const struct capebus_cape_desc *desc,
