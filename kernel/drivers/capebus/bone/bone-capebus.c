@@ -244,6 +244,23 @@ static void bone_found_give(struct bone_capebus *bc, unsigned int nr,
 	queue_work(system_long_wq, &bc->load_work);
 }
 
+/* Tell the core whether the bootloader applied the cape's overlay. */
+static void bone_slot_applied_by(struct bone_capebus *bc,
+				 struct capebus_slot *slot,
+				 const struct capebus_cape_info *info)
+{
+	char by[CAPEBUS_TEXT_LEN * 2 + 32];
+	bool applied = bone_applied_by_bootloader(info, by, sizeof(by));
+
+	if (applied)
+		dev_info(bc->dev, "%s %s: overlay applied by the bootloader (%s)\n",
+			 info->text[CAPEBUS_PART_NUMBER],
+			 info->text[CAPEBUS_VERSION], by);
+	if (capebus_slot_set_applied_by(slot, applied ? by : NULL))
+		dev_warn(bc->dev, "out of memory: %s may be applied twice\n",
+			 info->text[CAPEBUS_PART_NUMBER]);
+}
+
 /*
  * Load the capes the scan work found, each as it comes: the scan reads the
  * next slot meanwhile.
@@ -261,6 +278,7 @@ static void bone_load_work(struct work_struct *work)
 		if (!found)
 			continue;
 		slot = capebus_slot(bc->ctrl, nr);
+		bone_slot_applied_by(bc, slot, found->info);
 		capebus_slot_detected(slot, found->info, found->overlay,
 				      found->overlay_len);
 		dev_info(bc->dev, "slot %u: %s %s, done %lld us after probe\n",
@@ -729,6 +747,10 @@ static int bone_capebus_attach(struct capebus_controller *ctrl,
 			       size_t why_len)
 {
 	struct bone_capebus *bc = capebus_controller_get_drvdata(ctrl);
+
+	/* The bootloader's overlay muxed its pads: a second group would fight. */
+	if (cape->applied_by)
+		return 0;
 
 	return bone_pinmux_attach(&bc->pinmux, bc->dev->of_node, cape, why,
 				  why_len);

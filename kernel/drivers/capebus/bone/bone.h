@@ -36,6 +36,11 @@ int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,
 		       struct cape_device *cape, char *why, size_t why_len);
 void bone_pinmux_detach(struct cape_device *cape);
 
+bool bone_overlay_record_matches(const char *record, const char *part,
+				 const char *version);
+bool bone_applied_by_bootloader(const struct capebus_cape_info *info,
+				char *by, size_t len);
+
 void bone_info_from_eeprom(struct capebus_cape_info *info,
 			   const struct cape_eeprom *ee);
 int bone_decode_image(const void *buf, size_t len,
