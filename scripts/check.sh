@@ -33,8 +33,8 @@ build      1
 checkpatch 12
 dtbinding  7
 bisect     16
-kunit      156
-guest      176
+kunit      157
+guest      182
 build-distro 1
 guest-distro 51
 '
