@@ -18,7 +18,8 @@ PCTL=/sys/kernel/debug/pinctrl/48000800.pinmux-pinctrl-single
 GROUPS_DIR=/proc/device-tree/bus@40000000/motherboard-bus@40000000/pinmux@2,00000800
 
 # Pads (register offsets) of the header pins used here.
-declare -gA PAD=([P9.19]=0x17c [P9.20]=0x178 [P9.24]=0x184 [P8.13]=0x024 [P8.14]=0x028)
+declare -gA PAD=([P9.19]=0x17c [P9.20]=0x178 [P9.24]=0x184 [P8.13]=0x024 [P8.14]=0x028
+	[P8.7]=0x090)
 
 # conf WORD: the pad value a pin word asks for.
 conf() {
@@ -42,11 +43,15 @@ setup_file() {
 	image b.eeprom PM-B P9.19=0xA027
 	image c.eeprom PM-C P9.20=0xC00A
 	image hog.eeprom PM-HOG P9.19=0xE073 P9.24=0xC000
+	image victim.eeprom PM-VICTIM P9.19=0xA037
+	# shellcheck disable=SC2046 # one PIN=WORD argument each
+	image forger.eeprom PM-FORGER $("$FIX/forge-pin-group.py" P9.19=0xA037 -- \
+		P8.7 P8.8 P8.9 P8.10 P8.11 P8.12 P8.15 P8.16)
 	dtc -q -I dts -O dtb -o "$BATS_FILE_TMPDIR/pin-controller.dtbo" "$FIX/hostile/pin-controller.dtso"
 	# slub_debug=P: freed objects are poisoned (0x6b, "k"), so a name the
 	# pin controller kept of a node that is gone reads as "kkkk...".
 	guest_boot --slot 0="$BATS_FILE_TMPDIR/slot0.eeprom" --append "slub_debug=P"
-	for f in a b c hog; do
+	for f in a b c hog victim forger; do
 		guest_put "$BATS_FILE_TMPDIR/$f.eeprom"
 	done
 	guest_put "$BATS_FILE_TMPDIR/pin-controller.dtbo"
@@ -140,7 +145,7 @@ enable() {
 	guest_run "cat $PCTL/pingroups $PCTL/pinmux-functions"
 	[ "$status" -eq 0 ]
 	[[ "$output" != *kkkkkkkk* ]]
-	[ "$(grep -c '^group: capebus0-slot4-[0-9a-f]\{8\}$' <<< "$output")" = 2 ]
+	[ "$(grep -c '^group: capebus0-slot4-[0-9a-f]\{32\}$' <<< "$output")" = 2 ]
 	cfs_run 'rmdir $CAPES/b'
 	[ "$(pad_owner P9.19)" = "(MUX UNCLAIMED) (GPIO UNCLAIMED)" ]
 }
@@ -246,4 +251,21 @@ enable() {
 	[ "${lines[0]}" -ge 50 ]
 	[ "${lines[0]}" = "${lines[1]}" ]
 	[ "$(pad_value P8.14)" = "$(conf 0xA037)" ]
+}
+
+@test "a cape cannot forge the name of the next cape's pin group" {
+	# The forger's pin words give its cells the CRC-32 of the victim's
+	# (fixtures/forge-pin-group.py): while groups were named by it, the
+	# victim, next in the slot, got the forger's group, its pads P8.7-P8.16
+	# muxed and held and its own P9.19 not (red team round 7).
+	enable f forger.eeprom
+	[ "$status" -eq 0 ]
+	[[ "$(pad_owner P8.7)" == "capebus0-slot"* ]]
+	cfs_run 'rmdir $CAPES/f'
+	enable v victim.eeprom
+	[ "$status" -eq 0 ]
+	[ "$(pad_value P9.19)" = "$(conf 0xA037)" ]
+	[[ "$(pad_owner P9.19)" == "capebus0-slot"* ]]
+	[ "$(pad_owner P8.7)" = "(MUX UNCLAIMED) (GPIO UNCLAIMED)" ]
+	cfs_run 'rmdir $CAPES/v'
 }

@@ -9,7 +9,7 @@
  * code 800 + n for P8.n and 900 + n for P9.n as in the connector's gpio-map).
  * For each cape with muxable pins, a changeset the connector owns adds:
  *
- *   - under the pin controller, a group node "<cape>-<crc>" with a
+ *   - under the pin controller, a group node "<cape>-<hash>" with a
  *     pinctrl-single,pins entry for each pin, in the pin controller's own
  *     cell layout (its #pinctrl-cells: <offset value> for 1, <offset conf
  *     mux> for 2, the AM335x control module's, as AM33XX_PADCONF() writes
@@ -21,15 +21,19 @@
  * Then the cape device gets its pinctrl handle and the default state is
  * selected: the pin controller requests the pads and writes them, and
  * refuses pads someone else holds (a board hog, say).  pinctrl-single never
- * forgets a group or function it has parsed, and takes a group by its name:
- * <crc> (the CRC-32 of the group's cells) gives each distinct set of pads
+ * forgets a group or function it has parsed, and takes a group by its name,
+ * with the pads and values it was first parsed with.  <hash> (the first 128
+ * bits of the SHA-256 of the group's cells) gives each distinct set of pads
  * and values a name of its own, and the same cape the same group each time
- * it comes back.  The nodes' phandle is the cape's slot's, so the tree a cape
- * leaves is the same each time too.
+ * it comes back, so the groups pinctrl-single keeps grow with the distinct
+ * settings, not with each load.  The cells come from an untrusted EEPROM: a
+ * CRC-32 here let a cape forge the name of the next cape's group, which then
+ * got the forger's pads.  The nodes' phandle is the cape's slot's, so the
+ * tree a cape leaves is the same each time too.
  */
 
+#include <crypto/sha2.h>
 #include <linux/bitmap.h>
-#include <linux/crc32.h>
 #include <linux/capebus.h>
 #include <linux/device.h>
 #include <linux/err.h>
@@ -43,6 +47,9 @@
 
 /* The phandles the connector gives its group nodes start here. */
 #define BONE_PINMUX_PHANDLE_BASE	0xcb000000
+
+/* Bytes of a group's SHA-256 in its name: 128 bits, not forgeable. */
+#define BONE_PINMUX_NAME_HASH		16
 
 /*
  * The pin controller's #pinctrl-cells: pinctrl-single's legacy binding has
@@ -292,6 +299,7 @@ int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,
 		       struct cape_device *cape, char *why, size_t why_len)
 {
 	u32 *cells __free(kfree) = NULL;
+	u8 hash[SHA256_DIGEST_SIZE];
 	struct bone_cape_pinmux *cp;
 	struct pinctrl_state *state;
 	char pins[CAPEBUS_REASON_LEN / 2];
@@ -324,8 +332,9 @@ int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,
 	}
 
 	ret = -ENOMEM;
-	name = kasprintf(GFP_KERNEL, "%s-%08x", dev_name(&cape->dev),
-			 crc32_le(~0, (const u8 *)cells, n * sizeof(*cells)));
+	sha256((const u8 *)cells, n * sizeof(*cells), hash);
+	name = kasprintf(GFP_KERNEL, "%s-%*phN", dev_name(&cape->dev),
+			 BONE_PINMUX_NAME_HASH, hash);
 	if (!name)
 		goto err_free;
 	cp->group = bone_new_node(&cp->ocs, pm->pctl_np, name, ph);
