@@ -23,6 +23,8 @@
  *  - bus addresses: every node added with a "reg", at every depth, states
  *    it in its bus's cells, carries no flag bits, and takes an address no
  *    other node (the board's, another cape's, its own) has on that bus;
+ *    on a target whose driver makes devices of its addressed children
+ *    (I2C, SPI), every node added has a "reg";
  *  - phandles: no phandle of the overlay's is a live node's;
  *  - references: a cell that names a node outside the overlay and the
  *    connector's exports is refused where the kernel reads it as a
@@ -931,8 +933,22 @@ static int capebus_claim_addr(struct capebus_apply *ap, struct device_node *bus,
 	int ret;
 
 	ret = capebus_node_addr(ap, bus, np, &addr, &has);
-	if (ret || !has)
+	if (ret)
 		return ret;
+	/*
+	 * On a bus whose driver makes its devices from addressed children (an
+	 * I2C or SPI controller: not a bus the OF core populates), a child
+	 * without an address is no device of the bus; the bus's driver may
+	 * read it as its own (the I2C core takes the devices of an "i2c-bus"
+	 * child instead of its own children), past this rule.
+	 */
+	if (!has && live && of_property_present(bus, "#address-cells") &&
+	    !of_node_check_flag(bus, OF_POPULATED_BUS))
+		return capebus_refuse(ap,
+				      "bus addresses: node %pOFn added to %pOF has no reg, on a bus whose devices are its addressed children",
+				      np, bus);
+	if (!has)
+		return 0;
 
 	if (capebus_claim_find(&ap->claims, bus, addr))
 		return capebus_refuse(ap,

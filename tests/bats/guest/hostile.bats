@@ -113,6 +113,10 @@ refused() {
 	refused deep-same-address "bus addresses: two nodes of the overlay use address 0x1 on"
 }
 
+@test "bus addresses: an i2c-bus wrapper, whose children the I2C core takes for the adapter's, is refused" {
+	refused i2c-bus-wrapper "has no reg, on a bus whose devices are its addressed children"
+}
+
 @test "cost: 600 properties in a node, 300 nodes, a 1 MB overlay and 120 properties on nodes named alike are refused at once" {
 	refused many-props "node wide has more than 32 properties"
 	refused many-nodes "overlay has more than 256 nodes"
