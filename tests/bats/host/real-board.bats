@@ -248,7 +248,7 @@ for pad in v:
 		diff <(echo "$expected") <(echo "$got") || { echo "$part: bb.org (<) and the connector (>) differ"; return 1; }
 		n=$((n + 1))
 	done
-	[ "$n" -ge 9 ]
+	[ "$n" -ge 18 ]
 }
 
 @test "a cape adding a platform device the connector does not list is refused; the real capes' are listed" {
