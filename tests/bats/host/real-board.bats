@@ -268,3 +268,15 @@ DTS
 	[ "$status" -eq 1 ]
 	[[ $output == *"pmic-charger: a platform device of compatible ti,tps65217-charger, which the connector does not list"* ]]
 }
+
+@test "the RS-485 cape (cape-defs/bone/board-props/) is refused by the connector: its properties are on the board's UART" {
+	need
+	mkdir -p "$BATS_TEST_TMPDIR/rs"
+	"$CAPETOOL_RELEASE" create "$DEFS/bone/board-props/bb-uart4-rs485.cape" --board beaglebone-black \
+		-o "$BATS_TEST_TMPDIR/rs/" >/dev/null
+	check am335x-boneblack "$BATS_TEST_TMPDIR/rs"
+	[ "$status" -eq 1 ]
+	# the DE GPIO through the nexus is a property of the board's node, not
+	# of a node the cape adds (and rs485-rts-delay would fail add only)
+	[[ $output == *"fixup of &bone_gpio patches rts-gpios of __overlay__, which is not a node the overlay adds"* ]]
+}
