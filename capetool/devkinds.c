@@ -74,7 +74,8 @@ static void kerr(const struct kind_ctx *c, const config_setting_t *at, int i, co
 	(*c->errors)++;
 	if (err_quiet)
 		return;
-	fprintf(stderr, "%s:%d: devices[%d].%s: ", c->file, config_setting_source_line(at), i, key);
+	fprintf(stderr, "%s:%d: devices[%d].%s: ", c->file, at ? config_setting_source_line(at) : 0,
+		i, key);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -352,6 +353,14 @@ void devkind_parse(const struct kind_ctx *c, config_setting_t *g, int i, const s
 	struct kind_data *k = xcalloc(1, sizeof(*k));
 
 	dv->kind = k;
+	/* one panel and one sound card a cape: their nodes are the cape's by name */
+	for (size_t n = 0; (dv->type == DEV_LCD || dv->type == DEV_AUDIO) && n < d->ndevs; n++)
+		if (d->devs[n].type == dv->type) {
+			kerr(c, config_setting_get_member(g, "type"), i, "type",
+			     "a second %s device (the first at line %d): one a cape",
+			     dev_type_name(dv->type), d->devs[n].line);
+			break;
+		}
 	switch (dv->type) {
 	case DEV_PWM:
 		free(dv->bus);

@@ -250,3 +250,11 @@ frag() {
 	[ "$(fdtget -t x "$r" "$pm/bb-bone-lcd4-01-ehrpwm1-pins" pinctrl-single,pins)" = "48 0 6" ]
 	[[ " $(fdtget -t x "$r" "$pm/bb-bone-lcd4-01-lcdc-pins" pinctrl-single,pins) " == *" c8 8 0 cc 8 0 "* ]]
 }
+
+@test "one lcd and one audio device a cape" {
+	t='{ type = "lcd"; timings = { clock-frequency = 1; hactive = 1; vactive = 1; hfront-porch = 0; hback-porch = 0; hsync-len = 0; vback-porch = 0; vfront-porch = 0; vsync-len = 0; hsync-active = 0; vsync-active = 0; de-active = 0; pixelclk-active = 0; }; }'
+	d=$(kinddef '{ pin = "P9.39"; }' "$t, $t")
+	run ct check --board "$BATS_FILE_TMPDIR/nohdmi.board" "$d"
+	[ "$status" -eq 3 ]
+	[[ $output == *"devices[1].type: a second lcd device (the first at line 3): one a cape"* ]]
+}
