@@ -101,7 +101,9 @@ int schema_print_doc(const char *schema_text, bool roff);
 
 /* ---- def.c: definition parsing ---- */
 struct board;
-enum dev_type { DEV_I2C, DEV_SPI, DEV_LED, DEV_KEY, DEV_W1, DEV_UART };
+/* DEV_PWM and after: the device kinds of devkinds.c. */
+enum dev_type { DEV_I2C, DEV_SPI, DEV_LED, DEV_KEY, DEV_W1, DEV_UART,
+		DEV_PWM, DEV_ADC, DEV_CAN, DEV_RS485, DEV_LCD, DEV_AUDIO, DEV_NTYPES };
 
 struct prop {			/* an extra property from `properties` */
 	char *name;
@@ -118,6 +120,7 @@ struct cape_dev {
 	struct prop *props;
 	size_t nprops;
 	bool bad;		/* an error was reported: left out of the overlay */
+	struct kind_data *kind;	/* DEV_PWM and after: devkinds.c's (bus: the unit) */
 };
 
 struct cape_pin {
@@ -153,6 +156,24 @@ int def_load(const char *path, const struct board *b, struct cape_def *def);
 void def_syntax_error(const char *path, const struct config_t *cfg);
 void def_free(struct cape_def *def);
 const char *dev_type_name(enum dev_type t);
+
+/* ---- devkinds.c: the device kinds pwm, adc, can, rs485, lcd, audio ---- */
+struct kind_ctx {		/* def.c's, for the kinds' own checks */
+	const char *file;
+	int *errors;
+	const struct board *t;	/* functions by mux mode (board_functions()) */
+};
+static inline bool dev_is_kind(enum dev_type t) { return t >= DEV_PWM && t < DEV_NTYPES; }
+/*
+ * The keys of device @i of @d (group @g; the schema has checked them) into
+ * @dv: every error said "FILE:LINE: KEY: why" and counted.
+ */
+void devkind_parse(const struct kind_ctx *c, struct config_setting_t *g, int i,
+		   const struct cape_def *d, struct cape_dev *dv);
+bool devkind_complete(const struct cape_dev *dv);
+void devkind_free(struct cape_dev *dv);
+/* "PWM ehrpwm1", "LCD panel": a device as pinout names it. */
+char *devkind_short_name(const struct cape_dev *dv);
 
 /* ---- board.c: board profiles ---- */
 struct bus_mux {		/* a pin of the bus's function */

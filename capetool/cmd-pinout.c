@@ -121,6 +121,8 @@ static char *dev_short_name(const struct cape_dev *dv)
 	case DEV_I2C:
 	case DEV_SPI:
 		break;
+	default:
+		return devkind_short_name(dv);
 	}
 	base = dv->name;
 	if (!base) {
@@ -146,7 +148,7 @@ static void note_devices(struct view *v, struct pcape *c, const struct cape_def 
 		if (dv->type == DEV_LED || dv->type == DEV_KEY || dv->type == DEV_W1) {
 			idx[n++] = cape_pin_index(dv->pin);
 		} else {
-			const struct board_bus *bus = board_find_bus(&v->b, dv->bus);
+			const struct board_bus *bus = dv->bus ? board_find_bus(&v->b, dv->bus) : NULL;
 
 			for (size_t k = 0; bus && k < bus->npins; k++) {
 				int x = cape_pin_index(bus->pins[k]);

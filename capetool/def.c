@@ -15,6 +15,8 @@
 static const char *const dev_names[] = {
 	[DEV_I2C] = "i2c", [DEV_SPI] = "spi", [DEV_LED] = "led",
 	[DEV_KEY] = "key", [DEV_W1] = "w1", [DEV_UART] = "uart",
+	[DEV_PWM] = "pwm", [DEV_ADC] = "adc", [DEV_CAN] = "can", [DEV_RS485] = "rs485",
+	[DEV_LCD] = "lcd", [DEV_AUDIO] = "audio",
 };
 
 const char *dev_type_name(enum dev_type t)
@@ -531,8 +533,9 @@ static bool dev_complete(const struct cape_dev *dv)
 		return dv->pin;
 	case DEV_UART:
 		return dv->bus;
+	default:
+		return devkind_complete(dv);
 	}
-	return false;
 }
 
 static void parse_devices(struct dctx *c, config_setting_t *list, struct cape_def *d)
@@ -547,10 +550,10 @@ static void parse_devices(struct dctx *c, config_setting_t *list, struct cape_de
 		config_setting_t *props;
 		int t, errors = c->errors;
 
-		for (t = 0; t <= DEV_UART; t++)
+		for (t = 0; t < DEV_NTYPES; t++)
 			if (!strcmp(type, dev_names[t]))
 				break;
-		if (t > DEV_UART)
+		if (t >= DEV_NTYPES)
 			continue;	/* the schema already said so */
 		dv->type = (enum dev_type)t;
 		dv->line = config_setting_source_line(g);
@@ -641,6 +644,11 @@ static void parse_devices(struct dctx *c, config_setting_t *list, struct cape_de
 				dv->pin = xstrdup(cape_pin_names[idx]);
 				check_gpio_use(c, at ? at : g, key, dv, p);
 			}
+		}
+		if (dev_is_kind(dv->type)) {
+			struct kind_ctx kc = { c->file, &c->errors, c->t };
+
+			devkind_parse(&kc, g, i, d, dv);
 		}
 		/* a device with an error is left out of the overlay, whose errors are reported too */
 		dv->bad = c->errors != errors || !dev_complete(dv);
@@ -751,6 +759,7 @@ void def_free(struct cape_def *d)
 			free(dv->props[k].val);
 		}
 		free(dv->props);
+		devkind_free(dv);
 	}
 	free(d->devs);
 	free(d->overlay);

@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "capetool.h"
+#include "overlay-api.h"
 
 extern char **environ;
 
@@ -788,7 +789,7 @@ static struct onode *bus_node(struct bctx *c, const struct cape_dev *dv, const c
 		}
 		use_group(c, ov, pin_group(c, bus->name, idx, n));
 	}
-	if (strcmp(want, "uart")) {
+	if (!strcmp(want, "i2c") || !strcmp(want, "spi")) {
 		prop_u32(ov, "#address-cells", 1);
 		prop_u32(ov, "#size-cells", 0);
 	}
@@ -930,6 +931,8 @@ int overlay_build(const struct cape_def *d, const struct board *b, void **blob, 
 			break;
 		}
 	}
+	if (rc == EXIT_OK)
+		devkinds_build(&c);
 	if (rc == EXIT_OK) {
 		add_gpio_group(&c, DEV_LED);
 		add_gpio_group(&c, DEV_KEY);
@@ -1298,8 +1301,15 @@ int overlay_resolve(const char *src, const void *dtbo, size_t len, const struct 
 			n = 0;
 			for (size_t k = 0; k < bus->npins; k++) {
 				int x = cape_pin_index(bus->pins[k]);
+				bool listed = false, match = false;
 
-				if (x >= 0)
+				/* a pin the unit can have: only where the cape muxes it so */
+				for (size_t m = 0; x >= 0 && m < bus->nmux; m++)
+					if (bus->mux[m].idx == x) {
+						listed = true;
+						match |= (pins[x] & CAPE_PIN_MODE_MASK) == bus->mux[m].mode;
+					}
+				if (x >= 0 && (!listed || match))
 					idx[n++] = x;
 			}
 			resolve_group(&r, bus->name, idx, n, ov);
@@ -1344,4 +1354,114 @@ int overlay_resolve(const char *src, const void *dtbo, size_t len, const struct 
 	node_free(t.root);
 	free(r.slug);
 	return rc;
+}
+
+/* ---- what the device kinds build with (overlay-api.h) ---- */
+
+const struct cape_def *ov_def(const struct bctx *c) { return c->d; }
+const struct board *ov_board(const struct bctx *c) { return c->b; }
+const char *ov_slug(const struct bctx *c) { return c->slug; }
+
+void ov_err(struct bctx *c, const struct cape_dev *dv, const char *fmt, ...)
+{
+	va_list ap;
+
+	c->errors++;
+	if (err_quiet)
+		return;
+	fprintf(stderr, "%s:%d: devices: ", c->d->file, dv ? dv->line : 0);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+struct onode *ov_bus(struct bctx *c, const struct cape_dev *dv, const char *want)
+{
+	return bus_node(c, dv, want);
+}
+
+struct onode *ov_devices(struct bctx *c, const struct cape_dev *dv)
+{
+	return frag_on(c, dv, c->b->devices_target, "platform devices");
+}
+
+struct onode *ov_dev_node(struct bctx *c, const struct cape_dev *dv)
+{
+	const struct board_bus *bus = dv->bus ? board_find_bus(c->b, dv->bus) : NULL;
+	const struct board_export *e;
+	const char *base = dv->name, *target;
+	struct onode *ov = NULL;
+	char *name;
+
+	if (!bus || dv->bad || (dv->type != DEV_I2C && dv->type != DEV_SPI))
+		return NULL;
+	target = bus->label;
+	if (c->portable) {
+		e = board_export_of(c->b, bus->label);
+		if (!e)
+			return NULL;
+		target = e->name;
+	}
+	for (size_t i = 0; i < c->t->nfrags; i++)
+		if (!strcmp(c->t->frags[i].target, target))
+			ov = c->t->frags[i].ov;
+	if (!ov)
+		return NULL;
+	if (!base) {
+		base = strchr(dv->compatible, ',');
+		base = base ? base + 1 : dv->compatible;
+	}
+	name = xasprintf("%s@%x", base, dv->type == DEV_I2C ? dv->address : dv->cs);
+	ov = node_child(ov, name);
+	free(name);
+	return ov;
+}
+
+struct onode *ov_node(struct onode *parent, const char *name) { return node_new(parent, name); }
+struct onode *ov_child(struct onode *parent, const char *name) { return node_child(parent, name); }
+bool ov_has(struct onode *n, const char *prop) { return prop_find(n, prop) != NULL; }
+void ov_str(struct onode *n, const char *prop, const char *s) { prop_str(n, prop, s); }
+void ov_str_append(struct onode *n, const char *prop, const char *s)
+{
+	prop_append(n, prop, s, strlen(s) + 1);
+}
+void ov_u32(struct onode *n, const char *prop, uint32_t v) { prop_u32(n, prop, v); }
+void ov_u32_append(struct onode *n, const char *prop, uint32_t v) { prop_append_u32(n, prop, v); }
+void ov_flag(struct onode *n, const char *prop) { prop_set(n, prop, NULL, 0); }
+void ov_raw(struct onode *n, const char *prop, const void *val, size_t len)
+{
+	prop_set(n, prop, val, len);
+}
+
+bool ov_unit_ref(struct bctx *c, const struct cape_dev *dv, struct onode *n, const char *prop,
+		 const char *label)
+{
+	const struct board_export *e;
+
+	if (!c->portable) {
+		prop_ref(c->t, n, prop, label);
+		return true;
+	}
+	e = board_export_of(c->b, label);
+	if (!e) {
+		char *names = board_export_list(c->b);
+
+		ov_err(c, dv, "board %s's cape connector exports no name for %s (it exports: %s)",
+		       c->b->name, label, names);
+		free(names);
+		return false;
+	}
+	prop_ref(c->t, n, prop, e->name);
+	return true;
+}
+
+void ov_local_ref(struct bctx *c, struct onode *n, const char *prop, struct onode *to)
+{
+	prop_local_ref(c->t, n, prop, to);
+}
+
+bool ov_gpio(struct bctx *c, const struct cape_dev *dv, struct onode *n, const char *prop)
+{
+	return gpio_ref(c, dv, n, prop);
 }

@@ -406,7 +406,13 @@ int schema_print_doc(const char *schema_text, bool roff)
 {
 	struct schema s;
 	config_setting_t *top;
-	static const char *const devs[] = { "i2c", "spi", "led", "key", "w1", "uart" };
+	/* the groups inside a device type's: title, group */
+	static const char *const sub[][2] = {
+		{ "lcd: timings = { ... }", "lcd-timings" },
+		{ "lcd: panel = { ... }", "lcd-panel" },
+		{ "lcd: backlight = { ... }", "lcd-backlight" },
+		{ "audio: mclk = { ... }", "audio-mclk" },
+	};
 
 	if (schema_open(&s, schema_text))
 		return EXIT_FAIL;
@@ -421,12 +427,14 @@ int schema_print_doc(const char *schema_text, bool roff)
 	doc_group(&s, "power = { ... }", "power", roff);
 	doc_group(&s, "pins = ( { ... }, ... )", "pin", roff);
 	doc_group(&s, "devices = ( { type = ...; ... }, ... )", "device", roff);
-	for (size_t i = 0; i < sizeof(devs) / sizeof(devs[0]); i++) {
-		char *t = xasprintf("device type \"%s\"", devs[i]);
+	for (int i = 0; i < DEV_NTYPES; i++) {
+		char *t = xasprintf("device type \"%s\"", dev_type_name((enum dev_type)i));
 
-		doc_group(&s, t, devs[i], roff);
+		doc_group(&s, t, dev_type_name((enum dev_type)i), roff);
 		free(t);
 	}
+	for (size_t i = 0; i < sizeof(sub) / sizeof(sub[0]); i++)
+		doc_group(&s, sub[i][0], sub[i][1], roff);
 	config_destroy(&s.cfg);
 	return EXIT_OK;
 }

@@ -141,12 +141,12 @@ CAPE
 @test "an unknown device type is rejected" {
 	f=$(mkdef t.cape <<'CAPE'
 eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "P"; };
-devices = ( { type = "can"; bus = "dcan1"; } );
+devices = ( { type = "pru"; bus = "pru0"; } );
 CAPE
 )
 	run ct create "$f" -o "$BATS_TEST_TMPDIR"
 	[ "$status" -eq 3 ]
-	[[ "$output" == *'t.cape:2: devices[0].type: bad value "can"'* ]]
+	[[ "$output" == *'t.cape:2: devices[0].type: bad value "pru"'* ]]
 	[[ "$output" == *'t.cape:2: devices[0].bus: unknown key'* ]]
 }
 
@@ -315,7 +315,7 @@ CAPE
 	[[ "$output" == *'dym.cape:5: pins[2].pin: "P8-16" is not a header signal pin; did you mean P8.16?'* ]]
 	[[ "$output" == *'dym.cape:6: pins[3].pin: "GPIO1_12" is not a header signal pin; did you mean P8.12 (GPIO1_12)?'* ]]
 	[[ "$output" == *'dym.cape:7: pins[4].pin: "P8.50" is not a header signal pin (P8 and P9 have pins 1 to 46)'* ]]
-	[[ "$output" == *'dym.cape:9: devices[0].type: bad value "leds" (allowed: i2c, spi, led, key, w1, uart); did you mean "led"?'* ]]
+	[[ "$output" == *'dym.cape:9: devices[0].type: bad value "leds" (allowed: i2c, spi, led, key, w1, uart, pwm, adc, can, rs485, lcd, audio); did you mean "led"?'* ]]
 }
 
 @test "every error of a definition is reported in one run, each as FILE:LINE" {

@@ -60,10 +60,10 @@ HEAD='eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-nu
 	run ct check "$BATS_TEST_TMPDIR/f.cape"
 	[ "$status" -eq 3 ]
 	[[ "$output" == *"f.cape:1: eeprom.format: bad value \"A2\" (allowed: A1, A0)"* ]]
-	printf '%s\ndevices = ( { type = "can"; } );\n' "$HEAD" > "$BATS_TEST_TMPDIR/t.cape"
+	printf '%s\ndevices = ( { type = "pru"; } );\n' "$HEAD" > "$BATS_TEST_TMPDIR/t.cape"
 	run ct check "$BATS_TEST_TMPDIR/t.cape"
 	[ "$status" -eq 3 ]
-	[[ "$output" == *"bad value \"can\" (allowed: i2c, spi, led, key, w1, uart)"* ]]
+	[[ "$output" == *"bad value \"pru\" (allowed: i2c, spi, led, key, w1, uart, pwm, adc, can, rs485, lcd, audio)"* ]]
 	printf '%s\ndevices = ( { type = "i2c"; bus = "i2c9"; address = 0x48; compatible = "ti,tmp105"; } );\n' \
 		"$HEAD" > "$BATS_TEST_TMPDIR/b.cape"
 	run ct check "$BATS_TEST_TMPDIR/b.cape" --board beaglebone-black

@@ -31,15 +31,19 @@ setup_file() {
 			-o "$BATS_FILE_TMPDIR/capes/" >/dev/null 2>&1 || return 0
 	done
 	# cape-defs/bone/hdmi-pins/README: capetool's Black profile refuses
-	# them; the reference encoder and dtc make them, named as capetool
-	# names its output.
+	# them; the reference encoder makes their images, named as capetool
+	# names its output, and capetool create --force their overlays (the
+	# lcd and audio devices, and any escape hatch merged in).
 	for c in "$DEFS"/bone/hdmi-pins/*.cape; do
 		python3 "$TOP/tests/reference/cape_eeprom.py" encode "$c" \
 			> "$BATS_FILE_TMPDIR/hdmi.eeprom" || return 0
 		n=$(python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["part_number"] + "-" + d["version"])' \
 			< <(python3 "$TOP/tests/reference/cape_eeprom.py" decode "$BATS_FILE_TMPDIR/hdmi.eeprom")) || return 0
 		mv "$BATS_FILE_TMPDIR/hdmi.eeprom" "$BATS_FILE_TMPDIR/hdmi-capes/$n.eeprom"
-		dtc -q -I dts -O dtb -o "$BATS_FILE_TMPDIR/hdmi-capes/$n.dtbo" "${c%.cape}.dtso" || return 0
+		rm -rf "$BATS_FILE_TMPDIR/hdmi-out"
+		"$CAPETOOL_RELEASE" create --force "$c" --board beaglebone-black \
+			-o "$BATS_FILE_TMPDIR/hdmi-out/" >/dev/null 2>&1 || return 0
+		mv "$BATS_FILE_TMPDIR/hdmi-out/$n.dtbo" "$BATS_FILE_TMPDIR/hdmi-capes/$n.dtbo" || return 0
 	done
 }
 
@@ -102,12 +106,15 @@ CAPE
 	[ "$(grep -c '^ok' <<< "$output")" -eq "$n" ]
 }
 
-@test "every cape of cape-defs/ and cape-defs/bone/ resolves against the Green's connector" {
+@test "every cape of cape-defs/ and cape-defs/bone/ resolves against the Green's connector, but those on its Grove UART pins" {
 	need
 	n=$(ls "$BATS_FILE_TMPDIR"/capes/*.eeprom | wc -l)
+	# the Green's Grove UART2 holds P9.21 and P9.22 (BB-PWM0, BB-UART2, BB-SPI0-MCP3008)
+	grove=$(grep -l 'pin = "P9\.2[12]"' "$DEFS"/*.cape "$DEFS"/bone/*.cape | wc -l)
+	[ "$grove" -ge 3 ]
 	check am335x-bonegreen "$BATS_FILE_TMPDIR/capes"
-	[ "$status" -eq 0 ]
-	[ "$(grep -c '^ok' <<< "$output")" -eq "$n" ]
+	[ "$(grep -c '^ok' <<< "$output")" -eq $((n - grove)) ]
+	[ "$(grep -c '^not ok .*: pin P9\.2[12] is the board.s' <<< "$output")" -eq "$grove" ]
 }
 
 @test "a cape asking for an HDMI pin is refused on the Black, naming the pin; the HDMI-off Black and the Green take it" {
@@ -155,27 +162,31 @@ CAPE
 	[[ $output == *bone_timer_4* ]]
 }
 
-@test "the capes on the Black's HDMI pins are refused on the Black, naming an HDMI pin; the HDMI-off Black and the Green take them" {
+@test "the capes on the Black's HDMI pins are refused on the Black, naming an HDMI pin; the HDMI-off Black and the Green take them (but the Green's Grove UART pins)" {
 	need
 	n=$(ls "$BATS_FILE_TMPDIR"/hdmi-capes/*.eeprom | wc -l)
 	[ "$n" -ge 2 ]
 	check am335x-boneblack "$BATS_FILE_TMPDIR/hdmi-capes"
 	[ "$status" -eq 1 ]
 	[ "$(grep -c '^not ok .*: pin P[89]\.[0-9]* is the board.s' <<< "$output")" -eq "$n" ]
-	for b in am335x-boneblack-nohdmi am335x-bonegreen; do
-		check "$b" "$BATS_FILE_TMPDIR/hdmi-capes"
-		[ "$status" -eq 0 ]
-		[ "$(grep -c '^ok' <<< "$output")" -eq "$n" ]
-	done
+	check am335x-boneblack-nohdmi "$BATS_FILE_TMPDIR/hdmi-capes"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^ok' <<< "$output")" -eq "$n" ]
+	# the Green: but those on its Grove UART pins P9.21/P9.22 (the LCD7)
+	grove=$(grep -l 'pin = "P9\.2[12]"' "$DEFS"/bone/hdmi-pins/*.cape | wc -l)
+	check am335x-bonegreen "$BATS_FILE_TMPDIR/hdmi-capes"
+	[ "$(grep -c '^ok' <<< "$output")" -eq $((n - grove)) ]
+	[ "$(grep -c '^not ok .*: pin P9\.2[12] is the board.s' <<< "$output")" -eq "$grove" ]
 }
 
-@test "a real cape for each unit the header offers resolves: PWM, ADC, CAN, SPI1, LCD, I2C, UART" {
+@test "a real cape for each unit the header offers resolves: PWM, ADC, CAN, SPI, LCD, McASP, I2C, UART" {
 	need
 	# The exported names the accepted capes' overlays resolve through.
 	names=$(for o in "$BATS_FILE_TMPDIR"/capes/*.dtbo "$BATS_FILE_TMPDIR"/hdmi-capes/*.dtbo; do
 		fdtget -p "$o" /__fixups__
 	done | sort -u)
-	for u in bone_pwm_1 bone_adc bone_can_1 bone_spi_1 bone_lcdc bone_i2c_1 bone_i2c_2 bone_uart_4 bone_gpio bone_devices; do
+	for u in bone_pwm_0 bone_pwm_1 bone_pwm_2 bone_adc bone_can_1 bone_spi_0 bone_spi_1 bone_lcdc bone_mcasp_0 \
+		 bone_i2c_1 bone_i2c_2 bone_uart_1 bone_uart_2 bone_uart_4 bone_gpio bone_devices; do
 		grep -qx "$u" <<< "$names" || { echo "no real cape uses $u"; return 1; }
 	done
 }
@@ -240,7 +251,7 @@ for pad in v:
 		diff <(echo "$expected") <(echo "$got") || { echo "$part: bb.org (<) and the connector (>) differ"; return 1; }
 		n=$((n + 1))
 	done
-	[ "$n" -ge 9 ]
+	[ "$n" -ge 18 ]
 }
 
 @test "a cape adding a platform device the connector does not list is refused; the real capes' are listed" {
@@ -259,4 +270,16 @@ DTS
 	check am335x-boneblack "$BATS_TEST_TMPDIR/pc"
 	[ "$status" -eq 1 ]
 	[[ $output == *"pmic-charger: a platform device of compatible ti,tps65217-charger, which the connector does not list"* ]]
+}
+
+@test "the RS-485 cape (cape-defs/bone/board-props/) is refused by the connector: its properties are on the board's UART" {
+	need
+	mkdir -p "$BATS_TEST_TMPDIR/rs"
+	"$CAPETOOL_RELEASE" create "$DEFS/bone/board-props/bb-uart4-rs485.cape" --board beaglebone-black \
+		-o "$BATS_TEST_TMPDIR/rs/" >/dev/null
+	check am335x-boneblack "$BATS_TEST_TMPDIR/rs"
+	[ "$status" -eq 1 ]
+	# the DE GPIO through the nexus is a property of the board's node, not
+	# of a node the cape adds (and rs485-rts-delay would fail add only)
+	[[ $output == *"fixup of &bone_gpio patches rts-gpios of __overlay__, which is not a node the overlay adds"* ]]
 }
