@@ -103,16 +103,25 @@ int schema_print_doc(const char *schema_text, bool roff);
 struct board;
 enum dev_type { DEV_I2C, DEV_SPI, DEV_LED, DEV_KEY, DEV_W1, DEV_UART };
 
+struct prop_gpio {		/* a header-pin GPIO reference: <&bone_gpio CODE FLAGS> */
+	int idx;		/* pin index */
+	uint32_t flags;
+};
+
 struct prop {			/* an extra property from `properties` */
 	char *name;
 	uint8_t *val;
 	size_t len;
+	struct prop_gpio *gpio;	/* ngpio > 0: the value is these references, not val */
+	size_t ngpio;
 };
 
 struct cape_dev {
 	enum dev_type type;
 	int line;
 	char *bus, *compatible, *name, *label, *pin, *default_state, *trigger;
+	uint8_t *compat;	/* compatible's strings, NUL-separated; compatible is the first */
+	size_t compat_len;
 	int address, cs, max_freq, code;
 	bool active_low;
 	struct prop *props;

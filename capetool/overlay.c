@@ -671,13 +671,23 @@ static void use_group(struct bctx *c, struct onode *n, struct onode *g)
 	prop_local_ref(c->t, n, "pinctrl-0", g);
 }
 
+static bool gpio_cells(struct bctx *c, const struct cape_dev *dv, struct onode *n,
+		       const char *prop, int idx, uint32_t flags);
+
 static bool gpio_ref(struct bctx *c, const struct cape_dev *dv, struct onode *n, const char *prop)
 {
-	int idx = cape_pin_index(dv->pin);
+	return gpio_cells(c, dv, n, prop, cape_pin_index(dv->pin), dv->active_low ? 1 : 0);
+}
+
+/* Append <&bone_gpio CODE FLAGS> (portable) or <&gpioN LINE FLAGS> to @prop. */
+static bool gpio_cells(struct bctx *c, const struct cape_dev *dv, struct onode *n,
+		       const char *prop, int idx, uint32_t flags)
+{
 	const struct board_pin *bp = &c->b->pins[idx];
+	const char *pin = cape_pin_names[idx];
 
 	if (!bp->gpio) {
-		berr(c, dv, "board %s cannot use %s as a GPIO", c->b->name, dv->pin);
+		berr(c, dv, "board %s cannot use %s as a GPIO", c->b->name, pin);
 		return false;
 	}
 	if (c->portable) {
@@ -685,18 +695,18 @@ static bool gpio_ref(struct bctx *c, const struct cape_dev *dv, struct onode *n,
 
 		if (!e) {
 			berr(c, dv, "board %s's cape connector exports no GPIO nexus for %s",
-			     c->b->name, dv->pin);
+			     c->b->name, pin);
 			return false;
 		}
 		/* the connector's nexus: <&bone_gpio PIN FLAGS>, PIN 800+n / 900+n */
 		prop_ref(c->t, n, prop, e->name);
 		prop_append_u32(n, prop, (uint32_t)pin_code(idx));
-		prop_append_u32(n, prop, dv->active_low ? 1 : 0);
+		prop_append_u32(n, prop, flags);
 		return true;
 	}
 	prop_ref(c->t, n, prop, bp->gpio);
 	prop_append_u32(n, prop, (uint32_t)bp->line);
-	prop_append_u32(n, prop, dv->active_low ? 1 : 0);
+	prop_append_u32(n, prop, flags);
 	return true;
 }
 
@@ -723,10 +733,20 @@ static struct onode *frag_on(struct bctx *c, const struct cape_dev *dv, const ch
 	return NULL;
 }
 
-static void add_props(struct onode *n, const struct cape_dev *dv)
+static void add_props(struct bctx *c, struct onode *n, const struct cape_dev *dv)
 {
-	for (size_t i = 0; i < dv->nprops; i++)
-		prop_set(n, dv->props[i].name, dv->props[i].val, dv->props[i].len);
+	for (size_t i = 0; i < dv->nprops; i++) {
+		const struct prop *p = &dv->props[i];
+
+		if (!p->ngpio) {
+			prop_set(n, p->name, p->val, p->len);
+			continue;
+		}
+		/* header-pin GPIOs: through the connector's nexus, as LEDs and keys */
+		for (size_t k = 0; k < p->ngpio; k++)
+			if (!gpio_cells(c, dv, n, p->name, p->gpio[k].idx, p->gpio[k].flags))
+				break;
+	}
 }
 
 static struct onode *bus_node(struct bctx *c, const struct cape_dev *dv, const char *want)
@@ -817,11 +837,11 @@ static void add_bus_dev(struct bctx *c, const struct cape_dev *dv)
 	}
 	n = node_new(ov, name);
 	free(name);
-	prop_str(n, "compatible", dv->compatible);
+	prop_set(n, "compatible", dv->compat, dv->compat_len);
 	prop_u32(n, "reg", (uint32_t)(dv->type == DEV_I2C ? dv->address : dv->cs));
 	if (dv->type == DEV_SPI)
 		prop_u32(n, "spi-max-frequency", (uint32_t)dv->max_freq);
-	add_props(n, dv);
+	add_props(c, n, dv);
 }
 
 /* gpio-leds / gpio-keys: one node per cape holding every LED / key. */
@@ -1047,7 +1067,12 @@ static void resolve_group(struct rctx *r, const char *what, const int *idx, size
 		r->pm = node_new(f, "__overlay__");
 	}
 	name = xasprintf("%s-%s-pins", r->slug, what);
-	for (unsigned k = 2; node_child(r->pm, name); k++) {
+	for (unsigned k = 2;; k++) {
+		for (char *a = name; *a; a++)
+			if (*a == '@')
+				*a = '-';	/* a device "x@3c": no unit address in a group's name */
+		if (!node_child(r->pm, name))
+			break;
 		free(name);
 		name = xasprintf("%s-%s-%u-pins", r->slug, what, k);
 	}

@@ -1,0 +1,138 @@
+#!/usr/bin/env bats
+# capetool definitions say real properties, capes share buses by address,
+# the escape hatch is checked as generated devices are, and a board variant
+# gives the board's pins to capes (issue 26).
+
+load helpers
+
+# The I2C1 pins as a cape muxes them for the bus.
+I2C1_PINS='{ pin = "P9.17"; mode = "i2c1_scl"; direction = "bidir"; pull = "up"; },
+         { pin = "P9.18"; mode = "i2c1_sda"; direction = "bidir"; pull = "up"; }'
+
+@test "property names with , and #, and compatible lists, are emitted as written" {
+	cd "$BATS_TEST_TMPDIR"
+	cat > oled.cape <<CAPE
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "BB-OLED"; };
+pins = ( $I2C1_PINS );
+devices = ( { type = "i2c"; bus = "i2c1"; address = 0x3c;
+              compatible = ["solomon,ssd1306fb-i2c", "solomon,ssd1306"];
+              properties = ( ("solomon,width", 128), ("solomon,height", 64),
+                             ("#sound-dai-cells", 0), ("solomon,com-invdir", true) ); } );
+CAPE
+	run ct check oled.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 0 ]
+	ct create oled.cape -o o >/dev/null
+	dtc -q -I dtb -O dts o/BB-OLED-00A0.dtbo > o.dts
+	cat o.dts
+	grep -q 'ssd1306fb-i2c@3c {' o.dts
+	grep -q 'compatible = "solomon,ssd1306fb-i2c\\0solomon,ssd1306";' o.dts
+	grep -q 'solomon,width = <0x80>;' o.dts
+	grep -q '#sound-dai-cells = <0x00>;' o.dts
+	grep -q 'solomon,com-invdir;' o.dts
+	# the group form still takes the names libconfig spells
+	cat > grp.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "BB-GRP"; };
+devices = ( { type = "i2c"; bus = "i2c2"; address = 0x3c; compatible = "x,y"; properties = { width-px = 128; }; } );
+CAPE
+	run ct check grp.cape
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
+@test "a compatible list the kernel would not take, a bad pair or a property set twice is refused" {
+	cd "$BATS_TEST_TMPDIR"
+	cat > c.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "BB-C"; };
+devices = ( { type = "i2c"; bus = "i2c2"; address = 0x3c; compatible = ["a,1", "a,2", "a,3", "a,4", "a,5", "a,6", "a,7", "a,8", "a,9"]; },
+            { type = "i2c"; bus = "i2c2"; address = 0x3d; compatible = []; },
+            { type = "i2c"; bus = "i2c2"; address = 0x3e; compatible = "x,y"; properties = ( ("a,b", 1), ("a,b", 2), ("x", 1, 2), ("bad name", 1) ); } );
+CAPE
+	run ct check c.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"c.cape:2: devices[0].compatible: 9 strings, 36 bytes: the kernel takes at most 8 strings and 256 bytes"* ]]
+	[[ "$output" == *"c.cape:3: devices[1].compatible: must be a string or an array of strings"* ]]
+	[[ "$output" == *'c.cape:4: properties.a,b: is set twice'* ]]
+	[[ "$output" == *'c.cape:4: properties[2]: must be a pair ("name", value)'* ]]
+	[[ "$output" == *'c.cape:4: properties.bad name: may hold only letters'* ]]
+}
+
+@test "a header-pin GPIO reference becomes <&bone_gpio PIN FLAGS>, and resolve maps it to the SoC's GPIO" {
+	cd "$BATS_TEST_TMPDIR"
+	cat > g.cape <<CAPE
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "BB-G"; };
+pins = ( $I2C1_PINS, { pin = "P9_15"; mode = "gpio"; direction = "out"; },
+         { pin = "P9.23"; mode = "gpio"; direction = "in"; } );
+devices = ( { type = "i2c"; bus = "i2c1"; address = 0x3c; compatible = "solomon,ssd1306fb-i2c";
+              properties = { reset-gpios = { pin = "P9.15"; active-low = true; };
+                             other-gpios = ( { pin = "P9.23"; flags = 4; }, { pin = "p9.15"; } ); }; } );
+CAPE
+	run ct check g.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 0 ]
+	ct create g.cape -o o >/dev/null
+	dtc -q -I dtb -O dts o/BB-G-00A0.dtbo > o.dts
+	cat o.dts
+	grep -q 'reset-gpios = <0xffffffff 0x393 0x01>;' o.dts
+	grep -q 'other-gpios = <0xffffffff 0x39b 0x04 0xffffffff 0x393 0x00>;' o.dts
+	grep -q 'bone_gpio = .*reset-gpios:0.*other-gpios:0.*other-gpios:12' o.dts
+	# resolve: P9.15 is gpio1 16, P9.23 gpio1 17, pinmuxed for the device
+	ct resolve -b beaglebone-black -c g.cape o/BB-G-00A0.dtbo -o r.dtbo
+	dtc -q -I dtb -O dts r.dtbo > r.dts
+	cat r.dts
+	grep -q 'reset-gpios = <0xffffffff 0x10 0x01>;' r.dts
+	grep -q 'other-gpios = <0xffffffff 0x11 0x04 0xffffffff 0x10 0x00>;' r.dts
+	grep -q 'gpio1 = .*reset-gpios:0.*other-gpios:0.*other-gpios:12' r.dts
+	grep -q 'bb-g-ssd1306fb-i2c-3c-pins {' r.dts
+}
+
+@test "a pin written as a string where a GPIO is meant is refused, never emitted as text" {
+	cd "$BATS_TEST_TMPDIR"
+	cat > s.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "BB-S"; };
+pins = ( { pin = "P9.15"; mode = "gpio"; direction = "out"; }, { pin = "P9.16"; mode = 6; direction = "out"; } );
+devices = ( { type = "i2c"; bus = "i2c2"; address = 0x3c; compatible = "x,y";
+              properties = { reset-gpios = "P9.15"; enable-pin = "P9_15"; dc-gpio = 915;
+                             cs-gpios = ( { pin = "P9.12"; } ); x-gpios = { pin = "P9.16"; };
+                             y-gpios = { pin = "P9.15"; polarity = 1; }; label = "P9.15"; }; } );
+CAPE
+	for board in beaglebone-black qemu-vexpress; do
+		run ct check --board $board s.cape
+		echo "$output"
+		no_sanitizer_report
+		[ "$status" -eq 3 ]
+		[[ "$output" == *'s.cape:4: properties.reset-gpios: is a GPIO property: write the header pin as a GPIO reference, e.g. reset-gpios = { pin = "P9.15"; flags = 0; }, not as a string'* ]]
+		[[ "$output" == *'s.cape:4: properties.enable-pin: "P9_15" names a header pin, but a string is only text to the driver'* ]]
+		[[ "$output" == *'s.cape:4: properties.dc-gpio: is a GPIO property'*'not as a number'* ]]
+		[[ "$output" == *'s.cape:5: properties.cs-gpios: GPIO P9.12 is not listed in pins'* ]]
+		[[ "$output" == *'s.cape:5: properties.x-gpios: GPIO P9.16 needs the pin muxed as a GPIO, mode 7 (gpio1_19); pins has it in mode 6 (ehrpwm1b) (line 2)'* ]]
+		[[ "$output" == *'s.cape:6: properties.y-gpios: unknown key "polarity" in a GPIO reference'* ]]
+		[[ "$output" != *'properties.label'* ]]
+	done
+	run ct create s.cape -o o
+	[ "$status" -eq 3 ]
+	[ ! -e o ]
+}
+
+@test "bus properties and aliases are refused, saying the kernel's connector would refuse them" {
+	cd "$BATS_TEST_TMPDIR"
+	cat > b.cape <<CAPE
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "BB-B"; };
+pins = ( $I2C1_PINS );
+devices = ( { type = "i2c"; bus = "i2c1"; address = 0x68; compatible = "maxim,ds3231";
+              bus-properties = { clock-frequency = 400000; }; } );
+aliases = { rtc1 = "/ocp/i2c@4802a000/rtc@68"; };
+CAPE
+	run ct check b.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"b.cape:6: aliases: a cape cannot add /aliases entries: /aliases is the board's, no cape target of the kernel's connector"* ]]
+	[[ "$output" == *"b.cape:5: devices[0].bus-properties: a cape cannot set a property of the board's bus (its clock-frequency, ...)"*'rule "add only"'* ]]
+	run ct create b.cape -o o
+	[ "$status" -eq 3 ]
+}
