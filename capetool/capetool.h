@@ -360,12 +360,19 @@ struct fit {			/* what the capes so far hold, in slot order */
 		const char *part;	/* NULL: free */
 		int slot;
 		uint16_t word;		/* shared pins: the mux the first cape set */
+		const char *bus;	/* held as a pin of this shared bus (i2c, spi), or NULL */
 	} held[CAPE_NPINS];
 	struct fit_addr *ah;
 	size_t nah;
 	unsigned used[3];
 	int nslots;
 };
+/*
+ * The shareable bus (I2C or SPI the board leaves disabled) cape @d holds
+ * pin @idx for: it has a device there and muxes the pin as the bus's
+ * function.  Capes on one such bus share its pins, muxed alike.  NULL if none.
+ */
+const char *share_bus(const struct board *b, const struct cape_def *d, int idx);
 void fit_init(struct fit *f, const struct board *b);
 void fit_free(struct fit *f);
 /*

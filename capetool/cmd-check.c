@@ -96,6 +96,40 @@ static const struct fit_addr *addr_holder(const struct fit *f, const struct cape
 	return NULL;
 }
 
+/*
+ * The bus cape @d holds pin @idx for, when that bus can be shared: an I2C
+ * or SPI bus the board leaves disabled, behind that pin, on which @d has a
+ * device, the pin muxed as the bus's function there.  Capes with devices
+ * on one such bus share its pins (each at its own address or chip select),
+ * muxed once and alike.  NULL if none.
+ */
+const char *share_bus(const struct board *b, const struct cape_def *d, int idx)
+{
+	uint16_t w = 0;
+
+	for (size_t k = 0; k < d->npins; k++)
+		if (d->pins[k].idx == idx)
+			w = d->pins[k].word;
+	for (size_t i = 0; i < b->nbuses; i++) {
+		const struct board_bus *bus = &b->buses[i];
+		bool behind = false, dev = false, mux_ok = true;
+
+		if (bus->board_enabled || (strcmp(bus->type, "i2c") && strcmp(bus->type, "spi")))
+			continue;
+		for (size_t k = 0; k < bus->npins; k++)
+			behind |= cape_pin_index(bus->pins[k]) == idx;
+		for (size_t k = 0; k < d->ndevs; k++)
+			dev |= !d->devs[k].bad && d->devs[k].bus && !strcmp(d->devs[k].bus, bus->name) &&
+			       (d->devs[k].type == DEV_I2C || d->devs[k].type == DEV_SPI);
+		for (size_t k = 0; k < bus->nmux; k++)
+			if (bus->mux[k].idx == idx)
+				mux_ok = (w & CAPE_PIN_MODE_MASK) == bus->mux[k].mode;
+		if (behind && dev && mux_ok)
+			return bus->name;
+	}
+	return NULL;
+}
+
 static void append(char **msg, const char *s)
 {
 	char *n = *msg ? xasprintf("%s; %s", *msg, s) : xstrdup(s);
@@ -115,7 +149,8 @@ int fit_cape(const struct fit *f, const struct cape_def *d, int slot, char **msg
 {
 	const struct board *b = f->b;
 	bool uses[CAPE_NPINS] = { false };
-	char buf[320];
+	const char *sb;
+	char buf[400];
 
 	(void)slot;
 	*msg = NULL;
@@ -154,6 +189,24 @@ int fit_cape(const struct fit *f, const struct cape_def *d, int slot, char **msg
 			continue;
 		if (b->board_pin[idx]) {
 			snprintf(buf, sizeof(buf), "pin %s is held by the board", cape_pin_names[idx]);
+			append(msg, buf);
+		} else if (f->held[idx].part && f->held[idx].bus &&
+			   (sb = share_bus(b, d, idx)) && !strcmp(sb, f->held[idx].bus)) {
+			/* a shared bus's pin: muxed once, so alike by every cape on the bus */
+			uint16_t w = 0;
+			char mine[64], theirs[64];
+
+			for (size_t k = 0; k < d->npins; k++)
+				if (d->pins[k].idx == idx)
+					w = d->pins[k].word;
+			if (w == f->held[idx].word)
+				continue;
+			pin_words(idx, f->held[idx].word, theirs, sizeof(theirs));
+			pin_words(idx, w, mine, sizeof(mine));
+			snprintf(buf, sizeof(buf),
+				 "pin %s of bus %s is muxed \"%s\" by %s (slot %d), \"%s\" here: capes sharing a bus mux its pins alike",
+				 cape_pin_names[idx], sb, theirs, f->held[idx].part, f->held[idx].slot,
+				 mine);
 			append(msg, buf);
 		} else if (f->held[idx].part) {
 			snprintf(buf, sizeof(buf), "pin %s is held by %s (slot %d)", cape_pin_names[idx],
@@ -204,6 +257,7 @@ void fit_add(struct fit *f, const struct cape_def *d, int slot)
 		f->held[d->pins[k].idx].part = d->part_number;
 		f->held[d->pins[k].idx].slot = slot;
 		f->held[d->pins[k].idx].word = d->pins[k].word;
+		f->held[d->pins[k].idx].bus = share_bus(f->b, d, d->pins[k].idx);
 	}
 	for (size_t k = 0; k < d->ndevs; k++) {
 		const struct cape_dev *dv = &d->devs[k];

@@ -53,6 +53,7 @@ struct pcape {
 	uint16_t word[CAPE_NPINS];		/* 0: pin not used */
 	char *pindevs[CAPE_NPINS];		/* the devices on each pin ("LED x", "tmp105@48") */
 	char *devices;				/* each device and its pins, for the legend */
+	const char *share[CAPE_NPINS];		/* a pin of this shared bus (check's share_bus()) */
 };
 
 struct ppin {
@@ -215,8 +216,10 @@ static int load_file(struct view *v, const char *path)
 			free(buf);
 			return r;
 		}
-		for (size_t i = 0; i < d.npins; i++)
+		for (size_t i = 0; i < d.npins; i++) {
 			c->word[d.pins[i].idx] = d.pins[i].word;
+			c->share[d.pins[i].idx] = share_bus(&v->b, &d, d.pins[i].idx);
+		}
 		note_devices(v, c, &d);
 		c->part = xstrdup(d.part_number);
 		c->version = xstrdup(d.version);
@@ -296,6 +299,22 @@ static bool on_board_bus(const struct board *b, const char *pin)
 	return false;
 }
 
+/* Every cape claiming @p holds it as a pin of one shared bus, muxed alike (as check). */
+static bool shared_alike(const struct view *v, const struct ppin *p)
+{
+	const struct pcape *first = &v->capes[p->claim[0]];
+
+	for (int c = 1; c < p->nclaims; c++) {
+		const struct pcape *o = &v->capes[p->claim[c]];
+
+		if (!first->share[p->idx] || !o->share[p->idx] ||
+		    strcmp(first->share[p->idx], o->share[p->idx]) ||
+		    first->word[p->idx] != o->word[p->idx])
+			return false;
+	}
+	return true;
+}
+
 /* Classify every header position, as check and the kernel would. */
 static void classify(struct view *v)
 {
@@ -319,7 +338,7 @@ static void classify(struct view *v)
 				p->kind = p->nclaims ? K_CAPE : K_SHARED;
 			else if (v->b.board_pin[idx])
 				p->kind = p->nclaims ? K_CONFLICT : K_BOARD;
-			else if (p->nclaims > 1)
+			else if (p->nclaims > 1 && !shared_alike(v, p))
 				p->kind = K_CONFLICT;
 			else if (p->nclaims)
 				p->kind = K_CAPE;

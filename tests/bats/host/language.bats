@@ -136,3 +136,75 @@ CAPE
 	run ct create b.cape -o o
 	[ "$status" -eq 3 ]
 }
+
+# bus_cape NAME BUS ADDR-KEY ADDR COMPATIBLE PINS: a cape with one device on a bus.
+bus_cape() {
+	cat > "$BATS_TEST_TMPDIR/$1.cape" <<CAPE
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "$1"; };
+pins = ( $6 );
+devices = ( { type = "${2%[0-9]}"; bus = "$2"; $3 = $4; compatible = "$5"; } );
+CAPE
+}
+
+SPI0_PINS='{ pin = "P9.22"; mode = "spi0_sclk"; direction = "out"; },
+         { pin = "P9.21"; mode = "spi0_d0"; direction = "in"; },
+         { pin = "P9.18"; mode = "spi0_d1"; direction = "out"; },
+         { pin = "P9.17"; mode = "spi0_cs0"; direction = "out"; }'
+
+@test "capes with devices on one I2C or SPI bus stack at different addresses, its pins muxed alike" {
+	cd "$BATS_TEST_TMPDIR"
+	bus_cape RTC i2c1 address 0x68 maxim,ds3231 "$I2C1_PINS"
+	bus_cape OLED i2c1 address 0x3c solomon,ssd1306fb-i2c "$I2C1_PINS"
+	run ct check RTC.cape OLED.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"OLED.cape: ok: OLED-00A0 in slot 1"* ]]
+	run ct pinout -b beaglebone-black RTC.cape OLED.cape
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"A+B i2c1_scl m2 io up 17"* ]]
+	# SPI: by chip select
+	bus_cape ADC spi0 cs 0 ti,adc128s052 "$SPI0_PINS"
+	bus_cape DAC spi0 cs 1 ti,dac7512 "$SPI0_PINS"
+	run ct check ADC.cape DAC.cape
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
+@test "capes on one bus at one address, or muxing its pins otherwise, are refused naming bus, address and pin" {
+	cd "$BATS_TEST_TMPDIR"
+	bus_cape RTC i2c1 address 0x68 maxim,ds3231 "$I2C1_PINS"
+	bus_cape RTC2 i2c1 address 0x68 maxim,ds1307 "$I2C1_PINS"
+	run ct check RTC.cape RTC2.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"RTC2.cape: i2c1 address 0x68 is held by RTC (slot 0)" ]]
+	bus_cape ADC spi0 cs 0 ti,adc128s052 "$SPI0_PINS"
+	bus_cape ADC2 spi0 cs 0 ti,adc128s052 "$SPI0_PINS"
+	run ct check ADC.cape ADC2.cape
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"ADC2.cape: spi0 chip select 0x00 is held by ADC (slot 0)" ]]
+	# the pins muxed otherwise (no pull-up): the running bus would be remuxed
+	bus_cape NOPULL i2c1 address 0x3c solomon,ssd1306fb-i2c "${I2C1_PINS//pull = \"up\"/pull = \"none\"}"
+	run ct check RTC.cape NOPULL.cape
+	echo "$output"
+	[ "$status" -eq 5 ]
+	[[ "$output" == *'NOPULL.cape: pin P9.18 of bus i2c1 is muxed "P9.18 mode2 bidir pull-up rx fast" by RTC (slot 0), "P9.18 mode2 bidir no-pull rx fast" here: capes sharing a bus mux its pins alike'* ]]
+	# another bus on the same pins (spi0 on P9.17/P9.18) is no sharing
+	run ct check RTC.cape ADC.cape
+	echo "$output"
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"ADC.cape: pin P9.18 is held by RTC (slot 0); pin P9.17 is held by RTC (slot 0)" ]]
+	# nor is a cape using a bus pin without a device on the bus
+	cat > gp.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "GP"; };
+pins = ( { pin = "P9.17"; mode = "i2c1_scl"; direction = "bidir"; pull = "up"; } );
+CAPE
+	run ct check RTC.cape gp.cape
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"gp.cape: pin P9.17 is held by RTC (slot 0)" ]]
+	run ct pinout -b beaglebone-black RTC.cape gp.cape
+	[ "$status" -eq 5 ]
+}
