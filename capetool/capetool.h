@@ -127,6 +127,8 @@ struct cape_dev {
 	struct prop *props;
 	size_t nprops;
 	bool bad;		/* an error was reported: left out of the overlay */
+	bool hatch;		/* a node of the escape-hatch overlay at a bus address
+				 * (overlay_build adds these, for the address checks) */
 };
 
 struct cape_pin {
@@ -306,7 +308,7 @@ bool buf_is_text(const uint8_t *buf, size_t len);
  * A board with exports gets the portable overlay (exported names only, no
  * pinmux); one without, the board-specific overlay (its labels, pinmux).
  */
-int overlay_build(const struct cape_def *def, const struct board *b, void **blob, size_t *len);
+int overlay_build(struct cape_def *def, const struct board *b, void **blob, size_t *len);
 /*
  * resolve: a portable overlay into one for @b: exported names to the
  * board's labels or paths, <&gpio-nexus PIN FLAGS> to the SoC's GPIO

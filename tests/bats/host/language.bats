@@ -208,3 +208,91 @@ CAPE
 	run ct pinout -b beaglebone-black RTC.cape gp.cape
 	[ "$status" -eq 5 ]
 }
+
+# hatch NAME 'PINS' 'DTSO BODY' ['MORE KEYS']: a cape whose escape hatch is the body.
+hatch() {
+	printf '/dts-v1/;\n/plugin/;\n%s\n' "$3" > "$BATS_TEST_TMPDIR/$1.dtso"
+	cat > "$BATS_TEST_TMPDIR/$1.cape" <<CAPE
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "$1"; };
+pins = ( $2 );
+overlay = "$1.dtso";
+$4
+CAPE
+}
+
+@test "an escape-hatch GPIO must be a declared pin muxed as a GPIO: one on an eMMC pin is refused" {
+	cd "$BATS_TEST_TMPDIR"
+	led='&bone_devices { leds { compatible = "gpio-leds"; l { gpios = <&bone_gpio 803 0>; }; }; };'
+	hatch H1 '' "$led"
+	run ct check H1.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"H1.cape: overlay ./H1.dtso: /fragment@0/__overlay__/leds/l:gpios uses P8.3 as a GPIO, which pins does not list: a cape's GPIOs are its declared pins"* ]]
+	# declared, it is the board's eMMC
+	hatch H2 '{ pin = "P8.3"; mode = "gpio"; direction = "out"; }' "$led"
+	run ct check H2.cape
+	echo "$output"
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"H2.cape: pin P8.3 is held by the board"* ]]
+	# declared in another mode
+	hatch H3 '{ pin = "P8.7"; mode = 0; direction = "out"; }' "${led/803/807}"
+	run ct check H3.cape
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"/fragment@0/__overlay__/leds/l:gpios uses P8.7 as a GPIO, which needs mode 7 (gpio2_2); pins has it in mode 0 (line 2)"* ]]
+	# create and resolve refuse it as check does
+	run ct create H1.cape -o o
+	[ "$status" -eq 3 ]
+	[ ! -e o ]
+	hatch OK '{ pin = "P8.7"; mode = "gpio"; direction = "out"; }' "${led/803/807}"
+	run ct check OK.cape
+	[ "$status" -eq 0 ]
+}
+
+@test "an escape hatch enabling a bus must declare its pins: CAN1 beside a UART1 cape is refused" {
+	cd "$BATS_TEST_TMPDIR"
+	hatch CAN '' '&bone_can_1 { status = "okay"; };'
+	run ct check CAN.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"CAN.cape: overlay ./CAN.dtso: fragment@0 enables can1 (bone_can_1), which needs P9.24 muxed mode 2 (dcan1_rx); it is not in pins"* ]]
+	[[ "$output" == *"needs P9.26 muxed mode 2 (dcan1_tx); it is not in pins"* ]]
+	hatch CAN2 '{ pin = "P9.24"; mode = "d_can1_rx"; direction = "in"; }, { pin = "P9.26"; mode = "d_can1_tx"; direction = "out"; }' \
+		'&bone_can_1 { status = "okay"; };'
+	cat > UART.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "UART"; };
+pins = ( { pin = "P9.24"; mode = "uart1_txd"; direction = "out"; }, { pin = "P9.26"; mode = "uart1_rxd"; direction = "in"; } );
+devices = ( { type = "uart"; bus = "uart1"; } );
+CAPE
+	run ct check UART.cape CAN2.cape
+	echo "$output"
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"CAN2.cape: pin P9.26 is held by UART (slot 0); pin P9.24 is held by UART (slot 0)"* ]]
+}
+
+@test "an escape hatch sets no property of the board's nodes, and its bus devices hold their addresses" {
+	cd "$BATS_TEST_TMPDIR"
+	hatch FAST "$I2C1_PINS" '&bone_i2c_1 { status = "okay"; clock-frequency = <400000>; #address-cells = <1>; #size-cells = <0>; rtc@68 { compatible = "maxim,ds3231"; reg = <0x68>; }; };'
+	run ct check FAST.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"FAST.cape: overlay ./FAST.dtso: fragment@0 sets clock-frequency of bone_i2c_1, a node of the board's: the kernel's connector lets a cape add nodes to its targets and enable a bus"*"(threat-model.rst, Add only)"* ]]
+	hatch RTCH "$I2C1_PINS" '&bone_i2c_1 { status = "okay"; #address-cells = <1>; #size-cells = <0>; rtc@68 { compatible = "maxim,ds3231"; reg = <0x68>; }; };' \
+		'devices = ( { type = "i2c"; bus = "i2c1"; address = 0x68; compatible = "maxim,ds1307"; } );'
+	run ct check RTCH.cape
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"RTCH.cape: overlay ./RTCH.dtso: fragment@0/rtc@68 is at i2c1 address 0x68, which devices (line 5, maxim,ds1307) has"* ]]
+	# against another cape: the hatch's device holds its address, and shares the bus's pins
+	hatch RTCH2 "$I2C1_PINS" '&bone_i2c_1 { status = "okay"; #address-cells = <1>; #size-cells = <0>; rtc@68 { compatible = "maxim,ds3231"; reg = <0x68>; }; };'
+	bus_cape RTC i2c1 address 0x68 maxim,ds1307 "$I2C1_PINS"
+	bus_cape OLED i2c1 address 0x3c solomon,ssd1306fb-i2c "$I2C1_PINS"
+	run ct check RTCH2.cape OLED.cape RTC.cape
+	echo "$output"
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"OLED.cape: ok: OLED-00A0 in slot 1"* ]]
+	[[ "$output" == *"RTC.cape: i2c1 address 0x68 is held by RTCH2 (slot 0)" ]]
+}
