@@ -298,6 +298,26 @@ static int board_parse_fields(const char *src, config_t *cfg, struct board *b)
 			}
 		}
 	}
+	s = config_setting_get_member(root, "variants");
+	b->nvariants = s ? (size_t)config_setting_length(s) : 0;
+	b->variants = xcalloc(b->nvariants, sizeof(*b->variants));
+	for (size_t i = 0; i < b->nvariants; i++) {
+		config_setting_t *g = config_setting_get_elem(s, (unsigned)i);
+		struct board_variant *bv = &b->variants[i];
+
+		config_setting_lookup_string(g, "name", &v);
+		bv->name = xstrdup(v);
+		config_setting_lookup_string(g, "description", &v);
+		bv->description = xstrdup(v);
+		if (mark_pins(src, config_setting_get_member(g, "frees"), bv->frees))
+			return EXIT_DEF;
+		for (int k = 0; k < CAPE_NPINS; k++)
+			if (bv->frees[k] && !b->board_pin[k]) {
+				err("%s: variant %s frees %s, which is not a board pin", src, bv->name,
+				    cape_pin_names[k]);
+				return EXIT_DEF;
+			}
+	}
 	if (parse_header(src, config_setting_get_member(root, "header"), b))
 		return EXIT_FAIL;
 	if (parse_exports(src, config_setting_get_member(root, "exports"), b))
@@ -398,6 +418,69 @@ int board_load(const char *name, struct board *b)
 	rc = board_parse(name, &cfg, b);
 	config_destroy(&cfg);
 	return rc;
+}
+
+int board_apply_variants(struct board *b, const char *list)
+{
+	char *dup, *save, *tok;
+	int rc = EXIT_OK, hdr, pos;
+
+	if (!list)
+		return EXIT_OK;
+	dup = xstrdup(list);
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const struct board_variant *bv = NULL;
+
+		for (size_t i = 0; i < b->nvariants; i++)
+			if (!strcmp(b->variants[i].name, tok))
+				bv = &b->variants[i];
+		if (!bv) {
+			const char *names[16];
+			const char *near;
+			size_t n = 0;
+
+			for (size_t i = 0; i < b->nvariants && n < 16; i++)
+				names[n++] = b->variants[i].name;
+			near = closest(tok, names, n);
+			if (!b->nvariants)
+				err("board %s has no variant \"%s\" (it has none)", b->name, tok);
+			else
+				err("board %s has no variant \"%s\"%s%s%s; it has:", b->name, tok,
+				    near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
+			for (size_t i = 0; i < b->nvariants && !err_quiet; i++)
+				fprintf(stderr, "  %s: %s\n", b->variants[i].name,
+					b->variants[i].description);
+			rc = EXIT_USAGE;
+			break;
+		}
+		for (int k = 0; k < CAPE_NPINS; k++) {
+			if (!bv->frees[k])
+				continue;
+			b->board_pin[k] = false;
+			if (header_position(cape_pin_names[k], &hdr, &pos)) {
+				free(b->hdr[hdr][pos - 1].use);
+				b->hdr[hdr][pos - 1].use = NULL;	/* the capes' now */
+			}
+		}
+		if (!b->variant) {
+			b->variant = xstrdup(bv->name);
+		} else {
+			char *j = xasprintf("%s,%s", b->variant, bv->name);
+
+			free(b->variant);
+			b->variant = j;
+		}
+	}
+	free(dup);
+	return rc;
+}
+
+const struct board_variant *board_variant_freeing(const struct board *b, int idx)
+{
+	for (size_t i = 0; i < b->nvariants; i++)
+		if (b->variants[i].frees[idx])
+			return &b->variants[i];
+	return NULL;
 }
 
 const struct board_bus *board_find_bus(const struct board *b, const char *name)
@@ -512,6 +595,12 @@ void board_free(struct board *b)
 		free(b->exports[i].target);
 	}
 	free(b->exports);
+	for (size_t i = 0; i < b->nvariants; i++) {
+		free(b->variants[i].name);
+		free(b->variants[i].description);
+	}
+	free(b->variants);
+	free(b->variant);
 	for (int i = 0; i < CAPE_NPINS; i++)
 		free(b->pins[i].gpio);
 	for (int hdr = 0; hdr < 2; hdr++)

@@ -210,8 +210,17 @@ struct board_export {
 	char *target;		/* a label, or a path starting with /; NULL: the GPIO nexus */
 };
 
+/* A way to set the board up that gives board-pins to capes (--variant). */
+struct board_variant {
+	char *name, *description;
+	bool frees[CAPE_NPINS];
+};
+
 struct board {
 	char *name, *description, *pinmux, *devices_target;
+	struct board_variant *variants;
+	size_t nvariants;
+	char *variant;		/* the variants applied ("no-hdmi,no-emmc"), or NULL */
 	char **compatible;
 	size_t ncompatible;
 	unsigned budget[3];
@@ -232,6 +241,14 @@ extern const struct board_src embedded_boards[];
 /* NAME of a compiled-in profile, a path to a .board file, or NULL: detect. */
 int board_load(const char *name, struct board *b);	/* EXIT_* */
 const char *board_detect(void);
+/*
+ * --variant LIST: the board's variants named (comma-separated) give their
+ * pins to capes.  EXIT_OK, or EXIT_USAGE after naming the variants there are.
+ */
+int board_apply_variants(struct board *b, const char *list);
+#define OPT_VARIANT 0x100	/* getopt value of --variant (no short option) */
+/* The variant that would give board pin @idx to capes, or NULL. */
+const struct board_variant *board_variant_freeing(const struct board *b, int idx);
 void board_free(struct board *b);
 const struct board_bus *board_find_bus(const struct board *b, const char *name);
 /* "P8.13" -> header 0 (P8) or 1 (P9) and position 1-46; false if not one. */

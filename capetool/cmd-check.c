@@ -188,7 +188,15 @@ int fit_cape(const struct fit *f, const struct cape_def *d, int slot, char **msg
 		if (!uses[idx])
 			continue;
 		if (b->board_pin[idx]) {
-			snprintf(buf, sizeof(buf), "pin %s is held by the board", cape_pin_names[idx]);
+			/* the kernel's words, then what the board uses it for and who frees it */
+			const struct board_hdr *h = board_hdr_of(b, idx);
+			const struct board_variant *bv = board_variant_freeing(b, idx);
+			const char *use = h && h->use ? h->use : NULL;
+
+			snprintf(buf, sizeof(buf), "pin %s is held by the board%s%s%s%s%s%s",
+				 cape_pin_names[idx], use || bv ? " (" : "", use ? use : "",
+				 use && bv ? "; " : "", bv ? "--variant " : "", bv ? bv->name : "",
+				 use || bv ? (bv ? " gives it to capes)" : ")") : "");
 			append(msg, buf);
 		} else if (f->held[idx].part && f->held[idx].bus &&
 			   (sb = share_bus(b, d, idx)) && !strcmp(sb, f->held[idx].bus)) {
@@ -301,11 +309,12 @@ int cmd_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "board", required_argument, NULL, 'b' },
+		{ "variant", required_argument, NULL, OPT_VARIANT },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	const char *boardname = NULL;
+	const char *boardname = NULL, *variant = NULL;
 	bool quiet = false;
 	struct board b;
 	struct fit f;
@@ -316,6 +325,7 @@ int cmd_check(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "b:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': boardname = optarg; break;
+		case OPT_VARIANT: variant = optarg; break;
 		case 'q': quiet = true; break;
 		case 'h': fputs(usage_text, stdout); return EXIT_OK;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
@@ -328,6 +338,11 @@ int cmd_check(int argc, char **argv)
 	c = board_load(boardname, &b);
 	if (c)
 		return c;
+	c = board_apply_variants(&b, variant);
+	if (c) {
+		board_free(&b);
+		return c;
+	}
 	fit_init(&f, &b);
 	ndefs = argc - optind;
 	defs = xcalloc((size_t)ndefs, sizeof(*defs));
@@ -361,9 +376,10 @@ int cmd_check(int argc, char **argv)
 		}
 		fit_add(&f, d, i);
 		if (!quiet)
-			printf("%s: ok: %s-%s in slot %d, %zu pins, vdd-3v3b %u mA, vdd-5v %u mA, sys-5v %u mA (board %s)\n",
+			printf("%s: ok: %s-%s in slot %d, %zu pins, vdd-3v3b %u mA, vdd-5v %u mA, sys-5v %u mA (board %s%s%s)\n",
 			       file, d->part_number, d->version, i, d->npins, d->power[0],
-			       d->power[1], d->power[2], b.name);
+			       d->power[1], d->power[2], b.name, b.variant ? ", variant " : "",
+			       b.variant ? b.variant : "");
 	}
 	for (int i = 0; i < ndefs; i++)
 		def_free(&defs[i]);

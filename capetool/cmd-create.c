@@ -172,6 +172,7 @@ int cmd_create(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "board", required_argument, NULL, 'b' },
+		{ "variant", required_argument, NULL, OPT_VARIANT },
 		{ "output", required_argument, NULL, 'o' },
 		{ "serial", required_argument, NULL, 'S' },
 		{ "embed-overlay", no_argument, NULL, 'e' },
@@ -184,7 +185,7 @@ int cmd_create(int argc, char **argv)
 		{ "custom", required_argument, NULL, 'C' },
 		{ 0 }
 	};
-	const char *board = NULL, *dir = NULL, *serial = NULL, *eout = NULL, *dout = NULL;
+	const char *board = NULL, *variant = NULL, *dir = NULL, *serial = NULL, *eout = NULL, *dout = NULL;
 	const char *dt_file = NULL;
 	char **custom = NULL;
 	size_t ncustom = 0;
@@ -203,6 +204,7 @@ int cmd_create(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "b:o:efh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': board = optarg; break;
+		case OPT_VARIANT: variant = optarg; break;
 		case 'o': dir = optarg; break;
 		case 'S': serial = optarg; break;
 		case 'e': embed = true; break;
@@ -284,6 +286,11 @@ int cmd_create(int argc, char **argv)
 	rc = board_load(board, &b);
 	if (rc)
 		return rc;
+	rc = board_apply_variants(&b, variant);
+	if (rc) {
+		board_free(&b);
+		return rc;
+	}
 	rc = build_cape(argv[optind], &b, serial, embed, &img, &imglen, &dtbo, &dtbolen, &def);
 	/* and refused where check refuses it, unless forced */
 	if (!rc)

@@ -1061,6 +1061,7 @@ int cmd_pinout(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "board", required_argument, NULL, 'b' },
+		{ "variant", required_argument, NULL, OPT_VARIANT },
 		{ "live", no_argument, NULL, 'l' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "svg", required_argument, NULL, 'S' },
@@ -1069,7 +1070,7 @@ int cmd_pinout(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	const char *boardname = NULL, *svg = NULL, *when = "auto";
+	const char *boardname = NULL, *variant = NULL, *svg = NULL, *when = "auto";
 	bool live = false, json = false;
 	struct view *v;
 	int c, rc;
@@ -1078,6 +1079,7 @@ int cmd_pinout(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "b:ljh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': boardname = optarg; break;
+		case OPT_VARIANT: variant = optarg; break;
 		case 'l': live = true; break;
 		case 'j': json = true; break;
 		case 'S': svg = optarg; break;
@@ -1103,6 +1105,8 @@ int cmd_pinout(int argc, char **argv)
 	}
 	v = xcalloc(1, sizeof(*v));
 	rc = board_load(boardname, &v->b);
+	if (!rc && (rc = board_apply_variants(&v->b, variant)))
+		board_free(&v->b);
 	if (rc) {
 		free(v);
 		return rc;

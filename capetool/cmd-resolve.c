@@ -105,12 +105,13 @@ int cmd_resolve(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "board", required_argument, NULL, 'b' },
+		{ "variant", required_argument, NULL, OPT_VARIANT },
 		{ "cape", required_argument, NULL, 'c' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	const char *board = NULL, *cape = NULL, *out = NULL, *in;
+	const char *board = NULL, *variant = NULL, *cape = NULL, *out = NULL, *in;
 	uint16_t words[CAPE_NPINS] = { 0 };
 	struct board b;
 	uint8_t *dtbo = NULL;
@@ -123,6 +124,7 @@ int cmd_resolve(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "b:c:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': board = optarg; break;
+		case OPT_VARIANT: variant = optarg; break;
 		case 'c': cape = optarg; break;
 		case 'o': out = optarg; break;
 		case 'h': fputs(usage_text, stdout); return EXIT_OK;
@@ -149,6 +151,11 @@ int cmd_resolve(int argc, char **argv)
 	rc = board_load(board, &b);
 	if (rc)
 		return rc;
+	rc = board_apply_variants(&b, variant);
+	if (rc) {
+		board_free(&b);
+		return rc;
+	}
 	if (!b.nexports || !board_gpio_export(&b)) {
 		names = board_export_list(&b);
 		err("board %s lists no names its cape connector exports%s (exports: %s): "

@@ -296,3 +296,71 @@ CAPE
 	[[ "$output" == *"OLED.cape: ok: OLED-00A0 in slot 1"* ]]
 	[[ "$output" == *"RTC.cape: i2c1 address 0x68 is held by RTCH2 (slot 0)" ]]
 }
+
+@test "--variant no-hdmi,no-emmc gives the HDMI and eMMC pins to capes; without it they are refused naming the board's use" {
+	cd "$BATS_TEST_TMPDIR"
+	cat > lcd.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "LCD"; };
+pins = ( { pin = "P8.45"; mode = "lcd_data0"; direction = "out"; }, { pin = "P8.27"; mode = "lcd_vsync"; direction = "out"; } );
+CAPE
+	cat > audio.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "AUDIO"; };
+pins = ( { pin = "P9.31"; mode = "mcasp0_aclkx"; direction = "bidir"; }, { pin = "P8.5"; mode = "gpio"; direction = "out"; } );
+CAPE
+	run ct check lcd.cape audio.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"lcd.cape: pin P8.45 is held by the board (HDMI D0; --variant no-hdmi gives it to capes); pin P8.27 is held by the board (HDMI VSYNC; --variant no-hdmi gives it to capes)"* ]]
+	[[ "$output" == *"audio.cape: pin P8.5 is held by the board (eMMC DAT2; --variant no-emmc gives it to capes); pin P9.31 is held by the board (HDMI audio BCLK; --variant no-hdmi gives it to capes)"* ]]
+	run ct check --variant no-hdmi lcd.cape audio.cape
+	echo "$output"
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"lcd.cape: ok: LCD-00A0 in slot 0, 2 pins, vdd-3v3b 0 mA, vdd-5v 0 mA, sys-5v 0 mA (board beaglebone-black, variant no-hdmi)"* ]]
+	[[ "$output" == *"audio.cape: pin P8.5 is held by the board (eMMC DAT2; --variant no-emmc gives it to capes)" ]]
+	run ct check --board beaglebone-black --variant no-hdmi,no-emmc lcd.cape audio.cape
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# create and resolve take the variant as check does
+	run ct create lcd.cape -o o
+	[ "$status" -eq 5 ]
+	ct create --variant no-hdmi lcd.cape -o o >/dev/null
+	run ct resolve -b beaglebone-black -c lcd.cape o/LCD-00A0.dtbo -o r.dtbo
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"pin P8.27 is held by the board (HDMI VSYNC"* ]]
+	ct resolve -b beaglebone-black --variant no-hdmi -c lcd.cape o/LCD-00A0.dtbo -o r.dtbo
+	dtc -q -I dtb -O dts r.dtbo | grep -q 'lcd-other-pins'
+	# pinout draws the pins free
+	run ct pinout -b beaglebone-black --variant no-hdmi
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *". GPIO2_6 45"* ]]
+	[[ "$output" == *"# eMMC DAT2"* ]]
+	# an unknown variant, or one on a board without any, is a usage error naming those there are
+	run ct check --variant no-hdm lcd.cape
+	echo "$output"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *'board beaglebone-black has no variant "no-hdm" (did you mean no-hdmi?); it has:'* ]]
+	[[ "$output" == *"  no-emmc: eMMC off"* ]]
+	run ct check -b qemu-vexpress --variant no-hdmi lcd.cape
+	[ "$status" -eq 2 ]
+	[[ "$output" == *'board qemu-vexpress has no variant "no-hdmi" (it has none)'* ]]
+}
+
+@test "SPI1 on the Black: its pins are HDMI audio's, the capes' under --variant no-hdmi" {
+	cd "$BATS_TEST_TMPDIR"
+	cat > spi1.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "SPI1"; };
+pins = ( { pin = "P9.31"; mode = "spi1_sclk"; direction = "out"; }, { pin = "P9.29"; mode = "spi1_d0"; direction = "in"; },
+         { pin = "P9.30"; mode = "spi1_d1"; direction = "out"; }, { pin = "P9.28"; mode = "spi1_cs0"; direction = "out"; } );
+devices = ( { type = "spi"; bus = "spi1"; cs = 0; compatible = "microchip,mcp3008"; } );
+CAPE
+	run ct check spi1.cape
+	echo "$output"
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"pin P9.28 is held by the board (HDMI audio data; --variant no-hdmi gives it to capes)"* ]]
+	run ct check --variant no-hdmi spi1.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 0 ]
+}
