@@ -11,7 +11,7 @@
 #include "capetool.h"
 
 static const char usage_text[] =
-	"usage: capetool check DEF... [--board B] [--quiet]\n"
+	"usage: capetool check DEF... [--board B [--variant V]] [--quiet]\n"
 	"\n"
 	"Validate cape definitions (schema, header pins, devices against the board\n"
 	"profile) without writing anything (DEF \"-\" is standard input).  The\n"
@@ -21,6 +21,9 @@ static const char usage_text[] =
 	"  pin P8.13 is held by BB-WTHR-01 (slot 0)\n"
 	"  i2c2 address 0x68 is held by EXL-RTC-01 (slot 1)\n"
 	"  vdd-3v3b over budget: needs 150 mA, 200 of 250 mA in use\n"
+	"Capes with devices on one I2C or SPI bus share its pins, muxed alike, each\n"
+	"at its own address or chip select.  An escape-hatch overlay is checked as\n"
+	"the devices are: its GPIOs declared pins, the buses it enables their pins.\n"
 	"The board's shared cape bus pins (I2C2, P9.19/P9.20 on the bone) may be\n"
 	"named by every cape, muxed alike; the board's own devices (the cape\n"
 	"EEPROMs at 0x54-0x57) hold their addresses; capes beyond the board's\n"
@@ -30,6 +33,9 @@ static const char usage_text[] =
 	"device uses it (an LED out, a key in with its receiver enabled).  create\n"
 	"and resolve refuse what check refuses of a cape alone, in the same words.\n"
 	"  -b, --board B   board profile (board pins, shared pins, rail budgets)\n"
+	"      --variant V the board set up to give pins to capes: V is one of its\n"
+	"                  variants or several, comma-separated (beaglebone-black:\n"
+	"                  no-hdmi, no-emmc; see capetool(1), BOARD PROFILES)\n"
 	"  -q, --quiet     print only problems\n"
 	"  -h, --help      this text\n"
 	"Exit: 0 all fit, 3 invalid definition, 5 pin, address or slot conflict,\n"

@@ -9,7 +9,7 @@
 #include "hat.h"
 
 static const char usage_text[] =
-	"usage: capetool create DEF [--board B] [-o DIR | [--eeprom-out F] [--dtbo-out F]]\n"
+	"usage: capetool create DEF [--board B [--variant V]] [-o DIR | [--eeprom-out F] [--dtbo-out F]]\n"
 	"                       [--serial S] [--embed-overlay] [--force]\n"
 	"       capetool create SETTINGS [-o DIR | --eeprom-out F] [--hat-version N]\n"
 	"                       [--dt-blob F] [--custom F]...\n"
@@ -27,6 +27,8 @@ static const char usage_text[] =
 	"  -b, --board B        board profile (qemu-vexpress, beaglebone-black) or a\n"
 	"                       .board file; default: detected from the running device\n"
 	"                       tree, else beaglebone-black\n"
+	"      --variant V      the board's variants in use, comma-separated\n"
+	"                       (beaglebone-black: no-hdmi, no-emmc)\n"
 	"  -o, --output DIR     directory to write both to, created if missing\n"
 	"                       (default: .)\n"
 	"      --eeprom-out F   write the image to file F (\"-\": standard output)\n"

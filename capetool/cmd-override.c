@@ -27,6 +27,7 @@ static const char usage_text[] =
 	"  -s, --slot N          the slot the cape stands for\n"
 	"  -N, --name NAME       configfs name (default: the part number)\n"
 	"  -b, --board B         board profile for a definition (default: detected)\n"
+	"      --variant V       the board's variants in use (no-hdmi, no-emmc)\n"
 	"      --overlay DTBO    overlay for an image without an overlay record\n"
 	"      --controller C    capebus controller (default: the first)\n"
 	"  -h, --help            this text\n"

@@ -12,7 +12,7 @@
 #include "capetool.h"
 
 static const char usage_text[] =
-	"usage: capetool resolve --board B --cape CAPE DTBO -o OUT\n"
+	"usage: capetool resolve --board B --cape CAPE DTBO -o OUT [--variant V]\n"
 	"\n"
 	"Turn a portable overlay (as create writes it for a board whose cape\n"
 	"connector exports names) into an overlay for board B's own device tree,\n"
@@ -34,6 +34,7 @@ static const char usage_text[] =
 	"be muxed as that GPIO by the cape's pin word.\n"
 	"  -b, --board B   board profile (beaglebone-black...) or a .board file;\n"
 	"                  it must list the names its connector exports\n"
+	"      --variant V the board's variants in use, comma-separated (no-hdmi...)\n"
 	"  -c, --cape F    the cape's pin words: its EEPROM image (.eeprom) or its\n"
 	"                  definition (.cape); required\n"
 	"  -o, --output F  the board-specific overlay to write (atomically)\n"
