@@ -284,6 +284,9 @@ static int board_parse_fields(const char *src, config_t *cfg, struct board *b)
 				bus->mux[k].signal = xstrdup(v);
 				config_setting_lookup_bool(e, "required", &req);
 				bus->mux[k].required = req;
+				req = 0;
+				config_setting_lookup_bool(e, "rx", &req);
+				bus->mux[k].rx = req;
 			}
 		}
 		if ((m = config_setting_get_member(g, "reserved"))) {

@@ -170,6 +170,7 @@ struct bus_mux {		/* a pin of the bus's function */
 	int idx, mode;
 	char *signal;
 	bool required;
+	bool rx;		/* the function reads the pad: its receiver must be on */
 };
 
 struct bus_reserved {		/* an address the board holds on the bus */

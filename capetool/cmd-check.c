@@ -24,6 +24,8 @@ static const char usage_text[] =
 	"Capes with devices on one I2C or SPI bus share its pins, muxed alike, each\n"
 	"at its own address or chip select.  An escape-hatch overlay is checked as\n"
 	"the devices are: its GPIOs declared pins, the buses it enables their pins.\n"
+	"A bus a cape enables needs its pins muxed for it, the receiver on where the\n"
+	"bus reads (I2C SCL/SDA, SPI SCLK/D0, UART and CAN receive).\n"
 	"The board's shared cape bus pins (I2C2, P9.19/P9.20 on the bone) may be\n"
 	"named by every cape, muxed alike; the board's own devices (the cape\n"
 	"EEPROMs at 0x54-0x57) hold their addresses; capes beyond the board's\n"

@@ -792,6 +792,15 @@ static struct onode *bus_node(struct bctx *c, const struct cape_dev *dv, const c
 		const struct bus_mux *m = &bus->mux[i];
 		const struct cape_pin *p = def_pin(c->d, m->idx);
 
+		if (p && (p->word & CAPE_PIN_MODE_MASK) == m->mode && m->rx &&
+		    !(p->word & CAPE_PIN_RX_ENABLE)) {
+			/* an input with its receiver off reads nothing */
+			berr(c, dv, "%s reads %s (%s), but its receiver is disabled (pins: %s, line %d): set rx = true",
+			     bus->name, cape_pin_names[m->idx], m->signal,
+			     (p->word & CAPE_PIN_DIR_MASK) == CAPE_PIN_DIR_OUT ? "direction out" : "rx = false",
+			     p->line);
+			continue;
+		}
 		if (!m->required || (p && (p->word & CAPE_PIN_MODE_MASK) == m->mode))
 			continue;
 		if (p)
@@ -981,6 +990,12 @@ static void check_hatch(struct bctx *c, struct cape_def *d, size_t first_fix, un
 			const struct bus_mux *m = &bus->mux[k];
 			const struct cape_pin *p = def_pin(d, m->idx);
 
+			if (p && (p->word & CAPE_PIN_MODE_MASK) == m->mode && m->rx &&
+			    !(p->word & CAPE_PIN_RX_ENABLE)) {
+				herr(c, "%s enables %s (%s), which reads %s (%s), but its receiver is disabled (line %d): set rx = true",
+				     f->name, bus->name, label, cape_pin_names[m->idx], m->signal, p->line);
+				continue;
+			}
 			if (!m->required || (p && (p->word & CAPE_PIN_MODE_MASK) == m->mode))
 				continue;
 			if (p)

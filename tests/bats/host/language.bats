@@ -146,7 +146,7 @@ devices = ( { type = "${2%[0-9]}"; bus = "$2"; $3 = $4; compatible = "$5"; } );
 CAPE
 }
 
-SPI0_PINS='{ pin = "P9.22"; mode = "spi0_sclk"; direction = "out"; },
+SPI0_PINS='{ pin = "P9.22"; mode = "spi0_sclk"; direction = "out"; rx = true; },
          { pin = "P9.21"; mode = "spi0_d0"; direction = "in"; },
          { pin = "P9.18"; mode = "spi0_d1"; direction = "out"; },
          { pin = "P9.17"; mode = "spi0_cs0"; direction = "out"; }'
@@ -351,7 +351,7 @@ CAPE
 	cd "$BATS_TEST_TMPDIR"
 	cat > spi1.cape <<'CAPE'
 eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "SPI1"; };
-pins = ( { pin = "P9.31"; mode = "spi1_sclk"; direction = "out"; }, { pin = "P9.29"; mode = "spi1_d0"; direction = "in"; },
+pins = ( { pin = "P9.31"; mode = "spi1_sclk"; direction = "out"; rx = true; }, { pin = "P9.29"; mode = "spi1_d0"; direction = "in"; },
          { pin = "P9.30"; mode = "spi1_d1"; direction = "out"; }, { pin = "P9.28"; mode = "spi1_cs0"; direction = "out"; } );
 devices = ( { type = "spi"; bus = "spi1"; cs = 0; compatible = "microchip,mcp3008"; } );
 CAPE
@@ -363,4 +363,28 @@ CAPE
 	echo "$output"
 	no_sanitizer_report
 	[ "$status" -eq 0 ]
+}
+
+@test "a bus's input pins need their receiver: a UART's rxd muxed as an output, an I2C pin with rx = false, are refused" {
+	cd "$BATS_TEST_TMPDIR"
+	cat > u.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "U"; };
+pins = ( { pin = "P9.24"; mode = "uart1_txd"; direction = "out"; }, { pin = "P9.26"; mode = "uart1_rxd"; direction = "out"; },
+         { pin = "P9.17"; mode = "i2c1_scl"; direction = "bidir"; rx = false; }, { pin = "P9.18"; mode = "i2c1_sda"; direction = "bidir"; } );
+devices = ( { type = "uart"; bus = "uart1"; }, { type = "i2c"; bus = "i2c1"; address = 0x50; compatible = "atmel,at24c32"; } );
+CAPE
+	run ct check u.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"u.cape:4: devices: uart1 reads P9.26 (uart1_rxd), but its receiver is disabled (pins: direction out, line 2): set rx = true"* ]]
+	[[ "$output" == *"u.cape:4: devices: i2c1 reads P9.17 (i2c1_scl), but its receiver is disabled (pins: rx = false, line 3): set rx = true"* ]]
+	run ct create u.cape -o o
+	[ "$status" -eq 3 ]
+	hatch CANRX '{ pin = "P9.24"; mode = 2; direction = "in"; rx = false; }, { pin = "P9.26"; mode = 2; direction = "out"; }' \
+		'&bone_can_1 { status = "okay"; };'
+	run ct check CANRX.cape
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"CANRX.cape: overlay ./CANRX.dtso: fragment@0 enables can1 (bone_can_1), which reads P9.24 (dcan1_rx), but its receiver is disabled (line 2): set rx = true"* ]]
 }
