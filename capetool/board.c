@@ -383,6 +383,7 @@ int board_load(const char *name, struct board *b)
 {
 	config_t cfg;
 	int rc;
+	bool detected = !name;
 
 	if (!name)
 		name = board_detect();
@@ -420,6 +421,8 @@ int board_load(const char *name, struct board *b)
 	}
 	rc = board_parse(name, &cfg, b);
 	config_destroy(&cfg);
+	if (!rc)
+		b->detected = detected;
 	return rc;
 }
 
@@ -428,6 +431,48 @@ int board_apply_variants(struct board *b, const char *list)
 	char *dup, *save, *tok;
 	int rc = EXIT_OK, hdr, pos;
 
+	if (!list && b->detected && b->nvariants) {
+		/* the running board's connector says which pins are still the board's */
+		char *path = xasprintf("%s/firmware/devicetree/base/capebus/board-pins", sysfs_root());
+		bool live[CAPE_NPINS] = { false };
+		char *found = NULL;
+		uint8_t *buf;
+		size_t len;
+
+		if (read_file(path, &buf, &len)) {
+			free(path);
+			return EXIT_OK;
+		}
+		free(path);
+		for (size_t o = 0; o < len; o += strnlen((char *)buf + o, len - o) + 1) {
+			char name[16];
+			int idx;
+
+			snprintf(name, sizeof(name), "%.*s", (int)strnlen((char *)buf + o, len - o),
+				 (char *)buf + o);
+			if ((idx = cape_pin_index(name)) >= 0)
+				live[idx] = true;
+		}
+		free(buf);
+		for (size_t i = 0; i < b->nvariants; i++) {
+			bool gone = true;
+
+			for (int k = 0; k < CAPE_NPINS; k++)
+				gone &= !(b->variants[i].frees[k] && live[k]);
+			if (gone) {
+				char *j = found ? xasprintf("%s,%s", found, b->variants[i].name)
+						: xstrdup(b->variants[i].name);
+
+				free(found);
+				found = j;
+			}
+		}
+		if (!found)
+			return EXIT_OK;
+		rc = board_apply_variants(b, found);
+		free(found);
+		return rc;
+	}
 	if (!list)
 		return EXIT_OK;
 	dup = xstrdup(list);

@@ -222,6 +222,7 @@ struct board {
 	struct board_variant *variants;
 	size_t nvariants;
 	char *variant;		/* the variants applied ("no-hdmi,no-emmc"), or NULL */
+	bool detected;		/* the profile was picked from the running device tree */
 	char **compatible;
 	size_t ncompatible;
 	unsigned budget[3];
@@ -245,6 +246,9 @@ const char *board_detect(void);
 /*
  * --variant LIST: the board's variants named (comma-separated) give their
  * pins to capes.  EXIT_OK, or EXIT_USAGE after naming the variants there are.
+ * Without a list, on a board detected from the running device tree, the
+ * variants whose pins the connector's board-pins (the live tree's
+ * /capebus/board-pins) leaves out are applied.
  */
 int board_apply_variants(struct board *b, const char *list);
 #define OPT_VARIANT 0x100	/* getopt value of --variant (no short option) */

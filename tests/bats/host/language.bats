@@ -388,3 +388,30 @@ CAPE
 	[ "$status" -eq 3 ]
 	[[ "$output" == *"CANRX.cape: overlay ./CANRX.dtso: fragment@0 enables can1 (bone_can_1), which reads P9.24 (dcan1_rx), but its receiver is disabled (line 2): set rx = true"* ]]
 }
+
+@test "on a running board, the variants its connector's board-pins leave out are taken without --variant" {
+	cd "$BATS_TEST_TMPDIR"
+	dt=fs/firmware/devicetree/base
+	mkdir -p $dt/capebus
+	printf 'ti,am335x-bone-black\0ti,am335x-bone\0ti,am33xx\0' > $dt/compatible
+	# am335x-boneblack-nohdmi.dts: clkout2 and the eMMC stay the board's
+	printf 'P9.41\0P8.3\0P8.4\0P8.5\0P8.6\0P8.20\0P8.21\0P8.22\0P8.23\0P8.24\0P8.25\0' > $dt/capebus/board-pins
+	cat > lcd.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "LCD"; };
+pins = ( { pin = "P8.45"; mode = "lcd_data0"; direction = "out"; } );
+CAPE
+	CAPETOOL_SYSFS=$PWD/fs run ct check lcd.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"(board beaglebone-black, variant no-hdmi)"* ]]
+	# a board named on the command line is the profile as written
+	CAPETOOL_SYSFS=$PWD/fs run ct check -b beaglebone-black lcd.cape
+	[ "$status" -eq 5 ]
+	# the Black as the series builds it keeps HDMI
+	printf 'P9.41\0P8.3\0P8.45\0P9.25\0' > $dt/capebus/board-pins
+	CAPETOOL_SYSFS=$PWD/fs run ct check lcd.cape
+	echo "$output"
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"pin P8.45 is held by the board (HDMI D0; --variant no-hdmi gives it to capes)"* ]]
+}
