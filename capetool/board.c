@@ -284,6 +284,9 @@ static int board_parse_fields(const char *src, config_t *cfg, struct board *b)
 				bus->mux[k].signal = xstrdup(v);
 				config_setting_lookup_bool(e, "required", &req);
 				bus->mux[k].required = req;
+				req = 0;
+				config_setting_lookup_bool(e, "rx", &req);
+				bus->mux[k].rx = req;
 			}
 		}
 		if ((m = config_setting_get_member(g, "reserved"))) {
@@ -297,6 +300,26 @@ static int board_parse_fields(const char *src, config_t *cfg, struct board *b)
 				bus->reserved[k].holder = xstrdup(v);
 			}
 		}
+	}
+	s = config_setting_get_member(root, "variants");
+	b->nvariants = s ? (size_t)config_setting_length(s) : 0;
+	b->variants = xcalloc(b->nvariants, sizeof(*b->variants));
+	for (size_t i = 0; i < b->nvariants; i++) {
+		config_setting_t *g = config_setting_get_elem(s, (unsigned)i);
+		struct board_variant *bv = &b->variants[i];
+
+		config_setting_lookup_string(g, "name", &v);
+		bv->name = xstrdup(v);
+		config_setting_lookup_string(g, "description", &v);
+		bv->description = xstrdup(v);
+		if (mark_pins(src, config_setting_get_member(g, "frees"), bv->frees))
+			return EXIT_DEF;
+		for (int k = 0; k < CAPE_NPINS; k++)
+			if (bv->frees[k] && !b->board_pin[k]) {
+				err("%s: variant %s frees %s, which is not a board pin", src, bv->name,
+				    cape_pin_names[k]);
+				return EXIT_DEF;
+			}
 	}
 	if (parse_header(src, config_setting_get_member(root, "header"), b))
 		return EXIT_FAIL;
@@ -360,6 +383,7 @@ int board_load(const char *name, struct board *b)
 {
 	config_t cfg;
 	int rc;
+	bool detected = !name;
 
 	if (!name)
 		name = board_detect();
@@ -397,7 +421,114 @@ int board_load(const char *name, struct board *b)
 	}
 	rc = board_parse(name, &cfg, b);
 	config_destroy(&cfg);
+	if (!rc)
+		b->detected = detected;
 	return rc;
+}
+
+int board_apply_variants(struct board *b, const char *list)
+{
+	char *dup, *save, *tok;
+	int rc = EXIT_OK, hdr, pos;
+
+	if (!list && b->detected && b->nvariants) {
+		/* the running board's connector says which pins are still the board's */
+		char *path = xasprintf("%s/firmware/devicetree/base/capebus/board-pins", sysfs_root());
+		bool live[CAPE_NPINS] = { false };
+		char *found = NULL;
+		uint8_t *buf;
+		size_t len;
+
+		if (read_file(path, &buf, &len)) {
+			free(path);
+			return EXIT_OK;
+		}
+		free(path);
+		for (size_t o = 0; o < len; o += strnlen((char *)buf + o, len - o) + 1) {
+			char name[16];
+			int idx;
+
+			snprintf(name, sizeof(name), "%.*s", (int)strnlen((char *)buf + o, len - o),
+				 (char *)buf + o);
+			if ((idx = cape_pin_index(name)) >= 0)
+				live[idx] = true;
+		}
+		free(buf);
+		for (size_t i = 0; i < b->nvariants; i++) {
+			bool gone = true;
+
+			for (int k = 0; k < CAPE_NPINS; k++)
+				gone &= !(b->variants[i].frees[k] && live[k]);
+			if (gone) {
+				char *j = found ? xasprintf("%s,%s", found, b->variants[i].name)
+						: xstrdup(b->variants[i].name);
+
+				free(found);
+				found = j;
+			}
+		}
+		if (!found)
+			return EXIT_OK;
+		rc = board_apply_variants(b, found);
+		free(found);
+		return rc;
+	}
+	if (!list)
+		return EXIT_OK;
+	dup = xstrdup(list);
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const struct board_variant *bv = NULL;
+
+		for (size_t i = 0; i < b->nvariants; i++)
+			if (!strcmp(b->variants[i].name, tok))
+				bv = &b->variants[i];
+		if (!bv) {
+			const char *names[16];
+			const char *near;
+			size_t n = 0;
+
+			for (size_t i = 0; i < b->nvariants && n < 16; i++)
+				names[n++] = b->variants[i].name;
+			near = closest(tok, names, n);
+			if (!b->nvariants)
+				err("board %s has no variant \"%s\" (it has none)", b->name, tok);
+			else
+				err("board %s has no variant \"%s\"%s%s%s; it has:", b->name, tok,
+				    near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
+			for (size_t i = 0; i < b->nvariants && !err_quiet; i++)
+				fprintf(stderr, "  %s: %s\n", b->variants[i].name,
+					b->variants[i].description);
+			rc = EXIT_USAGE;
+			break;
+		}
+		for (int k = 0; k < CAPE_NPINS; k++) {
+			if (!bv->frees[k])
+				continue;
+			b->board_pin[k] = false;
+			if (header_position(cape_pin_names[k], &hdr, &pos)) {
+				free(b->hdr[hdr][pos - 1].use);
+				b->hdr[hdr][pos - 1].use = NULL;	/* the capes' now */
+			}
+		}
+		if (!b->variant) {
+			b->variant = xstrdup(bv->name);
+		} else {
+			char *j = xasprintf("%s,%s", b->variant, bv->name);
+
+			free(b->variant);
+			b->variant = j;
+		}
+	}
+	free(dup);
+	return rc;
+}
+
+const struct board_variant *board_variant_freeing(const struct board *b, int idx)
+{
+	for (size_t i = 0; i < b->nvariants; i++)
+		if (b->variants[i].frees[idx])
+			return &b->variants[i];
+	return NULL;
 }
 
 const struct board_bus *board_find_bus(const struct board *b, const char *name)
@@ -512,6 +643,12 @@ void board_free(struct board *b)
 		free(b->exports[i].target);
 	}
 	free(b->exports);
+	for (size_t i = 0; i < b->nvariants; i++) {
+		free(b->variants[i].name);
+		free(b->variants[i].description);
+	}
+	free(b->variants);
+	free(b->variant);
 	for (int i = 0; i < CAPE_NPINS; i++)
 		free(b->pins[i].gpio);
 	for (int hdr = 0; hdr < 2; hdr++)

@@ -105,22 +105,33 @@ struct board;
 enum dev_type { DEV_I2C, DEV_SPI, DEV_LED, DEV_KEY, DEV_W1, DEV_UART,
 		DEV_PWM, DEV_ADC, DEV_CAN, DEV_RS485, DEV_LCD, DEV_AUDIO, DEV_NTYPES };
 
+struct prop_gpio {		/* a header-pin GPIO reference: <&bone_gpio CODE FLAGS> */
+	int idx;		/* pin index */
+	uint32_t flags;
+};
+
 struct prop {			/* an extra property from `properties` */
 	char *name;
 	uint8_t *val;
 	size_t len;
+	struct prop_gpio *gpio;	/* ngpio > 0: the value is these references, not val */
+	size_t ngpio;
 };
 
 struct cape_dev {
 	enum dev_type type;
 	int line;
 	char *bus, *compatible, *name, *label, *pin, *default_state, *trigger;
+	uint8_t *compat;	/* compatible's strings, NUL-separated; compatible is the first */
+	size_t compat_len;
 	int address, cs, max_freq, code;
 	bool active_low;
 	struct prop *props;
 	size_t nprops;
 	bool bad;		/* an error was reported: left out of the overlay */
 	struct kind_data *kind;	/* DEV_PWM and after: devkinds.c's (bus: the unit) */
+	bool hatch;		/* a node of the escape-hatch overlay at a bus address
+				 * (overlay_build adds these, for the address checks) */
 };
 
 struct cape_pin {
@@ -180,6 +191,7 @@ struct bus_mux {		/* a pin of the bus's function */
 	int idx, mode;
 	char *signal;
 	bool required;
+	bool rx;		/* the function reads the pad: its receiver must be on */
 };
 
 struct bus_reserved {		/* an address the board holds on the bus */
@@ -220,8 +232,18 @@ struct board_export {
 	char *target;		/* a label, or a path starting with /; NULL: the GPIO nexus */
 };
 
+/* A way to set the board up that gives board-pins to capes (--variant). */
+struct board_variant {
+	char *name, *description;
+	bool frees[CAPE_NPINS];
+};
+
 struct board {
 	char *name, *description, *pinmux, *devices_target;
+	struct board_variant *variants;
+	size_t nvariants;
+	char *variant;		/* the variants applied ("no-hdmi,no-emmc"), or NULL */
+	bool detected;		/* the profile was picked from the running device tree */
 	char **compatible;
 	size_t ncompatible;
 	unsigned budget[3];
@@ -242,6 +264,17 @@ extern const struct board_src embedded_boards[];
 /* NAME of a compiled-in profile, a path to a .board file, or NULL: detect. */
 int board_load(const char *name, struct board *b);	/* EXIT_* */
 const char *board_detect(void);
+/*
+ * --variant LIST: the board's variants named (comma-separated) give their
+ * pins to capes.  EXIT_OK, or EXIT_USAGE after naming the variants there are.
+ * Without a list, on a board detected from the running device tree, the
+ * variants whose pins the connector's board-pins (the live tree's
+ * /capebus/board-pins) leaves out are applied.
+ */
+int board_apply_variants(struct board *b, const char *list);
+#define OPT_VARIANT 0x100	/* getopt value of --variant (no short option) */
+/* The variant that would give board pin @idx to capes, or NULL. */
+const struct board_variant *board_variant_freeing(const struct board *b, int idx);
 void board_free(struct board *b);
 const struct board_bus *board_find_bus(const struct board *b, const char *name);
 /* "P8.13" -> header 0 (P8) or 1 (P9) and position 1-46; false if not one. */
@@ -318,7 +351,7 @@ bool buf_is_text(const uint8_t *buf, size_t len);
  * A board with exports gets the portable overlay (exported names only, no
  * pinmux); one without, the board-specific overlay (its labels, pinmux).
  */
-int overlay_build(const struct cape_def *def, const struct board *b, void **blob, size_t *len);
+int overlay_build(struct cape_def *def, const struct board *b, void **blob, size_t *len);
 /*
  * resolve: a portable overlay into one for @b: exported names to the
  * board's labels or paths, <&gpio-nexus PIN FLAGS> to the SoC's GPIO
@@ -372,12 +405,19 @@ struct fit {			/* what the capes so far hold, in slot order */
 		const char *part;	/* NULL: free */
 		int slot;
 		uint16_t word;		/* shared pins: the mux the first cape set */
+		const char *bus;	/* held as a pin of this shared bus (i2c, spi), or NULL */
 	} held[CAPE_NPINS];
 	struct fit_addr *ah;
 	size_t nah;
 	unsigned used[3];
 	int nslots;
 };
+/*
+ * The shareable bus (I2C or SPI the board leaves disabled) cape @d holds
+ * pin @idx for: it has a device there and muxes the pin as the bus's
+ * function.  Capes on one such bus share its pins, muxed alike.  NULL if none.
+ */
+const char *share_bus(const struct board *b, const struct cape_def *d, int idx);
 void fit_init(struct fit *f, const struct board *b);
 void fit_free(struct fit *f);
 /*

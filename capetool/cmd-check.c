@@ -11,7 +11,7 @@
 #include "capetool.h"
 
 static const char usage_text[] =
-	"usage: capetool check DEF... [--board B] [--quiet]\n"
+	"usage: capetool check DEF... [--board B [--variant V]] [--quiet]\n"
 	"\n"
 	"Validate cape definitions (schema, header pins, devices against the board\n"
 	"profile) without writing anything (DEF \"-\" is standard input).  The\n"
@@ -21,6 +21,11 @@ static const char usage_text[] =
 	"  pin P8.13 is held by BB-WTHR-01 (slot 0)\n"
 	"  i2c2 address 0x68 is held by EXL-RTC-01 (slot 1)\n"
 	"  vdd-3v3b over budget: needs 150 mA, 200 of 250 mA in use\n"
+	"Capes with devices on one I2C or SPI bus share its pins, muxed alike, each\n"
+	"at its own address or chip select.  An escape-hatch overlay is checked as\n"
+	"the devices are: its GPIOs declared pins, the buses it enables their pins.\n"
+	"A bus a cape enables needs its pins muxed for it, the receiver on where the\n"
+	"bus reads (I2C SCL/SDA, SPI SCLK/D0, UART and CAN receive).\n"
 	"The board's shared cape bus pins (I2C2, P9.19/P9.20 on the bone) may be\n"
 	"named by every cape, muxed alike; the board's own devices (the cape\n"
 	"EEPROMs at 0x54-0x57) hold their addresses; capes beyond the board's\n"
@@ -30,6 +35,9 @@ static const char usage_text[] =
 	"device uses it (an LED out, a key in with its receiver enabled).  create\n"
 	"and resolve refuse what check refuses of a cape alone, in the same words.\n"
 	"  -b, --board B   board profile (board pins, shared pins, rail budgets)\n"
+	"      --variant V the board set up to give pins to capes: V is one of its\n"
+	"                  variants or several, comma-separated (beaglebone-black:\n"
+	"                  no-hdmi, no-emmc; see capetool(1), BOARD PROFILES)\n"
 	"  -q, --quiet     print only problems\n"
 	"  -h, --help      this text\n"
 	"Exit: 0 all fit, 3 invalid definition, 5 pin, address or slot conflict,\n"
@@ -96,6 +104,40 @@ static const struct fit_addr *addr_holder(const struct fit *f, const struct cape
 	return NULL;
 }
 
+/*
+ * The bus cape @d holds pin @idx for, when that bus can be shared: an I2C
+ * or SPI bus the board leaves disabled, behind that pin, on which @d has a
+ * device, the pin muxed as the bus's function there.  Capes with devices
+ * on one such bus share its pins (each at its own address or chip select),
+ * muxed once and alike.  NULL if none.
+ */
+const char *share_bus(const struct board *b, const struct cape_def *d, int idx)
+{
+	uint16_t w = 0;
+
+	for (size_t k = 0; k < d->npins; k++)
+		if (d->pins[k].idx == idx)
+			w = d->pins[k].word;
+	for (size_t i = 0; i < b->nbuses; i++) {
+		const struct board_bus *bus = &b->buses[i];
+		bool behind = false, dev = false, mux_ok = true;
+
+		if (bus->board_enabled || (strcmp(bus->type, "i2c") && strcmp(bus->type, "spi")))
+			continue;
+		for (size_t k = 0; k < bus->npins; k++)
+			behind |= cape_pin_index(bus->pins[k]) == idx;
+		for (size_t k = 0; k < d->ndevs; k++)
+			dev |= !d->devs[k].bad && d->devs[k].bus && !strcmp(d->devs[k].bus, bus->name) &&
+			       (d->devs[k].type == DEV_I2C || d->devs[k].type == DEV_SPI);
+		for (size_t k = 0; k < bus->nmux; k++)
+			if (bus->mux[k].idx == idx)
+				mux_ok = (w & CAPE_PIN_MODE_MASK) == bus->mux[k].mode;
+		if (behind && dev && mux_ok)
+			return bus->name;
+	}
+	return NULL;
+}
+
 static void append(char **msg, const char *s)
 {
 	char *n = *msg ? xasprintf("%s; %s", *msg, s) : xstrdup(s);
@@ -115,7 +157,8 @@ int fit_cape(const struct fit *f, const struct cape_def *d, int slot, char **msg
 {
 	const struct board *b = f->b;
 	bool uses[CAPE_NPINS] = { false };
-	char buf[320];
+	const char *sb;
+	char buf[400];
 
 	(void)slot;
 	*msg = NULL;
@@ -153,7 +196,33 @@ int fit_cape(const struct fit *f, const struct cape_def *d, int slot, char **msg
 		if (!uses[idx])
 			continue;
 		if (b->board_pin[idx]) {
-			snprintf(buf, sizeof(buf), "pin %s is held by the board", cape_pin_names[idx]);
+			/* the kernel's words, then what the board uses it for and who frees it */
+			const struct board_hdr *h = board_hdr_of(b, idx);
+			const struct board_variant *bv = board_variant_freeing(b, idx);
+			const char *use = h && h->use ? h->use : NULL;
+
+			snprintf(buf, sizeof(buf), "pin %s is held by the board%s%s%s%s%s%s",
+				 cape_pin_names[idx], use || bv ? " (" : "", use ? use : "",
+				 use && bv ? "; " : "", bv ? "--variant " : "", bv ? bv->name : "",
+				 use || bv ? (bv ? " gives it to capes)" : ")") : "");
+			append(msg, buf);
+		} else if (f->held[idx].part && f->held[idx].bus &&
+			   (sb = share_bus(b, d, idx)) && !strcmp(sb, f->held[idx].bus)) {
+			/* a shared bus's pin: muxed once, so alike by every cape on the bus */
+			uint16_t w = 0;
+			char mine[64], theirs[64];
+
+			for (size_t k = 0; k < d->npins; k++)
+				if (d->pins[k].idx == idx)
+					w = d->pins[k].word;
+			if (w == f->held[idx].word)
+				continue;
+			pin_words(idx, f->held[idx].word, theirs, sizeof(theirs));
+			pin_words(idx, w, mine, sizeof(mine));
+			snprintf(buf, sizeof(buf),
+				 "pin %s of bus %s is muxed \"%s\" by %s (slot %d), \"%s\" here: capes sharing a bus mux its pins alike",
+				 cape_pin_names[idx], sb, theirs, f->held[idx].part, f->held[idx].slot,
+				 mine);
 			append(msg, buf);
 		} else if (f->held[idx].part) {
 			snprintf(buf, sizeof(buf), "pin %s is held by %s (slot %d)", cape_pin_names[idx],
@@ -204,6 +273,7 @@ void fit_add(struct fit *f, const struct cape_def *d, int slot)
 		f->held[d->pins[k].idx].part = d->part_number;
 		f->held[d->pins[k].idx].slot = slot;
 		f->held[d->pins[k].idx].word = d->pins[k].word;
+		f->held[d->pins[k].idx].bus = share_bus(f->b, d, d->pins[k].idx);
 	}
 	for (size_t k = 0; k < d->ndevs; k++) {
 		const struct cape_dev *dv = &d->devs[k];
@@ -247,11 +317,12 @@ int cmd_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "board", required_argument, NULL, 'b' },
+		{ "variant", required_argument, NULL, OPT_VARIANT },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	const char *boardname = NULL;
+	const char *boardname = NULL, *variant = NULL;
 	bool quiet = false;
 	struct board b;
 	struct fit f;
@@ -262,6 +333,7 @@ int cmd_check(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "b:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': boardname = optarg; break;
+		case OPT_VARIANT: variant = optarg; break;
 		case 'q': quiet = true; break;
 		case 'h': fputs(usage_text, stdout); return EXIT_OK;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
@@ -274,6 +346,11 @@ int cmd_check(int argc, char **argv)
 	c = board_load(boardname, &b);
 	if (c)
 		return c;
+	c = board_apply_variants(&b, variant);
+	if (c) {
+		board_free(&b);
+		return c;
+	}
 	fit_init(&f, &b);
 	ndefs = argc - optind;
 	defs = xcalloc((size_t)ndefs, sizeof(*defs));
@@ -307,9 +384,10 @@ int cmd_check(int argc, char **argv)
 		}
 		fit_add(&f, d, i);
 		if (!quiet)
-			printf("%s: ok: %s-%s in slot %d, %zu pins, vdd-3v3b %u mA, vdd-5v %u mA, sys-5v %u mA (board %s)\n",
+			printf("%s: ok: %s-%s in slot %d, %zu pins, vdd-3v3b %u mA, vdd-5v %u mA, sys-5v %u mA (board %s%s%s)\n",
 			       file, d->part_number, d->version, i, d->npins, d->power[0],
-			       d->power[1], d->power[2], b.name);
+			       d->power[1], d->power[2], b.name, b.variant ? ", variant " : "",
+			       b.variant ? b.variant : "");
 	}
 	for (int i = 0; i < ndefs; i++)
 		def_free(&defs[i]);

@@ -9,7 +9,7 @@
 #include "hat.h"
 
 static const char usage_text[] =
-	"usage: capetool create DEF [--board B] [-o DIR | [--eeprom-out F] [--dtbo-out F]]\n"
+	"usage: capetool create DEF [--board B [--variant V]] [-o DIR | [--eeprom-out F] [--dtbo-out F]]\n"
 	"                       [--serial S] [--embed-overlay] [--force]\n"
 	"       capetool create SETTINGS [-o DIR | --eeprom-out F] [--hat-version N]\n"
 	"                       [--dt-blob F] [--custom F]...\n"
@@ -27,6 +27,8 @@ static const char usage_text[] =
 	"  -b, --board B        board profile (qemu-vexpress, beaglebone-black) or a\n"
 	"                       .board file; default: detected from the running device\n"
 	"                       tree, else beaglebone-black\n"
+	"      --variant V      the board's variants in use, comma-separated\n"
+	"                       (beaglebone-black: no-hdmi, no-emmc)\n"
 	"  -o, --output DIR     directory to write both to, created if missing\n"
 	"                       (default: .)\n"
 	"      --eeprom-out F   write the image to file F (\"-\": standard output)\n"
@@ -172,6 +174,7 @@ int cmd_create(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "board", required_argument, NULL, 'b' },
+		{ "variant", required_argument, NULL, OPT_VARIANT },
 		{ "output", required_argument, NULL, 'o' },
 		{ "serial", required_argument, NULL, 'S' },
 		{ "embed-overlay", no_argument, NULL, 'e' },
@@ -184,7 +187,7 @@ int cmd_create(int argc, char **argv)
 		{ "custom", required_argument, NULL, 'C' },
 		{ 0 }
 	};
-	const char *board = NULL, *dir = NULL, *serial = NULL, *eout = NULL, *dout = NULL;
+	const char *board = NULL, *variant = NULL, *dir = NULL, *serial = NULL, *eout = NULL, *dout = NULL;
 	const char *dt_file = NULL;
 	char **custom = NULL;
 	size_t ncustom = 0;
@@ -203,6 +206,7 @@ int cmd_create(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "b:o:efh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': board = optarg; break;
+		case OPT_VARIANT: variant = optarg; break;
 		case 'o': dir = optarg; break;
 		case 'S': serial = optarg; break;
 		case 'e': embed = true; break;
@@ -284,6 +288,11 @@ int cmd_create(int argc, char **argv)
 	rc = board_load(board, &b);
 	if (rc)
 		return rc;
+	rc = board_apply_variants(&b, variant);
+	if (rc) {
+		board_free(&b);
+		return rc;
+	}
 	rc = build_cape(argv[optind], &b, serial, embed, &img, &imglen, &dtbo, &dtbolen, &def);
 	/* and refused where check refuses it, unless forced */
 	if (!rc)

@@ -27,6 +27,7 @@ static const char usage_text[] =
 	"  -s, --slot N          the slot the cape stands for\n"
 	"  -N, --name NAME       configfs name (default: the part number)\n"
 	"  -b, --board B         board profile for a definition (default: detected)\n"
+	"      --variant V       the board's variants in use (no-hdmi, no-emmc)\n"
 	"      --overlay DTBO    overlay for an image without an overlay record\n"
 	"      --controller C    capebus controller (default: the first)\n"
 	"  -h, --help            this text\n"
@@ -77,12 +78,13 @@ int cmd_override(int argc, char **argv)
 		{ "slot", required_argument, NULL, 's' },
 		{ "name", required_argument, NULL, 'N' },
 		{ "board", required_argument, NULL, 'b' },
+		{ "variant", required_argument, NULL, OPT_VARIANT },
 		{ "overlay", required_argument, NULL, 'O' },
 		{ "controller", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	const char *name = NULL, *board = NULL, *ovpath = NULL, *ctrl = NULL, *slot = NULL;
+	const char *name = NULL, *board = NULL, *variant = NULL, *ovpath = NULL, *ctrl = NULL, *slot = NULL;
 	uint8_t *file = NULL, *img = NULL, *dtbo = NULL;
 	size_t flen, imglen = 0, dtbolen = 0;
 	struct cape_def def = { 0 };
@@ -97,6 +99,7 @@ int cmd_override(int argc, char **argv)
 		case 's': slot = optarg; break;
 		case 'N': name = optarg; break;
 		case 'b': board = optarg; break;
+		case OPT_VARIANT: variant = optarg; break;
 		case 'O': ovpath = optarg; break;
 		case 'C': ctrl = optarg; break;
 		case 'h': fputs(usage_text, stdout); return EXIT_OK;
@@ -141,6 +144,8 @@ int cmd_override(int argc, char **argv)
 
 		have_def = true;
 		rc = board_load(board, &b);
+		if (!rc && (rc = board_apply_variants(&b, variant)))
+			board_free(&b);
 		if (rc) {
 			have_def = false;
 			goto out;

@@ -17,16 +17,18 @@
 #include "capetool.h"
 
 static const char usage_text[] =
-	"usage: capetool pinout [--board B] [--json] [--svg FILE] [--color[=WHEN]]\n"
+	"usage: capetool pinout [--board B [--variant V]] [--json] [--svg FILE] [--color[=WHEN]]\n"
 	"                       [--live] [DEF|IMAGE]...\n"
 	"\n"
 	"Draw the headers P8 and P9 as the capes use them: each pin is power or\n"
 	"ground, the board's own (eMMC, HDMI...), the shared cape bus, free, or the\n"
 	"cape and function using it (mux mode, direction, pull).  A pin claimed by\n"
-	"two capes, or a board pin claimed by a cape, is a conflict: both claimants\n"
+	"two capes (but a pin of a bus both have devices on, muxed alike), or a\n"
+	"board pin claimed by a cape, is a conflict: both claimants\n"
 	"are named.  Inputs are definitions and EEPROM images, in any mix (\"-\":\n"
 	"standard input); with none, the board's blank header map.\n"
 	"  -b, --board B     board profile (pin names, functions by mode, board pins)\n"
+	"      --variant V   the board's variants in use (no-hdmi...): their pins free\n"
 	"  -l, --live        add the capes the running kernel reports\n"
 	"                    (/sys/bus/capebus/devices/*/pins)\n"
 	"  -j, --json        JSON instead of the drawing\n"
@@ -53,6 +55,7 @@ struct pcape {
 	uint16_t word[CAPE_NPINS];		/* 0: pin not used */
 	char *pindevs[CAPE_NPINS];		/* the devices on each pin ("LED x", "tmp105@48") */
 	char *devices;				/* each device and its pins, for the legend */
+	const char *share[CAPE_NPINS];		/* a pin of this shared bus (check's share_bus()) */
 };
 
 struct ppin {
@@ -217,8 +220,10 @@ static int load_file(struct view *v, const char *path)
 			free(buf);
 			return r;
 		}
-		for (size_t i = 0; i < d.npins; i++)
+		for (size_t i = 0; i < d.npins; i++) {
 			c->word[d.pins[i].idx] = d.pins[i].word;
+			c->share[d.pins[i].idx] = share_bus(&v->b, &d, d.pins[i].idx);
+		}
 		note_devices(v, c, &d);
 		c->part = xstrdup(d.part_number);
 		c->version = xstrdup(d.version);
@@ -298,6 +303,22 @@ static bool on_board_bus(const struct board *b, const char *pin)
 	return false;
 }
 
+/* Every cape claiming @p holds it as a pin of one shared bus, muxed alike (as check). */
+static bool shared_alike(const struct view *v, const struct ppin *p)
+{
+	const struct pcape *first = &v->capes[p->claim[0]];
+
+	for (int c = 1; c < p->nclaims; c++) {
+		const struct pcape *o = &v->capes[p->claim[c]];
+
+		if (!first->share[p->idx] || !o->share[p->idx] ||
+		    strcmp(first->share[p->idx], o->share[p->idx]) ||
+		    first->word[p->idx] != o->word[p->idx])
+			return false;
+	}
+	return true;
+}
+
 /* Classify every header position, as check and the kernel would. */
 static void classify(struct view *v)
 {
@@ -321,7 +342,7 @@ static void classify(struct view *v)
 				p->kind = p->nclaims ? K_CAPE : K_SHARED;
 			else if (v->b.board_pin[idx])
 				p->kind = p->nclaims ? K_CONFLICT : K_BOARD;
-			else if (p->nclaims > 1)
+			else if (p->nclaims > 1 && !shared_alike(v, p))
 				p->kind = K_CONFLICT;
 			else if (p->nclaims)
 				p->kind = K_CAPE;
@@ -1044,6 +1065,7 @@ int cmd_pinout(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "board", required_argument, NULL, 'b' },
+		{ "variant", required_argument, NULL, OPT_VARIANT },
 		{ "live", no_argument, NULL, 'l' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "svg", required_argument, NULL, 'S' },
@@ -1052,7 +1074,7 @@ int cmd_pinout(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	const char *boardname = NULL, *svg = NULL, *when = "auto";
+	const char *boardname = NULL, *variant = NULL, *svg = NULL, *when = "auto";
 	bool live = false, json = false;
 	struct view *v;
 	int c, rc;
@@ -1061,6 +1083,7 @@ int cmd_pinout(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "b:ljh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': boardname = optarg; break;
+		case OPT_VARIANT: variant = optarg; break;
 		case 'l': live = true; break;
 		case 'j': json = true; break;
 		case 'S': svg = optarg; break;
@@ -1086,6 +1109,8 @@ int cmd_pinout(int argc, char **argv)
 	}
 	v = xcalloc(1, sizeof(*v));
 	rc = board_load(boardname, &v->b);
+	if (!rc && (rc = board_apply_variants(&v->b, variant)))
+		board_free(&v->b);
 	if (rc) {
 		free(v);
 		return rc;

@@ -12,7 +12,7 @@
 #include "capetool.h"
 
 static const char usage_text[] =
-	"usage: capetool resolve --board B --cape CAPE DTBO -o OUT\n"
+	"usage: capetool resolve --board B --cape CAPE DTBO -o OUT [--variant V]\n"
 	"\n"
 	"Turn a portable overlay (as create writes it for a board whose cape\n"
 	"connector exports names) into an overlay for board B's own device tree,\n"
@@ -34,6 +34,7 @@ static const char usage_text[] =
 	"be muxed as that GPIO by the cape's pin word.\n"
 	"  -b, --board B   board profile (beaglebone-black...) or a .board file;\n"
 	"                  it must list the names its connector exports\n"
+	"      --variant V the board's variants in use, comma-separated (no-hdmi...)\n"
 	"  -c, --cape F    the cape's pin words: its EEPROM image (.eeprom) or its\n"
 	"                  definition (.cape); required\n"
 	"  -o, --output F  the board-specific overlay to write (atomically)\n"
@@ -105,12 +106,13 @@ int cmd_resolve(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "board", required_argument, NULL, 'b' },
+		{ "variant", required_argument, NULL, OPT_VARIANT },
 		{ "cape", required_argument, NULL, 'c' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	const char *board = NULL, *cape = NULL, *out = NULL, *in;
+	const char *board = NULL, *variant = NULL, *cape = NULL, *out = NULL, *in;
 	uint16_t words[CAPE_NPINS] = { 0 };
 	struct board b;
 	uint8_t *dtbo = NULL;
@@ -123,6 +125,7 @@ int cmd_resolve(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "b:c:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': board = optarg; break;
+		case OPT_VARIANT: variant = optarg; break;
 		case 'c': cape = optarg; break;
 		case 'o': out = optarg; break;
 		case 'h': fputs(usage_text, stdout); return EXIT_OK;
@@ -149,6 +152,11 @@ int cmd_resolve(int argc, char **argv)
 	rc = board_load(board, &b);
 	if (rc)
 		return rc;
+	rc = board_apply_variants(&b, variant);
+	if (rc) {
+		board_free(&b);
+		return rc;
+	}
 	if (!b.nexports || !board_gpio_export(&b)) {
 		names = board_export_list(&b);
 		err("board %s lists no names its cape connector exports%s (exports: %s): "

@@ -364,103 +364,6 @@ static bool cell_ok(struct dctx *c, config_setting_t *v, const char *key, long l
 	return false;
 }
 
-static void parse_props(struct dctx *c, config_setting_t *g, struct cape_dev *dv)
-{
-	/* what the generated node already holds, or no node may set */
-	static const char *const reserved[] = { "compatible", "reg", "name", "phandle",
-						"linux,phandle" };
-	int n = config_setting_length(g);
-
-	dv->props = xcalloc((size_t)n, sizeof(*dv->props));
-	for (int i = 0; i < n; i++) {
-		config_setting_t *v = config_setting_get_elem(g, i);
-		struct prop *pr = &dv->props[dv->nprops];
-		int t = config_setting_type(v);
-		char key[80];
-
-		pr->name = xstrdup(config_setting_name(v));
-		snprintf(key, sizeof(key), "properties.%s", pr->name);
-		{
-			const char *why;
-			bool bad = !dt_prop_name_ok(pr->name, &why);
-
-			for (size_t r = 0; !bad && r < sizeof(reserved) / sizeof(reserved[0]); r++)
-				if (!strcmp(pr->name, reserved[r])) {
-					why = r < 2 ? "is generated from the device's keys: set it there"
-						    : "is reserved: the overlay's phandles are capetool's";
-					bad = true;
-				}
-			if (!bad && dv->type == DEV_SPI && !strcmp(pr->name, "spi-max-frequency")) {
-				why = "is generated from max-frequency: set it there";
-				bad = true;
-			}
-			if (bad) {
-				derr(c, v, key, why);
-				free(pr->name);
-				continue;
-			}
-		}
-		if (t == CONFIG_TYPE_STRING) {
-			const char *s = config_setting_get_string(v);
-
-			pr->len = strlen(s) + 1;
-			pr->val = (uint8_t *)xstrdup(s);
-		} else if (t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64) {
-			uint32_t x;
-
-			if (!cell_ok(c, v, key, config_setting_get_int64(v))) {
-				free(pr->name);
-				continue;
-			}
-			x = (uint32_t)config_setting_get_int64(v);
-
-			pr->len = 4;
-			pr->val = xmalloc(4);
-			pr->val[0] = x >> 24; pr->val[1] = x >> 16; pr->val[2] = x >> 8; pr->val[3] = x;
-		} else if (t == CONFIG_TYPE_BOOL) {
-			if (!config_setting_get_bool(v)) {
-				free(pr->name);
-				continue;
-			}
-			pr->len = 0;
-			pr->val = NULL;
-		} else if (t == CONFIG_TYPE_ARRAY) {
-			int m = config_setting_length(v);
-
-			pr->val = NULL;
-			pr->len = 0;
-			for (int k = 0; k < m; k++) {
-				config_setting_t *e = config_setting_get_elem(v, k);
-
-				if (config_setting_type(e) == CONFIG_TYPE_STRING) {
-					const char *s = config_setting_get_string(e);
-					size_t sl = strlen(s) + 1;
-
-					pr->val = xrealloc(pr->val, pr->len + sl);
-					memcpy(pr->val + pr->len, s, sl);
-					pr->len += sl;
-				} else {
-					uint32_t x;
-
-					if (!cell_ok(c, v, key, config_setting_get_int64(e)))
-						continue;
-					x = (uint32_t)config_setting_get_int64(e);
-
-					pr->val = xrealloc(pr->val, pr->len + 4);
-					pr->val[pr->len] = x >> 24; pr->val[pr->len + 1] = x >> 16;
-					pr->val[pr->len + 2] = x >> 8; pr->val[pr->len + 3] = x;
-					pr->len += 4;
-				}
-			}
-		} else {
-			derr(c, v, key, "must be a string, integer, array or true");
-			free(pr->name);
-			continue;
-		}
-		dv->nprops++;
-	}
-}
-
 static const struct cape_pin *def_pin(const struct cape_def *d, int idx)
 {
 	for (size_t i = 0; i < d->npins; i++)
@@ -468,6 +371,280 @@ static const struct cape_pin *def_pin(const struct cape_def *d, int idx)
 			return &d->pins[i];
 	return NULL;
 }
+
+/*
+ * A GPIO property: gpiolib's names (gpios, gpio, *-gpios, *-gpio) and its
+ * legacy ones (gpio-*, gpios-*, as of_find_gpio_rename() knows them).
+ */
+static bool gpio_prop_name(const char *n)
+{
+	size_t l = strlen(n);
+
+	return !strcmp(n, "gpios") || !strcmp(n, "gpio") ||
+	       (l > 6 && !strcmp(n + l - 6, "-gpios")) || (l > 5 && !strcmp(n + l - 5, "-gpio")) ||
+	       !strncmp(n, "gpio-", 5) || !strncmp(n, "gpios-", 6);
+}
+
+/*
+ * One header-pin GPIO reference { pin = "P9.15"; flags = 0; active-low = true; }
+ * into @pr: the pin must be listed in pins and muxed as its GPIO, as for
+ * an LED; <&bone_gpio CODE FLAGS> through the connector, as LEDs and keys.
+ */
+static bool prop_gpio(struct dctx *c, config_setting_t *g, const char *key, struct prop *pr,
+		      const struct cape_def *d)
+{
+	config_setting_t *ps = config_setting_get_member(g, "pin");
+	const char *name = is_type(ps, CONFIG_TYPE_STRING) ? config_setting_get_string(ps) : NULL;
+	const struct cape_pin *p;
+	long long flags = 0;
+	char msg[400], why[200];
+	int idx, gm, mode;
+	bool ok = true;
+
+	for (int i = 0; i < config_setting_length(g); i++) {
+		config_setting_t *m = config_setting_get_elem(g, i);
+		const char *k = config_setting_name(m);
+
+		if (!strcmp(k, "pin") || !strcmp(k, "flags") || !strcmp(k, "active-low"))
+			continue;
+		snprintf(msg, sizeof(msg),
+			 "unknown key \"%s\" in a GPIO reference (it has pin, flags, active-low)", k);
+		derr(c, m, key, msg);
+		ok = false;
+	}
+	if (!name) {
+		derr(c, g, key, "a GPIO reference needs pin = \"P9.15\" (a header pin, as a string)");
+		return false;
+	}
+	if (config_setting_get_member(g, "flags")) {
+		config_setting_t *f = config_setting_get_member(g, "flags");
+
+		if (!is_type(f, CONFIG_TYPE_INT) && !is_type(f, CONFIG_TYPE_INT64)) {
+			derr(c, f, key, "flags must be an integer (the GPIO specifier's flags cell)");
+			return false;
+		}
+		flags = config_setting_get_int64(f);
+		if (flags < 0 || flags > 4294967295LL) {
+			derr(c, f, key, "flags must fit a 32-bit cell (0 to 4294967295)");
+			return false;
+		}
+	}
+	if (config_setting_get_member(g, "active-low")) {
+		config_setting_t *a = config_setting_get_member(g, "active-low");
+
+		if (!is_type(a, CONFIG_TYPE_BOOL)) {
+			derr(c, a, key, "active-low must be true or false");
+			return false;
+		}
+		if (config_setting_get_bool(a))
+			flags |= 1;	/* GPIO_ACTIVE_LOW */
+	}
+	idx = cape_pin_index(name);
+	if (idx < 0 || cape_pin_is_ain(idx)) {
+		if (idx < 0)
+			pin_name_why(c->t, name, why, sizeof(why));
+		else
+			snprintf(why, sizeof(why), " (an analog input)");
+		snprintf(msg, sizeof(msg), "\"%s\" is not a header GPIO pin%s", name, why);
+		derr(c, ps, key, msg);
+		return false;
+	}
+	p = def_pin(d, idx);
+	if (!p) {
+		snprintf(msg, sizeof(msg), "GPIO %s is not listed in pins (a cape's GPIOs are its declared pins)",
+			 cape_pin_names[idx]);
+		derr(c, ps, key, msg);
+		return false;
+	}
+	gm = board_gpio_mode(c->t, idx);
+	mode = p->word & CAPE_PIN_MODE_MASK;
+	if (gm >= 0 && mode != gm) {
+		const char *f = board_function(c->t, idx, mode);
+
+		snprintf(msg, sizeof(msg),
+			 "GPIO %s needs the pin muxed as a GPIO, mode %d (%s); pins has it in mode %d%s%s%s (line %d)",
+			 cape_pin_names[idx], gm, board_function(c->t, idx, gm), mode, f ? " (" : "",
+			 f ? f : "", f ? ")" : "", p->line);
+		derr(c, ps, key, msg);
+		return false;
+	}
+	if (!ok)
+		return false;
+	pr->gpio = xrealloc(pr->gpio, (pr->ngpio + 1) * sizeof(*pr->gpio));
+	pr->gpio[pr->ngpio].idx = idx;
+	pr->gpio[pr->ngpio++].flags = (uint32_t)flags;
+	return true;
+}
+
+/* The value @v of property @pr; false after saying why. */
+static bool prop_value(struct dctx *c, config_setting_t *v, const char *key, struct prop *pr,
+		       const struct cape_def *d)
+{
+	int t = config_setting_type(v);
+	bool gp = gpio_prop_name(pr->name);
+	char msg[400];
+
+	pr->val = NULL;
+	pr->len = 0;
+	if (t == CONFIG_TYPE_GROUP)
+		return prop_gpio(c, v, key, pr, d);
+	if (t == CONFIG_TYPE_LIST) {
+		/* several GPIO references: cs-gpios = ( { pin = ...; }, { pin = ...; } ) */
+		int m = config_setting_length(v);
+
+		for (int k = 0; k < m; k++) {
+			config_setting_t *e = config_setting_get_elem(v, k);
+
+			if (!is_type(e, CONFIG_TYPE_GROUP)) {
+				derr(c, e, key, "a list value holds GPIO references { pin = \"P9.15\"; flags = 0; }");
+				return false;
+			}
+			if (!prop_gpio(c, e, key, pr, d))
+				return false;
+		}
+		if (!m) {
+			derr(c, v, key, "an empty list: write true for an empty property");
+			return false;
+		}
+		return true;
+	}
+	if (gp) {
+		/* a string "P9.15" would be emitted as text, silently no GPIO */
+		snprintf(msg, sizeof(msg),
+			 "is a GPIO property: write the header pin as a GPIO reference, e.g. %s = { pin = \"%s\"; flags = 0; }, not as a %s",
+			 pr->name, t == CONFIG_TYPE_STRING ? config_setting_get_string(v) : "P9.15",
+			 t == CONFIG_TYPE_STRING ? "string" : t == CONFIG_TYPE_BOOL ? "boolean" :
+			 t == CONFIG_TYPE_ARRAY ? "raw cell array" : "number");
+		derr(c, v, key, msg);
+		return false;
+	}
+	if (t == CONFIG_TYPE_STRING) {
+		const char *s = config_setting_get_string(v);
+		size_t l = strlen(pr->name);
+
+		if (cape_pin_index(s) >= 0 && strcmp(pr->name, "label") &&
+		    !(l > 6 && !strcmp(pr->name + l - 6, "-names")) &&
+		    !(l > 6 && !strcmp(pr->name + l - 6, "-label"))) {
+			/* a header pin as text is a pin reference that never becomes one */
+			snprintf(msg, sizeof(msg),
+				 "\"%s\" names a header pin, but a string is only text to the driver; a GPIO is written { pin = \"%s\"; flags = 0; } (as a GPIO property: *-gpios)",
+				 s, s);
+			derr(c, v, key, msg);
+			return false;
+		}
+		pr->len = strlen(s) + 1;
+		pr->val = (uint8_t *)xstrdup(s);
+	} else if (t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64) {
+		uint32_t x;
+
+		if (!cell_ok(c, v, key, config_setting_get_int64(v)))
+			return false;
+		x = (uint32_t)config_setting_get_int64(v);
+		pr->len = 4;
+		pr->val = xmalloc(4);
+		pr->val[0] = x >> 24; pr->val[1] = x >> 16; pr->val[2] = x >> 8; pr->val[3] = x;
+	} else if (t == CONFIG_TYPE_BOOL) {
+		if (!config_setting_get_bool(v))
+			return false;	/* false: no property */
+	} else if (t == CONFIG_TYPE_ARRAY) {
+		int m = config_setting_length(v);
+
+		for (int k = 0; k < m; k++) {
+			config_setting_t *e = config_setting_get_elem(v, k);
+
+			if (config_setting_type(e) == CONFIG_TYPE_STRING) {
+				const char *s = config_setting_get_string(e);
+				size_t sl = strlen(s) + 1;
+
+				pr->val = xrealloc(pr->val, pr->len + sl);
+				memcpy(pr->val + pr->len, s, sl);
+				pr->len += sl;
+			} else {
+				uint32_t x;
+
+				if (!cell_ok(c, v, key, config_setting_get_int64(e)))
+					continue;
+				x = (uint32_t)config_setting_get_int64(e);
+				pr->val = xrealloc(pr->val, pr->len + 4);
+				pr->val[pr->len] = x >> 24; pr->val[pr->len + 1] = x >> 16;
+				pr->val[pr->len + 2] = x >> 8; pr->val[pr->len + 3] = x;
+				pr->len += 4;
+			}
+		}
+	} else {
+		derr(c, v, key, "must be a string, integer, array, true or a GPIO reference { pin = ...; }");
+		return false;
+	}
+	return true;
+}
+
+/*
+ * properties = { name = value; ... } (names libconfig can spell) or
+ * ( ("solomon,width", 128), ("#sound-dai-cells", 0), ... ) (any DT name).
+ */
+static void parse_props(struct dctx *c, config_setting_t *g, struct cape_dev *dv,
+			const struct cape_def *d)
+{
+	/* what the generated node already holds, or no node may set */
+	static const char *const reserved[] = { "compatible", "reg", "name", "phandle",
+						"linux,phandle" };
+	bool list = is_type(g, CONFIG_TYPE_LIST);
+	int n = config_setting_length(g);
+
+	dv->props = xcalloc((size_t)n, sizeof(*dv->props));
+	for (int i = 0; i < n; i++) {
+		config_setting_t *e = config_setting_get_elem(g, i), *v = e, *ns;
+		struct prop *pr = &dv->props[dv->nprops];
+		const char *pname, *why;
+		char key[80];
+		bool bad;
+
+		if (list) {
+			ns = is_type(e, CONFIG_TYPE_LIST) && config_setting_length(e) == 2 ?
+			     config_setting_get_elem(e, 0) : NULL;
+			snprintf(key, sizeof(key), "properties[%d]", i);
+			if (!is_type(ns, CONFIG_TYPE_STRING)) {
+				derr(c, e, key, "must be a pair (\"name\", value)");
+				continue;
+			}
+			pname = config_setting_get_string(ns);
+			v = config_setting_get_elem(e, 1);
+		} else {
+			pname = config_setting_name(e);
+		}
+		snprintf(key, sizeof(key), "properties.%s", pname);
+		bad = !dt_prop_name_ok(pname, &why);
+		for (size_t r = 0; !bad && r < sizeof(reserved) / sizeof(reserved[0]); r++)
+			if (!strcmp(pname, reserved[r])) {
+				why = r < 2 ? "is generated from the device's keys: set it there"
+					    : "is reserved: the overlay's phandles are capetool's";
+				bad = true;
+			}
+		if (!bad && dv->type == DEV_SPI && !strcmp(pname, "spi-max-frequency")) {
+			why = "is generated from max-frequency: set it there";
+			bad = true;
+		}
+		for (size_t k = 0; !bad && k < dv->nprops; k++)
+			if (!strcmp(dv->props[k].name, pname)) {
+				why = "is set twice";
+				bad = true;
+			}
+		if (bad) {
+			derr(c, v, key, why);
+			continue;
+		}
+		memset(pr, 0, sizeof(*pr));
+		pr->name = xstrdup(pname);
+		if (!prop_value(c, v, key, pr, d)) {
+			free(pr->name);
+			free(pr->val);
+			free(pr->gpio);
+			continue;
+		}
+		dv->nprops++;
+	}
+}
+
 
 /*
  * A GPIO device's pin as its pin word sets it: muxed as the pin's GPIO,
@@ -538,6 +715,42 @@ static bool dev_complete(const struct cape_dev *dv)
 	}
 }
 
+/*
+ * compatible: one string or an array of them, most specific first; the
+ * kernel takes at most 8 strings and 256 bytes from a cape (uevent limits).
+ */
+static void parse_compatible(struct dctx *c, config_setting_t *v, int i, struct cape_dev *dv)
+{
+	int m;
+	char key[40], msg[160];
+
+	snprintf(key, sizeof(key), "devices[%d].compatible", i);
+	if (is_type(v, CONFIG_TYPE_STRING)) {
+		dv->compatible = xstrdup(config_setting_get_string(v));
+		dv->compat_len = strlen(dv->compatible) + 1;
+		dv->compat = (uint8_t *)xstrdup(dv->compatible);
+		return;
+	}
+	if (!is_type(v, CONFIG_TYPE_ARRAY) || !(m = config_setting_length(v)) ||
+	    !is_type(config_setting_get_elem(v, 0), CONFIG_TYPE_STRING))
+		return;		/* absent, or the schema said so */
+	for (int k = 0; k < m; k++) {
+		const char *s = config_setting_get_string_elem(v, k);
+		size_t l = strlen(s) + 1;
+
+		dv->compat = xrealloc(dv->compat, dv->compat_len + l);
+		memcpy(dv->compat + dv->compat_len, s, l);
+		dv->compat_len += l;
+	}
+	dv->compatible = xstrdup(config_setting_get_string_elem(v, 0));
+	if (m > 8 || dv->compat_len > 256) {
+		snprintf(msg, sizeof(msg),
+			 "%d strings, %zu bytes: the kernel takes at most 8 strings and 256 bytes",
+			 m, dv->compat_len);
+		derr(c, v, key, msg);
+	}
+}
+
 static void parse_devices(struct dctx *c, config_setting_t *list, struct cape_def *d)
 {
 	int n = is_type(list, CONFIG_TYPE_LIST) ? config_setting_length(list) : 0;
@@ -558,7 +771,6 @@ static void parse_devices(struct dctx *c, config_setting_t *list, struct cape_de
 		dv->type = (enum dev_type)t;
 		dv->line = config_setting_source_line(g);
 		dv->bus = dup_or_null(get_str(g, "bus", NULL));
-		dv->compatible = dup_or_null(get_str(g, "compatible", NULL));
 		dv->name = dup_or_null(get_str(g, "name", NULL));
 		dv->label = dup_or_null(get_str(g, "label", NULL));
 		dv->pin = dup_or_null(get_str(g, "pin", NULL));
@@ -569,9 +781,20 @@ static void parse_devices(struct dctx *c, config_setting_t *list, struct cape_de
 		dv->max_freq = get_int(g, "max-frequency", 1000000);
 		dv->code = get_int(g, "code", 0);
 		dv->active_low = get_bool(g, "active-low", dv->type == DEV_KEY);
+		parse_compatible(c, config_setting_get_member(g, "compatible"), i, dv);
 		props = config_setting_get_member(g, "properties");
-		if (is_type(props, CONFIG_TYPE_GROUP))
-			parse_props(c, props, dv);
+		if (is_type(props, CONFIG_TYPE_GROUP) || is_type(props, CONFIG_TYPE_LIST))
+			parse_props(c, props, dv, d);
+		if (config_setting_get_member(g, "bus-properties")) {
+			char key[40];
+
+			snprintf(key, sizeof(key), "devices[%d].bus-properties", i);
+			derr(c, config_setting_get_member(g, "bus-properties"), key,
+			     "a cape cannot set a property of the board's bus (its clock-frequency, ...): "
+			     "the kernel's connector lets a cape overlay add nodes to a bus and enable "
+			     "it, and set nothing of the board's node (threat-model.rst, rule \"add "
+			     "only\"); the bus runs as the board's device tree sets it");
+		}
 		for (size_t k = 0; (dv->type == DEV_I2C || dv->type == DEV_SPI) && dv->bus &&
 				   k < d->ndevs; k++) {
 			const struct cape_dev *o = &d->devs[k];
@@ -735,6 +958,11 @@ int def_load(const char *path0, const struct board *b, struct cape_def *d)
 		d->power[2] = (uint16_t)get_int(s, "sys-5v", 0);
 		d->power[3] = (uint16_t)get_int(s, "dc-supplied", 0);
 	}
+	if ((s = config_setting_get_member(root, "aliases")))
+		derr(&c, s, "aliases",
+		     "a cape cannot add /aliases entries: /aliases is the board's, no cape target of "
+		     "the kernel's connector (threat-model.rst, rule \"targets\"); name the device "
+		     "by its path, or a udev rule");
 	parse_pins(&c, config_setting_get_member(root, "pins"), d);
 	parse_devices(&c, config_setting_get_member(root, "devices"), d);
 	if (config_setting_lookup_string(root, "overlay", &ov)) {
@@ -752,11 +980,12 @@ void def_free(struct cape_def *d)
 	for (size_t i = 0; i < d->ndevs; i++) {
 		struct cape_dev *dv = &d->devs[i];
 
-		free(dv->bus); free(dv->compatible); free(dv->name); free(dv->label);
+		free(dv->bus); free(dv->compatible); free(dv->compat); free(dv->name); free(dv->label);
 		free(dv->pin); free(dv->default_state); free(dv->trigger);
 		for (size_t k = 0; k < dv->nprops; k++) {
 			free(dv->props[k].name);
 			free(dv->props[k].val);
+			free(dv->props[k].gpio);
 		}
 		free(dv->props);
 		devkind_free(dv);

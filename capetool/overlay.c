@@ -594,6 +594,21 @@ static char *slug(const char *part)
 	return s;
 }
 
+static uint32_t get_cell_be(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* A property's string (it may lack its NUL), as a C string. */
+static char *xstrndup_safe(const char *s, size_t n)
+{
+	char *r = xmalloc(n + 1);
+
+	memcpy(r, s, n);
+	r[n] = 0;
+	return r;
+}
+
 static const struct cape_pin *def_pin(const struct cape_def *d, int idx)
 {
 	for (size_t i = 0; i < d->npins; i++)
@@ -672,13 +687,23 @@ static void use_group(struct bctx *c, struct onode *n, struct onode *g)
 	prop_local_ref(c->t, n, "pinctrl-0", g);
 }
 
+static bool gpio_cells(struct bctx *c, const struct cape_dev *dv, struct onode *n,
+		       const char *prop, int idx, uint32_t flags);
+
 static bool gpio_ref(struct bctx *c, const struct cape_dev *dv, struct onode *n, const char *prop)
 {
-	int idx = cape_pin_index(dv->pin);
+	return gpio_cells(c, dv, n, prop, cape_pin_index(dv->pin), dv->active_low ? 1 : 0);
+}
+
+/* Append <&bone_gpio CODE FLAGS> (portable) or <&gpioN LINE FLAGS> to @prop. */
+static bool gpio_cells(struct bctx *c, const struct cape_dev *dv, struct onode *n,
+		       const char *prop, int idx, uint32_t flags)
+{
 	const struct board_pin *bp = &c->b->pins[idx];
+	const char *pin = cape_pin_names[idx];
 
 	if (!bp->gpio) {
-		berr(c, dv, "board %s cannot use %s as a GPIO", c->b->name, dv->pin);
+		berr(c, dv, "board %s cannot use %s as a GPIO", c->b->name, pin);
 		return false;
 	}
 	if (c->portable) {
@@ -686,18 +711,18 @@ static bool gpio_ref(struct bctx *c, const struct cape_dev *dv, struct onode *n,
 
 		if (!e) {
 			berr(c, dv, "board %s's cape connector exports no GPIO nexus for %s",
-			     c->b->name, dv->pin);
+			     c->b->name, pin);
 			return false;
 		}
 		/* the connector's nexus: <&bone_gpio PIN FLAGS>, PIN 800+n / 900+n */
 		prop_ref(c->t, n, prop, e->name);
 		prop_append_u32(n, prop, (uint32_t)pin_code(idx));
-		prop_append_u32(n, prop, dv->active_low ? 1 : 0);
+		prop_append_u32(n, prop, flags);
 		return true;
 	}
 	prop_ref(c->t, n, prop, bp->gpio);
 	prop_append_u32(n, prop, (uint32_t)bp->line);
-	prop_append_u32(n, prop, dv->active_low ? 1 : 0);
+	prop_append_u32(n, prop, flags);
 	return true;
 }
 
@@ -724,10 +749,20 @@ static struct onode *frag_on(struct bctx *c, const struct cape_dev *dv, const ch
 	return NULL;
 }
 
-static void add_props(struct onode *n, const struct cape_dev *dv)
+static void add_props(struct bctx *c, struct onode *n, const struct cape_dev *dv)
 {
-	for (size_t i = 0; i < dv->nprops; i++)
-		prop_set(n, dv->props[i].name, dv->props[i].val, dv->props[i].len);
+	for (size_t i = 0; i < dv->nprops; i++) {
+		const struct prop *p = &dv->props[i];
+
+		if (!p->ngpio) {
+			prop_set(n, p->name, p->val, p->len);
+			continue;
+		}
+		/* header-pin GPIOs: through the connector's nexus, as LEDs and keys */
+		for (size_t k = 0; k < p->ngpio; k++)
+			if (!gpio_cells(c, dv, n, p->name, p->gpio[k].idx, p->gpio[k].flags))
+				break;
+	}
 }
 
 static struct onode *bus_node(struct bctx *c, const struct cape_dev *dv, const char *want)
@@ -758,6 +793,15 @@ static struct onode *bus_node(struct bctx *c, const struct cape_dev *dv, const c
 		const struct bus_mux *m = &bus->mux[i];
 		const struct cape_pin *p = def_pin(c->d, m->idx);
 
+		if (p && (p->word & CAPE_PIN_MODE_MASK) == m->mode && m->rx &&
+		    !(p->word & CAPE_PIN_RX_ENABLE)) {
+			/* an input with its receiver off reads nothing */
+			berr(c, dv, "%s reads %s (%s), but its receiver is disabled (pins: %s, line %d): set rx = true",
+			     bus->name, cape_pin_names[m->idx], m->signal,
+			     (p->word & CAPE_PIN_DIR_MASK) == CAPE_PIN_DIR_OUT ? "direction out" : "rx = false",
+			     p->line);
+			continue;
+		}
 		if (!m->required || (p && (p->word & CAPE_PIN_MODE_MASK) == m->mode))
 			continue;
 		if (p)
@@ -818,11 +862,11 @@ static void add_bus_dev(struct bctx *c, const struct cape_dev *dv)
 	}
 	n = node_new(ov, name);
 	free(name);
-	prop_str(n, "compatible", dv->compatible);
+	prop_set(n, "compatible", dv->compat, dv->compat_len);
 	prop_u32(n, "reg", (uint32_t)(dv->type == DEV_I2C ? dv->address : dv->cs));
 	if (dv->type == DEV_SPI)
 		prop_u32(n, "spi-max-frequency", (uint32_t)dv->max_freq);
-	add_props(n, dv);
+	add_props(c, n, dv);
 }
 
 /* gpio-leds / gpio-keys: one node per cape holding every LED / key. */
@@ -871,19 +915,209 @@ static void add_gpio_group(struct bctx *c, enum dev_type type)
 		use_group(c, parent, pin_group(c, what, idx, n));
 }
 
-int overlay_build(const struct cape_def *d, const struct board *b, void **blob, size_t *len)
+static void herr(struct bctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void herr(struct bctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	c->errors++;
+	if (err_quiet)
+		return;
+	fprintf(stderr, "%s: overlay %s: ", c->d->file, c->d->overlay);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* The header bus a fragment's target label names, or NULL. */
+static const struct board_bus *hatch_bus(struct bctx *c, const char *label)
+{
+	const struct board_export *e = c->portable ? board_find_export(c->b, label) : NULL;
+	const char *l = c->portable ? (e ? e->target : NULL) : label;
+
+	for (size_t i = 0; l && i < c->b->nbuses; i++)
+		if (!strcmp(c->b->buses[i].label, l))
+			return &c->b->buses[i];
+	return NULL;
+}
+
+/*
+ * The escape hatch goes through the checks generated devices go through,
+ * and the kernel's rules: a fragment adds nodes and sets nothing of its
+ * target but status = "okay" (add only); a bus it enables needs the bus's
+ * pins declared and muxed as for a generated device; its GPIOs are pins
+ * the cape declares, muxed as GPIOs; its nodes at a bus address hold that
+ * address (against the cape's own devices here, against other capes in
+ * check: they are added to @d as hatch devices).
+ */
+static void check_hatch(struct bctx *c, struct cape_def *d, size_t first_fix, unsigned first_frag)
+{
+	struct otree *t = c->t;
+	const struct board_export *ge = c->portable ? board_gpio_export(c->b) : NULL;
+	const struct board *ft = board_functions(c->b);
+
+	for (size_t i = 0; i < t->root->nkids; i++) {
+		struct onode *f = t->root->kids[i], *ov = node_child(f, "__overlay__");
+		const char *label = NULL;
+		const struct board_bus *bus;
+		unsigned n;
+		bool enables = false;
+
+		if (sscanf(f->name, "fragment@%u", &n) != 1 || n < first_frag || !ov)
+			continue;
+		for (size_t k = first_fix; k < t->nfix; k++)
+			if (t->fix[k].label && t->fix[k].node == f && !strcmp(t->fix[k].prop, "target"))
+				label = t->fix[k].label;
+		if (!label)
+			label = prop_find(f, "target-path") ? (const char *)prop_find(f, "target-path")->val : "?";
+		bus = hatch_bus(c, label);
+		for (size_t k = 0; k < ov->nprops; k++) {
+			const struct oprop *p = &ov->props[k];
+
+			if (!strcmp(p->name, "#address-cells") || !strcmp(p->name, "#size-cells"))
+				continue;
+			if (!strcmp(p->name, "status") && p->len == 5 && !memcmp(p->val, "okay", 5)) {
+				enables = true;
+				continue;
+			}
+			herr(c, "%s sets %s of %s, a node of the board's: the kernel's connector lets "
+			     "a cape add nodes to its targets and enable a bus (status = \"okay\"), "
+			     "and set nothing else (threat-model.rst, Add only)", f->name, p->name, label);
+		}
+		/* a bus it enables: the bus's pins declared, muxed for the bus */
+		for (size_t k = 0; enables && bus && !bus->board_enabled && k < bus->nmux; k++) {
+			const struct bus_mux *m = &bus->mux[k];
+			const struct cape_pin *p = def_pin(d, m->idx);
+
+			if (p && (p->word & CAPE_PIN_MODE_MASK) == m->mode && m->rx &&
+			    !(p->word & CAPE_PIN_RX_ENABLE)) {
+				herr(c, "%s enables %s (%s), which reads %s (%s), but its receiver is disabled (line %d): set rx = true",
+				     f->name, bus->name, label, cape_pin_names[m->idx], m->signal, p->line);
+				continue;
+			}
+			if (!m->required || (p && (p->word & CAPE_PIN_MODE_MASK) == m->mode))
+				continue;
+			if (p)
+				herr(c, "%s enables %s (%s), which needs %s muxed mode %d (%s); pins has it in mode %d (line %d)",
+				     f->name, bus->name, label, cape_pin_names[m->idx], m->mode, m->signal,
+				     p->word & CAPE_PIN_MODE_MASK, p->line);
+			else
+				herr(c, "%s enables %s (%s), which needs %s muxed mode %d (%s); it is not in pins: "
+				     "a bus's pins are declared, so that no other cape takes them",
+				     f->name, bus->name, label, cape_pin_names[m->idx], m->mode, m->signal);
+		}
+		/* its nodes at a bus address */
+		for (size_t k = 0; bus && ov && k < ov->nkids; k++) {
+			struct onode *nd = ov->kids[k];
+			const struct oprop *reg = prop_find(nd, "reg"), *cp = prop_find(nd, "compatible");
+			enum dev_type type;
+			struct cape_dev *dv;
+			int a;
+
+			if (!reg || reg->len < 4 || (strcmp(bus->type, "i2c") && strcmp(bus->type, "spi")))
+				continue;
+			type = !strcmp(bus->type, "i2c") ? DEV_I2C : DEV_SPI;
+			a = (int)(get_cell_be(reg->val) & 0x3ff);
+			for (size_t m = 0; m < d->ndevs; m++) {
+				const struct cape_dev *o = &d->devs[m];
+
+				if (o->type != type || !o->bus || strcmp(o->bus, bus->name) ||
+				    (type == DEV_I2C ? o->address : o->cs) != a)
+					continue;
+				if (o->hatch)
+					herr(c, "%s/%s is at %s %s 0x%02x, as %s of the overlay", f->name,
+					     nd->name, bus->name, type == DEV_I2C ? "address" : "chip select",
+					     a, o->compatible);
+				else
+					herr(c, "%s/%s is at %s %s 0x%02x, which devices (line %d, %s) has",
+					     f->name, nd->name, bus->name,
+					     type == DEV_I2C ? "address" : "chip select", a, o->line,
+					     o->compatible ? o->compatible : "?");
+			}
+			d->devs = xrealloc(d->devs, (d->ndevs + 1) * sizeof(*d->devs));
+			dv = &d->devs[d->ndevs++];
+			memset(dv, 0, sizeof(*dv));
+			dv->type = type;
+			dv->hatch = true;
+			dv->bus = xstrdup(bus->name);
+			dv->compatible = xstrndup_safe(cp ? (const char *)cp->val : nd->name,
+						       cp ? cp->len : strlen(nd->name));
+			if (type == DEV_I2C)
+				dv->address = a;
+			else
+				dv->cs = a;
+		}
+	}
+	/* its GPIOs: pins the cape declares, muxed as GPIOs */
+	for (size_t k = first_fix; k < t->nfix; k++) {
+		const struct fixup *fx = &t->fix[k];
+		const struct oprop *p = fx->label ? prop_find(fx->node, fx->prop) : NULL;
+		const struct cape_pin *cp;
+		char *where;
+		int idx = -1, gm, mode;
+
+		if (!p || (size_t)fx->off + 8 > p->len)
+			continue;
+		if (ge && !strcmp(fx->label, ge->name)) {
+			idx = pin_code_index(get_cell_be(p->val + fx->off + 4));
+		} else if (!c->portable) {
+			uint32_t line = get_cell_be(p->val + fx->off + 4);
+
+			for (int x = 0; x < CAPE_NPINS && idx < 0; x++)
+				if (c->b->pins[x].gpio && !strcmp(c->b->pins[x].gpio, fx->label) &&
+				    (uint32_t)c->b->pins[x].line == line)
+					idx = x;
+			if (idx < 0)
+				continue;	/* not a header pin's GPIO */
+		} else {
+			continue;
+		}
+		where = path_of(fx->node);
+		if (idx < 0) {
+			herr(c, "%s:%s: <&%s %u ...> names no header pin (800+n for P8.n, 900+n for P9.n)",
+			     where, fx->prop, fx->label, get_cell_be(p->val + fx->off + 4));
+		} else if (!(cp = def_pin(d, idx))) {
+			herr(c, "%s:%s uses %s as a GPIO, which pins does not list: a cape's GPIOs are "
+			     "its declared pins (the kernel refuses others: threat-model.rst, Header GPIOs)",
+			     where, fx->prop, cape_pin_names[idx]);
+		} else if ((gm = board_gpio_mode(ft, idx)) >= 0 &&
+			   (mode = cp->word & CAPE_PIN_MODE_MASK) != gm) {
+			herr(c, "%s:%s uses %s as a GPIO, which needs mode %d (%s); pins has it in mode %d (line %d)",
+			     where, fx->prop, cape_pin_names[idx], gm, board_function(ft, idx, gm), mode,
+			     cp->line);
+		}
+		free(where);
+	}
+}
+
+int overlay_build(struct cape_def *d, const struct board *b, void **blob, size_t *len)
 {
 	struct otree t = { .next_phandle = 1 };
 	struct bctx c = { d, b, &t, slug(d->part_number), { false }, 0, b->nexports > 0 };
 	unsigned w1 = 0;
 	int rc = EXIT_OK;
 
+	/* the hatch's devices of an earlier build (another board) */
+	while (d->ndevs && d->devs[d->ndevs - 1].hatch) {
+		struct cape_dev *dv = &d->devs[--d->ndevs];
+
+		free(dv->bus);
+		free(dv->compatible);
+	}
 	t.root = node_new(NULL, "");
 	for (size_t i = 0; i < d->npins; i++)
 		prop_append(t.root, "exclusive-use", cape_pin_names[d->pins[i].idx],
 			    strlen(cape_pin_names[d->pins[i].idx]) + 1);
-	if (d->overlay)
+	if (d->overlay) {
+		size_t first_fix = t.nfix;
+		unsigned first_frag = t.nfrag;
+
 		rc = merge_extra(&t, d->overlay, c.portable ? b : NULL);
+		if (rc == EXIT_OK)
+			check_hatch(&c, d, first_fix, first_frag);
+	}
 	/* board-enabled buses keep the board's own pinmux */
 	for (size_t i = 0; i < d->ndevs && rc == EXIT_OK; i++) {
 		const struct board_bus *bus;
@@ -901,8 +1135,8 @@ int overlay_build(const struct cape_def *d, const struct board *b, void **blob, 
 	for (size_t i = 0; i < d->ndevs && rc == EXIT_OK; i++) {
 		const struct cape_dev *dv = &d->devs[i];
 
-		if (dv->bad)
-			continue;	/* its error is said */
+		if (dv->bad || dv->hatch)
+			continue;	/* its error is said; the hatch's are in the overlay */
 		switch (dv->type) {
 		case DEV_I2C:
 		case DEV_SPI:
@@ -1050,7 +1284,12 @@ static void resolve_group(struct rctx *r, const char *what, const int *idx, size
 		r->pm = node_new(f, "__overlay__");
 	}
 	name = xasprintf("%s-%s-pins", r->slug, what);
-	for (unsigned k = 2; node_child(r->pm, name); k++) {
+	for (unsigned k = 2;; k++) {
+		for (char *a = name; *a; a++)
+			if (*a == '@')
+				*a = '-';	/* a device "x@3c": no unit address in a group's name */
+		if (!node_child(r->pm, name))
+			break;
 		free(name);
 		name = xasprintf("%s-%s-%u-pins", r->slug, what, k);
 	}

@@ -222,6 +222,29 @@ static void validate_value(struct vctx *c, config_setting_t *v, const char *path
 	} else if (!strcmp(type, "any-group")) {
 		if (config_setting_type(v) != CONFIG_TYPE_GROUP)
 			verr(c, v, path, "%s", "must be a group { ... }");
+	} else if (!strcmp(type, "properties")) {
+		/* { name = value; ... } or ( ("any,name", value), ... ): def.c reads them */
+		if (config_setting_type(v) != CONFIG_TYPE_GROUP &&
+		    config_setting_type(v) != CONFIG_TYPE_LIST)
+			verr(c, v, path, "%s",
+			     "must be a group { name = value; ... } or a list ( (\"name\", value), ... )");
+	} else if (!strcmp(type, "strings")) {
+		/* a string, or an array of them: none empty */
+		int t = config_setting_type(v), m = t == CONFIG_TYPE_ARRAY ? config_setting_length(v) : 0;
+
+		if (t == CONFIG_TYPE_STRING) {
+			if (!*config_setting_get_string(v))
+				verr(c, v, path, "%s", "must not be empty");
+		} else if (t != CONFIG_TYPE_ARRAY || !m ||
+			   config_setting_type(config_setting_get_elem(v, 0)) != CONFIG_TYPE_STRING) {
+			verr(c, v, path, "%s", "must be a string or an array of strings [\"a\", \"b\"]");
+		} else {
+			for (int i = 0; i < m; i++)
+				if (!*config_setting_get_string_elem(v, i)) {
+					verr(c, v, path, "%s", "must hold no empty string");
+					break;
+				}
+		}
 	} else if (!strcmp(type, "group")) {
 		if (config_setting_type(v) != CONFIG_TYPE_GROUP) {
 			verr(c, v, path, "%s", "must be a group { ... }");

@@ -24,6 +24,9 @@ b = s.index("]", a)
 s = s[:a] + 'board-pins = [ "P8.3", "P8.4", "P8.5", "P8.6", "P8.20", "P8.21", "P8.22", ' \
     '"P8.23", "P8.24", "P8.25", "P9.41" ' + s[b:]
 s = s.replace('name = "beaglebone-black";', 'name = "beaglebone-black-nohdmi";', 1)
+# its variants free board pins this profile no longer has
+a = s.index("variants = (")
+s = s[:a] + s[s.index("\n);\n", a) + 4:]
 open(sys.argv[2], "w").write(s)
 PY
 }

@@ -124,7 +124,11 @@ D
 			echo "&bone_devices { n$i { compatible = \"acme,n\"; gpios = <&bone_gpio 807 0>; }; };"
 		done
 	} > "$BATS_TEST_TMPDIR/many.dtso"
-	printf '%s\noverlay = "many.dtso";\n' "$HEAD" > "$BATS_TEST_TMPDIR/many.cape"
+	# the GPIO is a pin the cape declares, muxed as a GPIO (the hatch is checked)
+	printf '%s\noverlay = "many.dtso";\n' \
+		"${HEAD/mode = 3; direction = \"bidir\"; \} );/mode = 3; direction = \"bidir\"; \}, { pin = \"P8.7\"; mode = \"gpio\"; direction = \"out\"; \} );}" \
+		> "$BATS_TEST_TMPDIR/many.cape"
+	grep -q P8.7 "$BATS_TEST_TMPDIR/many.cape"
 	run ct create "$BATS_TEST_TMPDIR/many.cape" --board qemu-vexpress -o "$BATS_TEST_TMPDIR/out"
 	no_sanitizer_report
 	[ "$status" -eq 0 ]

@@ -1,0 +1,417 @@
+#!/usr/bin/env bats
+# capetool definitions say real properties, capes share buses by address,
+# the escape hatch is checked as generated devices are, and a board variant
+# gives the board's pins to capes (issue 26).
+
+load helpers
+
+# The I2C1 pins as a cape muxes them for the bus.
+I2C1_PINS='{ pin = "P9.17"; mode = "i2c1_scl"; direction = "bidir"; pull = "up"; },
+         { pin = "P9.18"; mode = "i2c1_sda"; direction = "bidir"; pull = "up"; }'
+
+@test "property names with , and #, and compatible lists, are emitted as written" {
+	cd "$BATS_TEST_TMPDIR"
+	cat > oled.cape <<CAPE
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "BB-OLED"; };
+pins = ( $I2C1_PINS );
+devices = ( { type = "i2c"; bus = "i2c1"; address = 0x3c;
+              compatible = ["solomon,ssd1306fb-i2c", "solomon,ssd1306"];
+              properties = ( ("solomon,width", 128), ("solomon,height", 64),
+                             ("#sound-dai-cells", 0), ("solomon,com-invdir", true) ); } );
+CAPE
+	run ct check oled.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 0 ]
+	ct create oled.cape -o o >/dev/null
+	dtc -q -I dtb -O dts o/BB-OLED-00A0.dtbo > o.dts
+	cat o.dts
+	grep -q 'ssd1306fb-i2c@3c {' o.dts
+	grep -q 'compatible = "solomon,ssd1306fb-i2c\\0solomon,ssd1306";' o.dts
+	grep -q 'solomon,width = <0x80>;' o.dts
+	grep -q '#sound-dai-cells = <0x00>;' o.dts
+	grep -q 'solomon,com-invdir;' o.dts
+	# the group form still takes the names libconfig spells
+	cat > grp.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "BB-GRP"; };
+devices = ( { type = "i2c"; bus = "i2c2"; address = 0x3c; compatible = "x,y"; properties = { width-px = 128; }; } );
+CAPE
+	run ct check grp.cape
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
+@test "a compatible list the kernel would not take, a bad pair or a property set twice is refused" {
+	cd "$BATS_TEST_TMPDIR"
+	cat > c.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "BB-C"; };
+devices = ( { type = "i2c"; bus = "i2c2"; address = 0x3c; compatible = ["a,1", "a,2", "a,3", "a,4", "a,5", "a,6", "a,7", "a,8", "a,9"]; },
+            { type = "i2c"; bus = "i2c2"; address = 0x3d; compatible = []; },
+            { type = "i2c"; bus = "i2c2"; address = 0x3e; compatible = "x,y"; properties = ( ("a,b", 1), ("a,b", 2), ("x", 1, 2), ("bad name", 1) ); } );
+CAPE
+	run ct check c.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"c.cape:2: devices[0].compatible: 9 strings, 36 bytes: the kernel takes at most 8 strings and 256 bytes"* ]]
+	[[ "$output" == *"c.cape:3: devices[1].compatible: must be a string or an array of strings"* ]]
+	[[ "$output" == *'c.cape:4: properties.a,b: is set twice'* ]]
+	[[ "$output" == *'c.cape:4: properties[2]: must be a pair ("name", value)'* ]]
+	[[ "$output" == *'c.cape:4: properties.bad name: may hold only letters'* ]]
+}
+
+@test "a header-pin GPIO reference becomes <&bone_gpio PIN FLAGS>, and resolve maps it to the SoC's GPIO" {
+	cd "$BATS_TEST_TMPDIR"
+	cat > g.cape <<CAPE
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "BB-G"; };
+pins = ( $I2C1_PINS, { pin = "P9_15"; mode = "gpio"; direction = "out"; },
+         { pin = "P9.23"; mode = "gpio"; direction = "in"; } );
+devices = ( { type = "i2c"; bus = "i2c1"; address = 0x3c; compatible = "solomon,ssd1306fb-i2c";
+              properties = { reset-gpios = { pin = "P9.15"; active-low = true; };
+                             other-gpios = ( { pin = "P9.23"; flags = 4; }, { pin = "p9.15"; } ); }; } );
+CAPE
+	run ct check g.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 0 ]
+	ct create g.cape -o o >/dev/null
+	dtc -q -I dtb -O dts o/BB-G-00A0.dtbo > o.dts
+	cat o.dts
+	grep -q 'reset-gpios = <0xffffffff 0x393 0x01>;' o.dts
+	grep -q 'other-gpios = <0xffffffff 0x39b 0x04 0xffffffff 0x393 0x00>;' o.dts
+	grep -q 'bone_gpio = .*reset-gpios:0.*other-gpios:0.*other-gpios:12' o.dts
+	# resolve: P9.15 is gpio1 16, P9.23 gpio1 17, pinmuxed for the device
+	ct resolve -b beaglebone-black -c g.cape o/BB-G-00A0.dtbo -o r.dtbo
+	dtc -q -I dtb -O dts r.dtbo > r.dts
+	cat r.dts
+	grep -q 'reset-gpios = <0xffffffff 0x10 0x01>;' r.dts
+	grep -q 'other-gpios = <0xffffffff 0x11 0x04 0xffffffff 0x10 0x00>;' r.dts
+	grep -q 'gpio1 = .*reset-gpios:0.*other-gpios:0.*other-gpios:12' r.dts
+	grep -q 'bb-g-ssd1306fb-i2c-3c-pins {' r.dts
+}
+
+@test "a pin written as a string where a GPIO is meant is refused, never emitted as text" {
+	cd "$BATS_TEST_TMPDIR"
+	cat > s.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "BB-S"; };
+pins = ( { pin = "P9.15"; mode = "gpio"; direction = "out"; }, { pin = "P9.16"; mode = 6; direction = "out"; } );
+devices = ( { type = "i2c"; bus = "i2c2"; address = 0x3c; compatible = "x,y";
+              properties = { reset-gpios = "P9.15"; enable-pin = "P9_15"; dc-gpio = 915;
+                             cs-gpios = ( { pin = "P9.12"; } ); x-gpios = { pin = "P9.16"; };
+                             y-gpios = { pin = "P9.15"; polarity = 1; }; label = "P9.15"; }; } );
+CAPE
+	for board in beaglebone-black qemu-vexpress; do
+		run ct check --board $board s.cape
+		echo "$output"
+		no_sanitizer_report
+		[ "$status" -eq 3 ]
+		[[ "$output" == *'s.cape:4: properties.reset-gpios: is a GPIO property: write the header pin as a GPIO reference, e.g. reset-gpios = { pin = "P9.15"; flags = 0; }, not as a string'* ]]
+		[[ "$output" == *'s.cape:4: properties.enable-pin: "P9_15" names a header pin, but a string is only text to the driver'* ]]
+		[[ "$output" == *'s.cape:4: properties.dc-gpio: is a GPIO property'*'not as a number'* ]]
+		[[ "$output" == *'s.cape:5: properties.cs-gpios: GPIO P9.12 is not listed in pins'* ]]
+		[[ "$output" == *'s.cape:5: properties.x-gpios: GPIO P9.16 needs the pin muxed as a GPIO, mode 7 (gpio1_19); pins has it in mode 6 (ehrpwm1b) (line 2)'* ]]
+		[[ "$output" == *'s.cape:6: properties.y-gpios: unknown key "polarity" in a GPIO reference'* ]]
+		[[ "$output" != *'properties.label'* ]]
+	done
+	run ct create s.cape -o o
+	[ "$status" -eq 3 ]
+	[ ! -e o ]
+}
+
+@test "bus properties and aliases are refused, saying the kernel's connector would refuse them" {
+	cd "$BATS_TEST_TMPDIR"
+	cat > b.cape <<CAPE
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "BB-B"; };
+pins = ( $I2C1_PINS );
+devices = ( { type = "i2c"; bus = "i2c1"; address = 0x68; compatible = "maxim,ds3231";
+              bus-properties = { clock-frequency = 400000; }; } );
+aliases = { rtc1 = "/ocp/i2c@4802a000/rtc@68"; };
+CAPE
+	run ct check b.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"b.cape:6: aliases: a cape cannot add /aliases entries: /aliases is the board's, no cape target of the kernel's connector"* ]]
+	[[ "$output" == *"b.cape:5: devices[0].bus-properties: a cape cannot set a property of the board's bus (its clock-frequency, ...)"*'rule "add only"'* ]]
+	run ct create b.cape -o o
+	[ "$status" -eq 3 ]
+}
+
+# bus_cape NAME BUS ADDR-KEY ADDR COMPATIBLE PINS: a cape with one device on a bus.
+bus_cape() {
+	cat > "$BATS_TEST_TMPDIR/$1.cape" <<CAPE
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "$1"; };
+pins = ( $6 );
+devices = ( { type = "${2%[0-9]}"; bus = "$2"; $3 = $4; compatible = "$5"; } );
+CAPE
+}
+
+SPI0_PINS='{ pin = "P9.22"; mode = "spi0_sclk"; direction = "out"; rx = true; },
+         { pin = "P9.21"; mode = "spi0_d0"; direction = "in"; },
+         { pin = "P9.18"; mode = "spi0_d1"; direction = "out"; },
+         { pin = "P9.17"; mode = "spi0_cs0"; direction = "out"; }'
+
+@test "capes with devices on one I2C or SPI bus stack at different addresses, its pins muxed alike" {
+	cd "$BATS_TEST_TMPDIR"
+	bus_cape RTC i2c1 address 0x68 maxim,ds3231 "$I2C1_PINS"
+	bus_cape OLED i2c1 address 0x3c solomon,ssd1306fb-i2c "$I2C1_PINS"
+	run ct check RTC.cape OLED.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"OLED.cape: ok: OLED-00A0 in slot 1"* ]]
+	run ct pinout -b beaglebone-black RTC.cape OLED.cape
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"A+B i2c1_scl m2 io up 17"* ]]
+	# SPI: by chip select
+	bus_cape ADC spi0 cs 0 ti,adc128s052 "$SPI0_PINS"
+	bus_cape DAC spi0 cs 1 ti,dac7512 "$SPI0_PINS"
+	run ct check ADC.cape DAC.cape
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
+@test "capes on one bus at one address, or muxing its pins otherwise, are refused naming bus, address and pin" {
+	cd "$BATS_TEST_TMPDIR"
+	bus_cape RTC i2c1 address 0x68 maxim,ds3231 "$I2C1_PINS"
+	bus_cape RTC2 i2c1 address 0x68 maxim,ds1307 "$I2C1_PINS"
+	run ct check RTC.cape RTC2.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"RTC2.cape: i2c1 address 0x68 is held by RTC (slot 0)" ]]
+	bus_cape ADC spi0 cs 0 ti,adc128s052 "$SPI0_PINS"
+	bus_cape ADC2 spi0 cs 0 ti,adc128s052 "$SPI0_PINS"
+	run ct check ADC.cape ADC2.cape
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"ADC2.cape: spi0 chip select 0x00 is held by ADC (slot 0)" ]]
+	# the pins muxed otherwise (no pull-up): the running bus would be remuxed
+	bus_cape NOPULL i2c1 address 0x3c solomon,ssd1306fb-i2c "${I2C1_PINS//pull = \"up\"/pull = \"none\"}"
+	run ct check RTC.cape NOPULL.cape
+	echo "$output"
+	[ "$status" -eq 5 ]
+	[[ "$output" == *'NOPULL.cape: pin P9.18 of bus i2c1 is muxed "P9.18 mode2 bidir pull-up rx fast" by RTC (slot 0), "P9.18 mode2 bidir no-pull rx fast" here: capes sharing a bus mux its pins alike'* ]]
+	# another bus on the same pins (spi0 on P9.17/P9.18) is no sharing
+	run ct check RTC.cape ADC.cape
+	echo "$output"
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"ADC.cape: pin P9.18 is held by RTC (slot 0); pin P9.17 is held by RTC (slot 0)" ]]
+	# nor is a cape using a bus pin without a device on the bus
+	cat > gp.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "GP"; };
+pins = ( { pin = "P9.17"; mode = "i2c1_scl"; direction = "bidir"; pull = "up"; } );
+CAPE
+	run ct check RTC.cape gp.cape
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"gp.cape: pin P9.17 is held by RTC (slot 0)" ]]
+	run ct pinout -b beaglebone-black RTC.cape gp.cape
+	[ "$status" -eq 5 ]
+}
+
+# hatch NAME 'PINS' 'DTSO BODY' ['MORE KEYS']: a cape whose escape hatch is the body.
+hatch() {
+	printf '/dts-v1/;\n/plugin/;\n%s\n' "$3" > "$BATS_TEST_TMPDIR/$1.dtso"
+	cat > "$BATS_TEST_TMPDIR/$1.cape" <<CAPE
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "$1"; };
+pins = ( $2 );
+overlay = "$1.dtso";
+$4
+CAPE
+}
+
+@test "an escape-hatch GPIO must be a declared pin muxed as a GPIO: one on an eMMC pin is refused" {
+	cd "$BATS_TEST_TMPDIR"
+	led='&bone_devices { leds { compatible = "gpio-leds"; l { gpios = <&bone_gpio 803 0>; }; }; };'
+	hatch H1 '' "$led"
+	run ct check H1.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"H1.cape: overlay ./H1.dtso: /fragment@0/__overlay__/leds/l:gpios uses P8.3 as a GPIO, which pins does not list: a cape's GPIOs are its declared pins"* ]]
+	# declared, it is the board's eMMC
+	hatch H2 '{ pin = "P8.3"; mode = "gpio"; direction = "out"; }' "$led"
+	run ct check H2.cape
+	echo "$output"
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"H2.cape: pin P8.3 is held by the board"* ]]
+	# declared in another mode
+	hatch H3 '{ pin = "P8.7"; mode = 0; direction = "out"; }' "${led/803/807}"
+	run ct check H3.cape
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"/fragment@0/__overlay__/leds/l:gpios uses P8.7 as a GPIO, which needs mode 7 (gpio2_2); pins has it in mode 0 (line 2)"* ]]
+	# create and resolve refuse it as check does
+	run ct create H1.cape -o o
+	[ "$status" -eq 3 ]
+	[ ! -e o ]
+	hatch OK '{ pin = "P8.7"; mode = "gpio"; direction = "out"; }' "${led/803/807}"
+	run ct check OK.cape
+	[ "$status" -eq 0 ]
+}
+
+@test "an escape hatch enabling a bus must declare its pins: CAN1 beside a UART1 cape is refused" {
+	cd "$BATS_TEST_TMPDIR"
+	hatch CAN '' '&bone_can_1 { status = "okay"; };'
+	run ct check CAN.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"CAN.cape: overlay ./CAN.dtso: fragment@0 enables can1 (bone_can_1), which needs P9.24 muxed mode 2 (dcan1_rx); it is not in pins"* ]]
+	[[ "$output" == *"needs P9.26 muxed mode 2 (dcan1_tx); it is not in pins"* ]]
+	hatch CAN2 '{ pin = "P9.24"; mode = "d_can1_rx"; direction = "in"; }, { pin = "P9.26"; mode = "d_can1_tx"; direction = "out"; }' \
+		'&bone_can_1 { status = "okay"; };'
+	cat > UART.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "UART"; };
+pins = ( { pin = "P9.24"; mode = "uart1_txd"; direction = "out"; }, { pin = "P9.26"; mode = "uart1_rxd"; direction = "in"; } );
+devices = ( { type = "uart"; bus = "uart1"; } );
+CAPE
+	run ct check UART.cape CAN2.cape
+	echo "$output"
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"CAN2.cape: pin P9.26 is held by UART (slot 0); pin P9.24 is held by UART (slot 0)"* ]]
+}
+
+@test "an escape hatch sets no property of the board's nodes, and its bus devices hold their addresses" {
+	cd "$BATS_TEST_TMPDIR"
+	hatch FAST "$I2C1_PINS" '&bone_i2c_1 { status = "okay"; clock-frequency = <400000>; #address-cells = <1>; #size-cells = <0>; rtc@68 { compatible = "maxim,ds3231"; reg = <0x68>; }; };'
+	run ct check FAST.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"FAST.cape: overlay ./FAST.dtso: fragment@0 sets clock-frequency of bone_i2c_1, a node of the board's: the kernel's connector lets a cape add nodes to its targets and enable a bus"*"(threat-model.rst, Add only)"* ]]
+	hatch RTCH "$I2C1_PINS" '&bone_i2c_1 { status = "okay"; #address-cells = <1>; #size-cells = <0>; rtc@68 { compatible = "maxim,ds3231"; reg = <0x68>; }; };' \
+		'devices = ( { type = "i2c"; bus = "i2c1"; address = 0x68; compatible = "maxim,ds1307"; } );'
+	run ct check RTCH.cape
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"RTCH.cape: overlay ./RTCH.dtso: fragment@0/rtc@68 is at i2c1 address 0x68, which devices (line 5, maxim,ds1307) has"* ]]
+	# against another cape: the hatch's device holds its address, and shares the bus's pins
+	hatch RTCH2 "$I2C1_PINS" '&bone_i2c_1 { status = "okay"; #address-cells = <1>; #size-cells = <0>; rtc@68 { compatible = "maxim,ds3231"; reg = <0x68>; }; };'
+	bus_cape RTC i2c1 address 0x68 maxim,ds1307 "$I2C1_PINS"
+	bus_cape OLED i2c1 address 0x3c solomon,ssd1306fb-i2c "$I2C1_PINS"
+	run ct check RTCH2.cape OLED.cape RTC.cape
+	echo "$output"
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"OLED.cape: ok: OLED-00A0 in slot 1"* ]]
+	[[ "$output" == *"RTC.cape: i2c1 address 0x68 is held by RTCH2 (slot 0)" ]]
+}
+
+@test "--variant no-hdmi,no-emmc gives the HDMI and eMMC pins to capes; without it they are refused naming the board's use" {
+	cd "$BATS_TEST_TMPDIR"
+	cat > lcd.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "LCD"; };
+pins = ( { pin = "P8.45"; mode = "lcd_data0"; direction = "out"; }, { pin = "P8.27"; mode = "lcd_vsync"; direction = "out"; } );
+CAPE
+	cat > audio.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "AUDIO"; };
+pins = ( { pin = "P9.31"; mode = "mcasp0_aclkx"; direction = "bidir"; }, { pin = "P8.5"; mode = "gpio"; direction = "out"; } );
+CAPE
+	run ct check lcd.cape audio.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"lcd.cape: pin P8.45 is held by the board (HDMI D0; --variant no-hdmi gives it to capes); pin P8.27 is held by the board (HDMI VSYNC; --variant no-hdmi gives it to capes)"* ]]
+	[[ "$output" == *"audio.cape: pin P8.5 is held by the board (eMMC DAT2; --variant no-emmc gives it to capes); pin P9.31 is held by the board (HDMI audio BCLK; --variant no-hdmi gives it to capes)"* ]]
+	run ct check --variant no-hdmi lcd.cape audio.cape
+	echo "$output"
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"lcd.cape: ok: LCD-00A0 in slot 0, 2 pins, vdd-3v3b 0 mA, vdd-5v 0 mA, sys-5v 0 mA (board beaglebone-black, variant no-hdmi)"* ]]
+	[[ "$output" == *"audio.cape: pin P8.5 is held by the board (eMMC DAT2; --variant no-emmc gives it to capes)" ]]
+	run ct check --board beaglebone-black --variant no-hdmi,no-emmc lcd.cape audio.cape
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# create and resolve take the variant as check does
+	run ct create lcd.cape -o o
+	[ "$status" -eq 5 ]
+	ct create --variant no-hdmi lcd.cape -o o >/dev/null
+	run ct resolve -b beaglebone-black -c lcd.cape o/LCD-00A0.dtbo -o r.dtbo
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"pin P8.27 is held by the board (HDMI VSYNC"* ]]
+	ct resolve -b beaglebone-black --variant no-hdmi -c lcd.cape o/LCD-00A0.dtbo -o r.dtbo
+	dtc -q -I dtb -O dts r.dtbo | grep -q 'lcd-other-pins'
+	# pinout draws the pins free
+	run ct pinout -b beaglebone-black --variant no-hdmi
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *". GPIO2_6 45"* ]]
+	[[ "$output" == *"# eMMC DAT2"* ]]
+	# an unknown variant, or one on a board without any, is a usage error naming those there are
+	run ct check --variant no-hdm lcd.cape
+	echo "$output"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *'board beaglebone-black has no variant "no-hdm" (did you mean no-hdmi?); it has:'* ]]
+	[[ "$output" == *"  no-emmc: eMMC off"* ]]
+	run ct check -b qemu-vexpress --variant no-hdmi lcd.cape
+	[ "$status" -eq 2 ]
+	[[ "$output" == *'board qemu-vexpress has no variant "no-hdmi" (it has none)'* ]]
+}
+
+@test "SPI1 on the Black: its pins are HDMI audio's, the capes' under --variant no-hdmi" {
+	cd "$BATS_TEST_TMPDIR"
+	cat > spi1.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "SPI1"; };
+pins = ( { pin = "P9.31"; mode = "spi1_sclk"; direction = "out"; rx = true; }, { pin = "P9.29"; mode = "spi1_d0"; direction = "in"; },
+         { pin = "P9.30"; mode = "spi1_d1"; direction = "out"; }, { pin = "P9.28"; mode = "spi1_cs0"; direction = "out"; } );
+devices = ( { type = "spi"; bus = "spi1"; cs = 0; compatible = "microchip,mcp3008"; } );
+CAPE
+	run ct check spi1.cape
+	echo "$output"
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"pin P9.28 is held by the board (HDMI audio data; --variant no-hdmi gives it to capes)"* ]]
+	run ct check --variant no-hdmi spi1.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 0 ]
+}
+
+@test "a bus's input pins need their receiver: a UART's rxd muxed as an output, an I2C pin with rx = false, are refused" {
+	cd "$BATS_TEST_TMPDIR"
+	cat > u.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "U"; };
+pins = ( { pin = "P9.24"; mode = "uart1_txd"; direction = "out"; }, { pin = "P9.26"; mode = "uart1_rxd"; direction = "out"; },
+         { pin = "P9.17"; mode = "i2c1_scl"; direction = "bidir"; rx = false; }, { pin = "P9.18"; mode = "i2c1_sda"; direction = "bidir"; } );
+devices = ( { type = "uart"; bus = "uart1"; }, { type = "i2c"; bus = "i2c1"; address = 0x50; compatible = "atmel,at24c32"; } );
+CAPE
+	run ct check u.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"u.cape:4: devices: uart1 reads P9.26 (uart1_rxd), but its receiver is disabled (pins: direction out, line 2): set rx = true"* ]]
+	[[ "$output" == *"u.cape:4: devices: i2c1 reads P9.17 (i2c1_scl), but its receiver is disabled (pins: rx = false, line 3): set rx = true"* ]]
+	run ct create u.cape -o o
+	[ "$status" -eq 3 ]
+	hatch CANRX '{ pin = "P9.24"; mode = 2; direction = "in"; rx = false; }, { pin = "P9.26"; mode = 2; direction = "out"; }' \
+		'&bone_can_1 { status = "okay"; };'
+	run ct check CANRX.cape
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"CANRX.cape: overlay ./CANRX.dtso: fragment@0 enables can1 (bone_can_1), which reads P9.24 (dcan1_rx), but its receiver is disabled (line 2): set rx = true"* ]]
+}
+
+@test "on a running board, the variants its connector's board-pins leave out are taken without --variant" {
+	cd "$BATS_TEST_TMPDIR"
+	dt=fs/firmware/devicetree/base
+	mkdir -p $dt/capebus
+	printf 'ti,am335x-bone-black\0ti,am335x-bone\0ti,am33xx\0' > $dt/compatible
+	# am335x-boneblack-nohdmi.dts: clkout2 and the eMMC stay the board's
+	printf 'P9.41\0P8.3\0P8.4\0P8.5\0P8.6\0P8.20\0P8.21\0P8.22\0P8.23\0P8.24\0P8.25\0' > $dt/capebus/board-pins
+	cat > lcd.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "LCD"; };
+pins = ( { pin = "P8.45"; mode = "lcd_data0"; direction = "out"; } );
+CAPE
+	CAPETOOL_SYSFS=$PWD/fs run ct check lcd.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"(board beaglebone-black, variant no-hdmi)"* ]]
+	# a board named on the command line is the profile as written
+	CAPETOOL_SYSFS=$PWD/fs run ct check -b beaglebone-black lcd.cape
+	[ "$status" -eq 5 ]
+	# the Black as the series builds it keeps HDMI
+	printf 'P9.41\0P8.3\0P8.45\0P9.25\0' > $dt/capebus/board-pins
+	CAPETOOL_SYSFS=$PWD/fs run ct check lcd.cape
+	echo "$output"
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"pin P8.45 is held by the board (HDMI D0; --variant no-hdmi gives it to capes)"* ]]
+}
