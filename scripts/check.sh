@@ -34,7 +34,7 @@ checkpatch 12
 dtbinding  7
 bisect     16
 kunit      157
-guest      184
+guest      186
 build-distro 1
 guest-distro 51
 '

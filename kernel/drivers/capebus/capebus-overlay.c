@@ -947,6 +947,16 @@ static int capebus_claim_addr(struct capebus_apply *ap, struct device_node *bus,
 		return capebus_refuse(ap,
 				      "bus addresses: node %pOFn added to %pOF has no reg, on a bus whose devices are its addressed children",
 				      np, bus);
+	/*
+	 * The one child the I2C core looks up by name, whatever its unit
+	 * address: of_i2c_register_devices() registers the children of an
+	 * adapter's "i2c-bus" child as the adapter's own (round 8: with a
+	 * reg of its own, it passed the rule above).
+	 */
+	if (live && of_node_name_eq(np, "i2c-bus"))
+		return capebus_refuse(ap,
+				      "bus addresses: node %pOFn added to %pOF: the I2C core takes the children of an i2c-bus node for the adapter's own",
+				      np, bus);
 	if (!has)
 		return 0;
 

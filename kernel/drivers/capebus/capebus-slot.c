@@ -428,6 +428,11 @@ int capebus_slot_detected(struct capebus_slot *slot,
 
 	scoped_guard(mutex, &slot->ctrl->lock) {
 		if (slot->cape && !slot->override_info) {
+			if (slot->cape->applied_by)
+				dev_warn(&slot->ctrl->dev,
+					 "slot %u: its EEPROM names %s now; %s stays (applied before Linux started) until reboot\n",
+					 slot->nr, info->text[CAPEBUS_PART_NUMBER],
+					 slot->cape->holder);
 			kvfree(ov_copy);
 			kfree(info_copy);
 			return -EBUSY;

@@ -7,7 +7,12 @@
 # Linux with the weather cape in slot 0: its overlay merged in and its
 # record (fixtures/bootloader-dtb.sh).  The connector must recognise the
 # cape as loaded by the bootloader, hold its pins, and neither apply its
-# overlay again nor fail it; the RTC cape in slot 1 loads as usual.
+# overlay again nor fail it; the RTC cape in slot 1 loads as usual.  Slot 2
+# holds a second cape naming the weather cape's part and version, with a pin
+# of its own: one record stands for one apply, so that one is a cape like
+# any other, whose overlay meets the nodes already there (red team round 8:
+# every slot naming the part became a "bootloader" cape, holding whatever
+# pins its EEPROM named, for good).
 
 load ../../qemu/lib
 load slot-wait
@@ -22,13 +27,17 @@ setup_file() {
 		-o "$d" >/dev/null
 	"$BATS_TEST_DIRNAME/fixtures/bootloader-dtb.sh" "$CB_DTB" "$d/board.dtb" \
 		"$RECORD" "$d/BB-WTHR-01-00A2.dtbo"
+	"$BATS_TEST_DIRNAME/fixtures/configfs-eeprom.py" "$d/twin.eeprom" "Weather Cape" 00A2 \
+		"Example Labs" BB-WTHR-01 4012EXLB0099 --pin P8.7=0xC007
 	export CB_DTB=$d/board.dtb
 	guest_boot --slot 0="$CB_FIRMWARE/BB-WTHR-01-00A2.eeprom" \
-		   --slot 1="$CB_FIRMWARE/EXL-RTC-01-00A0.eeprom"
+		   --slot 1="$CB_FIRMWARE/EXL-RTC-01-00A0.eeprom" \
+		   --slot 2="$d/twin.eeprom"
 	guest_put "$BATS_TEST_DIRNAME/fixtures/configfs-lib.sh" cfs.sh
 	guest_put "$CB_FIRMWARE/EXL-RTC-01-00A0.eeprom" rtc.eeprom
 	wait_state 0 loaded
 	wait_state 1 loaded
+	wait_state 2 failed
 }
 
 teardown_file() {
@@ -80,6 +89,12 @@ teardown() {
 	[ "$output" -ge 1 ]
 }
 
+@test "one record, one slot: the same part in slot 2 is a cape like any other" {
+	guest_ok "cat $CTRL/slot2/reason; dmesg | grep -c 'slot 2: BB-WTHR-01: the bootloader.s record of it is slot 0.s'"
+	[[ "${lines[0]}" == "overlay refused: add only: "*"tmp105@48, which the board has" ]]
+	[ "${lines[1]}" = 1 ]
+}
+
 @test "the next slot's cape loads as usual" {
 	guest_ok "cat $CTRL/slot1/cape/overlay $CTRL/slot1/cape/part_number"
 	[ "${lines[*]}" = "firmware EXL-RTC-01" ]
@@ -91,4 +106,14 @@ teardown() {
 		[ \"\$(cat \$c/slot0/state 2>/dev/null)\" = loaded ] && [ \"\$(cat \$c/slot1/state 2>/dev/null)\" = loaded ] && break; sleep 0.2; done
 		cat \$c/slot0/cape/overlay \$c/slot1/cape/overlay"
 	[ "${lines[*]}" = "bootloader firmware" ]
+}
+
+@test "its EEPROM naming another cape later changes nothing until reboot, and says so" {
+	guest_ok "c=\$(ls -d /sys/class/capebus/capebus* | head -1); n=\$(readlink -f \$c/slot0/nvmem);
+		cat /host/rtc.eeprom > \$n/nvmem &&
+		echo 0-0054 > /sys/bus/i2c/drivers/at24/unbind && echo 0-0054 > /sys/bus/i2c/drivers/at24/bind;
+		for i in \$(seq 100); do dmesg | grep -q 'slot 0: its EEPROM names EXL-RTC-01 now' && break; sleep 0.1; done
+		cat \$c/slot0/state \$c/slot0/cape/part_number \$c/slot0/cape/overlay
+		dmesg | grep -c 'slot 0: its EEPROM names EXL-RTC-01 now; BB-WTHR-01 (slot 0) stays'"
+	[ "${lines[*]}" = "loaded BB-WTHR-01 bootloader 1" ]
 }

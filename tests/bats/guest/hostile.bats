@@ -115,6 +115,7 @@ refused() {
 
 @test "bus addresses: an i2c-bus wrapper, whose children the I2C core takes for the adapter's, is refused" {
 	refused i2c-bus-wrapper "has no reg, on a bus whose devices are its addressed children"
+	refused i2c-bus-wrapper-reg "the I2C core takes the children of an i2c-bus node for the adapter's own"
 }
 
 @test "cost: 600 properties in a node, 300 nodes, a 1 MB overlay and 120 properties on nodes named alike are refused at once" {

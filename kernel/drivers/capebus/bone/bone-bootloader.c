@@ -59,32 +59,43 @@ EXPORT_SYMBOL_IF_KUNIT(bone_overlay_record_matches);
 /**
  * bone_applied_by_bootloader() - was a cape's overlay applied before Linux?
  * @info: the cape, as its EEPROM describes it
+ * @taken: per slot (BONE_MAX_SLOTS), the record a slot's cape holds already
+ * @nr: the cape's slot: its own entry of @taken counts as free
  * @by: where to write what says so ("/chosen/overlays/<record>")
  * @len: bytes at @by
  *
- * Return: true if /chosen/overlays has a record of the cape's overlay.
+ * Return: the /chosen/overlays record of the cape's overlay that no other
+ * slot holds (a property of the base tree: it is never freed), or NULL.
  */
-bool bone_applied_by_bootloader(const struct capebus_cape_info *info,
-				char *by, size_t len)
+const struct property *
+bone_applied_by_bootloader(const struct capebus_cape_info *info,
+			   const struct property *const *taken, unsigned int nr,
+			   char *by, size_t len)
 {
 	struct device_node *np __free(device_node) =
 		of_find_node_by_path("/chosen/overlays");
 	const char *part = info->text[CAPEBUS_PART_NUMBER];
 	const char *version = info->text[CAPEBUS_VERSION];
 	struct property *prop;
+	unsigned int i;
 
 	if (!np)
-		return false;
+		return NULL;
 
 	for_each_property_of_node(np, prop) {
 		/* The OF core's own "name" (and "phandle") are no records. */
 		if (!strcmp(prop->name, "name") || !strcmp(prop->name, "phandle"))
 			continue;
-		if (bone_overlay_record_matches(prop->name, part, version)) {
-			snprintf(by, len, "/chosen/overlays/%s", prop->name);
-			return true;
-		}
+		if (!bone_overlay_record_matches(prop->name, part, version))
+			continue;
+		for (i = 0; i < BONE_MAX_SLOTS; i++)
+			if (i != nr && taken[i] == prop)
+				break;
+		if (i < BONE_MAX_SLOTS)
+			continue;
+		snprintf(by, len, "/chosen/overlays/%s", prop->name);
+		return prop;
 	}
 
-	return false;
+	return NULL;
 }

@@ -42,9 +42,6 @@
 
 #include "bone.h"
 
-/* Slots a controller may have: the bone header's 0x54-0x57. */
-#define BONE_MAX_SLOTS		4
-
 /* What a slot last made of its EEPROM (bone_capebus.seen). */
 enum bone_seen {
 	BONE_SEEN_NOTHING,	/* not looked at yet */
@@ -80,6 +77,9 @@ struct bone_found {
  * @unbinding: each slot's EEPROM driver is being unbound: do not read it
  * @found_lock: @found
  * @found: each slot's cape, read and handed to @load_work, or NULL
+ * @record: per slot, the /chosen/overlays record its cape was loaded by
+ *	(applied before Linux), or NULL; the base tree's, so never freed.
+ *	@load_work's alone.
  * @probe_time: when the controller probed (for the detection log lines)
  */
 struct bone_capebus {
@@ -96,6 +96,7 @@ struct bone_capebus {
 	bool unbinding[BONE_MAX_SLOTS];
 	spinlock_t found_lock;	/* see above */
 	struct bone_found *found[BONE_MAX_SLOTS];
+	const struct property *record[BONE_MAX_SLOTS];
 	ktime_t probe_time;
 	struct bone_pinmux pinmux;
 };
@@ -244,19 +245,36 @@ static void bone_found_give(struct bone_capebus *bc, unsigned int nr,
 	queue_work(system_long_wq, &bc->load_work);
 }
 
-/* Tell the core whether the bootloader applied the cape's overlay. */
-static void bone_slot_applied_by(struct bone_capebus *bc,
-				 struct capebus_slot *slot,
+/*
+ * Tell the core whether the bootloader applied the cape's overlay.  A record
+ * stands for one apply, so for one slot: the first slot whose cape it names
+ * keeps it (until reboot, as the cape); another slot naming the same part
+ * is a cape like any other, whose overlay meets the nodes already there.
+ */
+static void bone_slot_applied_by(struct bone_capebus *bc, unsigned int nr,
 				 const struct capebus_cape_info *info)
 {
 	char by[CAPEBUS_TEXT_LEN * 2 + 32];
-	bool applied = bone_applied_by_bootloader(info, by, sizeof(by));
+	const struct property *record;
+	unsigned int i;
 
-	if (applied)
-		dev_info(bc->dev, "%s %s: overlay applied by the bootloader (%s)\n",
-			 info->text[CAPEBUS_PART_NUMBER],
+	record = bone_applied_by_bootloader(info, bc->record, nr, by, sizeof(by));
+	if (record) {
+		bc->record[nr] = record;
+		dev_info(bc->dev, "slot %u: %s %s: overlay applied by the bootloader (%s)\n",
+			 nr, info->text[CAPEBUS_PART_NUMBER],
 			 info->text[CAPEBUS_VERSION], by);
-	if (capebus_slot_set_applied_by(slot, applied ? by : NULL))
+	} else {
+		for (i = 0; i < BONE_MAX_SLOTS; i++)
+			if (i != nr && bc->record[i] &&
+			    bone_overlay_record_matches(bc->record[i]->name,
+							info->text[CAPEBUS_PART_NUMBER],
+							info->text[CAPEBUS_VERSION]))
+				dev_warn(bc->dev, "slot %u: %s: the bootloader's record of it is slot %u's\n",
+					 nr, info->text[CAPEBUS_PART_NUMBER], i);
+	}
+	if (capebus_slot_set_applied_by(capebus_slot(bc->ctrl, nr),
+					record ? by : NULL))
 		dev_warn(bc->dev, "out of memory: %s may be applied twice\n",
 			 info->text[CAPEBUS_PART_NUMBER]);
 }
@@ -278,7 +296,7 @@ static void bone_load_work(struct work_struct *work)
 		if (!found)
 			continue;
 		slot = capebus_slot(bc->ctrl, nr);
-		bone_slot_applied_by(bc, slot, found->info);
+		bone_slot_applied_by(bc, nr, found->info);
 		capebus_slot_detected(slot, found->info, found->overlay,
 				      found->overlay_len);
 		dev_info(bc->dev, "slot %u: %s %s, done %lld us after probe\n",

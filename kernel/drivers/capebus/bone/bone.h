@@ -12,6 +12,11 @@
 
 extern const struct capebus_header bone_header;
 
+/* Slots of a connector: the four ID EEPROM addresses, 0x54-0x57. */
+#define BONE_MAX_SLOTS		4
+
+struct property;
+
 /* No pad behind a header pin (cape-pads does not name it). */
 #define BONE_PAD_NONE	U32_MAX
 
@@ -38,8 +43,10 @@ void bone_pinmux_detach(struct cape_device *cape);
 
 bool bone_overlay_record_matches(const char *record, const char *part,
 				 const char *version);
-bool bone_applied_by_bootloader(const struct capebus_cape_info *info,
-				char *by, size_t len);
+const struct property *
+bone_applied_by_bootloader(const struct capebus_cape_info *info,
+			   const struct property *const *taken, unsigned int nr,
+			   char *by, size_t len);
 
 void bone_info_from_eeprom(struct capebus_cape_info *info,
 			   const struct cape_eeprom *ee);
