@@ -15,7 +15,7 @@ setup() {
 
 @test "the core names nothing of the BeagleBone SRM EEPROM format" {
 	# Identifiers and words that only the SRM layout has.
-	run grep -nE '\bcape_eeprom|CAPE_EEPROM|CAPE_PIN_|CAPE_BONE|cape_bone|uapi/linux/capebus\.h|bone-eeprom|VDD_3V3B|pin[- ]usage|\bbone_[a-bd-z]' "${core[@]}"
+	run grep -nE '\bcape_eeprom|CAPE_EEPROM|CAPE_PIN_|CAPE_BONE|cape_bone|uapi/linux/capebus-bone\.h|bone-eeprom|VDD_3V3B|pin[- ]usage|\bbone_[a-bd-z]' "${core[@]}"
 	echo "$output"
 	[ "$status" -eq 1 ]
 }
