@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * capetool: shared declarations.  The EEPROM layout itself comes from the
- * kernel's UAPI header <linux/capebus.h>; nothing here restates it.
+ * kernel's UAPI header <linux/capebus-bone.h>; nothing here restates it.
  */
 #ifndef CAPETOOL_H
 #define CAPETOOL_H
@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
-#include <linux/capebus.h>
+#include <linux/capebus-bone.h>
 
 #define CAPETOOL_VERSION "0.1.0"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * capetool: cape EEPROM encode/decode, A0 and A1, with the capebus
- * extension records.  Layout and constants: <linux/capebus.h>.
+ * extension records.  Layout and constants: <linux/capebus-bone.h>.
  */
 #include <arpa/inet.h>
 #include <ctype.h>

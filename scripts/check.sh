@@ -26,15 +26,15 @@ set -uo pipefail
 # module lowers a stage's count: that is a failure, not a smaller N.  Raise a
 # floor when tests are added; lower it only in the commit that removes tests.
 STAGE_FLOORS='
-tooling    65
-host       286
+tooling    66
+host       287
 fuzz-kernel 11
 build      1
 checkpatch 12
 dtbinding  7
 bisect     16
-kunit      157
-guest      186
+kunit      159
+guest      187
 build-distro 1
 guest-distro 51
 '

@@ -150,6 +150,7 @@ static const char *const ovbench_pins[] = { "B.1" };
 
 static const struct capebus_header ovbench_header = {
 	.name		= "ovbench",
+	.family		= "ovbench",
 	.pin_names	= ovbench_pins,
 	.num_pins	= ARRAY_SIZE(ovbench_pins),
 };

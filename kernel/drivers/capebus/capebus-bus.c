@@ -35,6 +35,9 @@ capebus_match_id(const struct cape_device_id *id, const struct cape_device *cape
 		return NULL;
 
 	for (; id->part_number[0]; id++) {
+		/* Part numbers are a family's own: another's may be alike. */
+		if (!id->family[0] || strcmp(id->family, cape_family(cape)))
+			continue;
 		if (strcmp(id->part_number, cape_text(cape, CAPEBUS_PART_NUMBER)))
 			continue;
 		if (id->version[0] &&
@@ -100,10 +103,11 @@ static void capebus_remove(struct device *dev)
 }
 
 /*
- * MODALIAS=capebus:p<part>:v<version>.  A part number or version may hold
- * any printable character, so every byte outside [A-Za-z0-9._-] is written
- * as %XX (two upper-case hex digits): ':' then only ever separates fields,
- * and nothing fnmatch() treats specially (*?[\) reaches modprobe.
+ * MODALIAS=capebus:f<family>:p<part>:v<version>.  A part number or version
+ * may hold any printable character, so every byte outside [A-Za-z0-9._-]
+ * is written as %XX (two upper-case hex digits): ':' then only ever
+ * separates fields, and nothing fnmatch() treats specially (*?[\) reaches
+ * modprobe.
  */
 static size_t capebus_modalias_escape(char *buf, size_t len, size_t pos,
 				      const char *s)
@@ -122,18 +126,20 @@ static size_t capebus_modalias_escape(char *buf, size_t len, size_t pos,
 
 /**
  * capebus_modalias() - a cape's modalias
- * @info: the cape
+ * @cape: the cape
  * @buf: where to write it
  * @len: bytes at @buf
  *
  * Return: its length, or -E2BIG if it does not fit.
  */
-int capebus_modalias(const struct capebus_cape_info *info, char *buf,
-		     size_t len)
+int capebus_modalias(const struct cape_device *cape, char *buf, size_t len)
 {
+	const struct capebus_cape_info *info = cape->info;
 	size_t pos;
 
-	pos = scnprintf(buf, len, "capebus:p");
+	pos = scnprintf(buf, len, "capebus:f");
+	pos = capebus_modalias_escape(buf, len, pos, cape_family(cape));
+	pos += scnprintf(buf + pos, len - pos, ":p");
 	pos = capebus_modalias_escape(buf, len, pos,
 				      info->text[CAPEBUS_PART_NUMBER]);
 	pos += scnprintf(buf + pos, len - pos, ":v");
@@ -142,8 +148,27 @@ int capebus_modalias(const struct capebus_cape_info *info, char *buf,
 	return pos + 1 >= len ? -E2BIG : pos;
 }
 
-/* 3 bytes per escaped character of the two fields, plus the prefixes. */
-#define CAPEBUS_MODALIAS_LEN	(2 * 3 * CAPEBUS_TEXT_LEN + 16)
+/* 3 bytes per escaped character of the three fields, plus the prefixes. */
+#define CAPEBUS_MODALIAS_LEN	(3 * (2 * CAPEBUS_TEXT_LEN + CAPEBUS_FAMILY_LEN) + 16)
+
+/* The numeric identity the cape's ID states, and only that. */
+static int capebus_uevent_ids(const struct capebus_cape_info *info,
+			      struct kobj_uevent_env *env)
+{
+	if (((info->ids & CAPEBUS_ID_UUID) &&
+	     add_uevent_var(env, "CAPEBUS_UUID=%pUb", &info->uuid)) ||
+	    ((info->ids & CAPEBUS_ID_VENDOR) &&
+	     add_uevent_var(env, "CAPEBUS_VENDOR_ID=0x%04x", info->vendor_id)) ||
+	    ((info->ids & CAPEBUS_ID_PRODUCT) &&
+	     add_uevent_var(env, "CAPEBUS_PRODUCT_ID=0x%04x",
+			    info->product_id)) ||
+	    ((info->ids & CAPEBUS_ID_PRODUCT_VERSION) &&
+	     add_uevent_var(env, "CAPEBUS_PRODUCT_VERSION=0x%04x",
+			    info->product_version)))
+		return -ENOMEM;
+
+	return 0;
+}
 
 static int capebus_uevent(const struct device *dev, struct kobj_uevent_env *env)
 {
@@ -151,7 +176,8 @@ static int capebus_uevent(const struct device *dev, struct kobj_uevent_env *env)
 	char *alias;
 	int ret;
 
-	if (add_uevent_var(env, "CAPEBUS_BOARD=%s",
+	if (add_uevent_var(env, "CAPEBUS_FAMILY=%s", cape_family(cape)) ||
+	    add_uevent_var(env, "CAPEBUS_BOARD=%s",
 			   cape_text(cape, CAPEBUS_BOARD_NAME)) ||
 	    add_uevent_var(env, "CAPEBUS_PART=%s",
 			   cape_text(cape, CAPEBUS_PART_NUMBER)) ||
@@ -162,10 +188,14 @@ static int capebus_uevent(const struct device *dev, struct kobj_uevent_env *env)
 			   cape->over_budget ? "over" : "within"))
 		return -ENOMEM;
 
+	ret = capebus_uevent_ids(cape->info, env);
+	if (ret)
+		return ret;
+
 	alias = kmalloc(CAPEBUS_MODALIAS_LEN, GFP_KERNEL);
 	if (!alias)
 		return -ENOMEM;
-	ret = capebus_modalias(cape->info, alias, CAPEBUS_MODALIAS_LEN);
+	ret = capebus_modalias(cape, alias, CAPEBUS_MODALIAS_LEN);
 	if (ret >= 0)
 		ret = add_uevent_var(env, "MODALIAS=%s", alias);
 	kfree(alias);
@@ -215,6 +245,43 @@ static ssize_t serial_show(struct device *dev, struct device_attribute *attr,
 	return capebus_text_show(dev, buf, CAPEBUS_SERIAL);
 }
 static DEVICE_ATTR_RO(serial);
+
+static ssize_t family_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "%s\n", cape_family(to_cape_device(dev)));
+}
+static DEVICE_ATTR_RO(family);
+
+/* The numeric identity: each attribute exists only if the ID states it. */
+static ssize_t uuid_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%pUb\n", &to_cape_device(dev)->info->uuid);
+}
+static DEVICE_ATTR_RO(uuid);
+
+static ssize_t vendor_id_show(struct device *dev, struct device_attribute *attr,
+			      char *buf)
+{
+	return sysfs_emit(buf, "0x%04x\n", to_cape_device(dev)->info->vendor_id);
+}
+static DEVICE_ATTR_RO(vendor_id);
+
+static ssize_t product_id_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "0x%04x\n", to_cape_device(dev)->info->product_id);
+}
+static DEVICE_ATTR_RO(product_id);
+
+static ssize_t product_version_show(struct device *dev,
+				    struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "0x%04x\n",
+			  to_cape_device(dev)->info->product_version);
+}
+static DEVICE_ATTR_RO(product_version);
 
 static ssize_t format_show(struct device *dev, struct device_attribute *attr,
 			   char *buf)
@@ -328,7 +395,7 @@ static DEVICE_ATTR_RO(overlay_file);
 static ssize_t modalias_show(struct device *dev, struct device_attribute *attr,
 			     char *buf)
 {
-	int n = capebus_modalias(to_cape_device(dev)->info, buf, PAGE_SIZE - 1);
+	int n = capebus_modalias(to_cape_device(dev), buf, PAGE_SIZE - 1);
 
 	if (n < 0)
 		return n;
@@ -338,6 +405,7 @@ static ssize_t modalias_show(struct device *dev, struct device_attribute *attr,
 static DEVICE_ATTR_RO(modalias);
 
 static struct attribute *cape_attrs[] = {
+	&dev_attr_family.attr,
 	&dev_attr_board_name.attr,
 	&dev_attr_version.attr,
 	&dev_attr_manufacturer.attr,
@@ -353,7 +421,42 @@ static struct attribute *cape_attrs[] = {
 	&dev_attr_modalias.attr,
 	NULL
 };
-ATTRIBUTE_GROUPS(cape);
+
+static const struct attribute_group cape_group = {
+	.attrs	= cape_attrs,
+};
+
+static struct attribute *cape_id_attrs[] = {
+	&dev_attr_uuid.attr,
+	&dev_attr_vendor_id.attr,
+	&dev_attr_product_id.attr,
+	&dev_attr_product_version.attr,
+	NULL
+};
+
+static umode_t cape_id_attr_visible(struct kobject *kobj, struct attribute *a,
+				    int n)
+{
+	static const unsigned int bits[] = {
+		CAPEBUS_ID_UUID, CAPEBUS_ID_VENDOR, CAPEBUS_ID_PRODUCT,
+		CAPEBUS_ID_PRODUCT_VERSION,
+	};
+	const struct cape_device *cape = to_cape_device(kobj_to_dev(kobj));
+
+	return n < ARRAY_SIZE(bits) && (cape->info->ids & bits[n]) ?
+	       a->mode : 0;
+}
+
+static const struct attribute_group cape_id_group = {
+	.attrs		= cape_id_attrs,
+	.is_visible	= cape_id_attr_visible,
+};
+
+static const struct attribute_group *cape_groups[] = {
+	&cape_group,
+	&cape_id_group,
+	NULL
+};
 
 static void capebus_cape_release(struct device *dev)
 {

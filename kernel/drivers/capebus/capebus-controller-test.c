@@ -24,6 +24,7 @@ static const u32 toy_gpio_codes[] = { 11, 12, 13, CAPEBUS_GPIO_NONE };
 
 static const struct capebus_header toy_header = {
 	.name		= "toy",
+	.family		= "toy",
 	.pin_names	= toy_pins,
 	.num_pins	= ARRAY_SIZE(toy_pins),
 	.rail_names	= toy_rails,
@@ -113,10 +114,25 @@ static void toy_detach(struct capebus_controller *ctrl,
 	cape->ctrl_data = NULL;
 }
 
+/* The toy connector's overlays: "<part>-<version>.dtbo", or as the ID says. */
+static int toy_overlay_name(struct capebus_controller *ctrl,
+			    const struct capebus_cape_info *info, char *name,
+			    size_t len)
+{
+	if (info->overlay_name[0])
+		snprintf(name, len, "%s.dtbo", info->overlay_name);
+	else
+		snprintf(name, len, "%s-%s.dtbo", info->text[CAPEBUS_PART_NUMBER],
+			 info->text[CAPEBUS_VERSION]);
+
+	return 0;
+}
+
 static const struct capebus_controller_ops toy_ops = {
-	.decode	= toy_decode,
-	.attach	= toy_attach,
-	.detach	= toy_detach,
+	.decode		= toy_decode,
+	.overlay_name	= toy_overlay_name,
+	.attach		= toy_attach,
+	.detach		= toy_detach,
 };
 
 static int toy_test_init(struct kunit *test)
@@ -190,6 +206,7 @@ static void toy_test_add_remove(struct kunit *test)
 			CAPEBUS_SLOT_DETECTED);
 	KUNIT_EXPECT_STREQ(test, cape->overlay_source, "none");
 	KUNIT_EXPECT_STREQ(test, cape->overlay_file, "TOY-A-0001.dtbo");
+	KUNIT_EXPECT_STREQ(test, cape_family(cape), "toy");
 
 	capebus_cape_remove(cape);
 	KUNIT_EXPECT_FALSE(test, device_is_registered(&cape->dev));
@@ -392,13 +409,29 @@ static void toy_test_attach_refuses(struct kunit *test)
 static void toy_test_bad_header(struct kunit *test)
 {
 	static const struct capebus_header big = {
-		.name = "big", .pin_names = toy_pins,
+		.name = "big", .family = "big", .pin_names = toy_pins,
 		.num_pins = CAPEBUS_MAX_PINS + 1,
 	};
+	static const char *const bad_families[] = {
+		"", "Toy", "toy:1", "a-family-name-too-long", "toy/1",
+	};
+	struct capebus_header h = toy_header;
+	unsigned int i;
 
 	KUNIT_EXPECT_EQ(test,
 			PTR_ERR_OR_ZERO(capebus_controller_alloc(NULL, &big, NULL, 1)),
 			-EINVAL);
+	/* A family is required, and a word MODALIAS shows as it is. */
+	h.family = NULL;
+	KUNIT_EXPECT_EQ(test,
+			PTR_ERR_OR_ZERO(capebus_controller_alloc(NULL, &h, NULL, 1)),
+			-EINVAL);
+	for (i = 0; i < ARRAY_SIZE(bad_families); i++) {
+		h.family = bad_families[i];
+		KUNIT_EXPECT_EQ_MSG(test,
+				    PTR_ERR_OR_ZERO(capebus_controller_alloc(NULL, &h, NULL, 1)),
+				    -EINVAL, "family \"%s\"", bad_families[i]);
+	}
 	KUNIT_EXPECT_EQ(test, capebus_header_pin_index(&toy_header, "J1.3"), 2);
 	KUNIT_EXPECT_EQ(test, capebus_header_pin_index(&toy_header, "J1.5"),
 			-EINVAL);
@@ -470,7 +503,7 @@ static int toy_driver_probe(struct cape_device *cape,
 }
 
 static const struct cape_device_id toy_driver_ids[] = {
-	{ .part_number = "TOY-P" },
+	{ CAPE_DEVICE("toy", "TOY-P") },
 	{ }
 };
 
@@ -481,6 +514,95 @@ static struct capebus_driver toy_driver = {
 		.name	= "capebus-toy",
 	},
 };
+
+/* The same part number in another family: a driver of its own. */
+static int toy_other_probed;
+
+static int toy_other_probe(struct cape_device *cape,
+			   const struct cape_device_id *id)
+{
+	toy_other_probed++;
+
+	return 0;
+}
+
+static const struct cape_device_id toy_other_ids[] = {
+	{ CAPE_DEVICE("other", "TOY-P") },
+	/* No family: matches nothing. */
+	{ .part_number = "TOY-P" },
+	{ }
+};
+
+static struct capebus_driver toy_other_driver = {
+	.probe		= toy_other_probe,
+	.id_table	= toy_other_ids,
+	.driver		= {
+		.name	= "capebus-toy-other",
+	},
+};
+
+/*
+ * A driver binds the capes of its family only: another family's cape with
+ * the same part number is not its (and no driver's here).
+ */
+static void toy_test_family_match(struct kunit *test)
+{
+	char why[CAPEBUS_REASON_LEN];
+	struct cape_device *cape;
+
+	KUNIT_ASSERT_EQ(test, capebus_driver_register(&toy_other_driver), 0);
+	toy_other_probed = 0;
+	cape = toy_add(test, "TOY1 TOY-P 0001 0x1 0", 0, why);
+	KUNIT_EXPECT_NOT_ERR_OR_NULL(test, cape);
+	KUNIT_EXPECT_EQ(test, toy_other_probed, 0);
+	if (!IS_ERR(cape)) {
+		KUNIT_EXPECT_NULL(test, cape->dev.driver);
+		capebus_cape_remove(cape);
+		capebus_cape_put(cape);
+	}
+	capebus_driver_unregister(&toy_other_driver);
+}
+
+/*
+ * The pins a controller's attach may set: the cape's own and those
+ * declared besides; the numeric identity and the overlay the ID names
+ * are the controller's to fill and kept as it filled them.
+ */
+static void toy_test_pins_and_ids(struct kunit *test)
+{
+	static const uuid_t uuid = UUID_INIT(0x12345678, 0x9abc, 0xdef0, 0x01,
+					     0x23, 0x45, 0x67, 0x89, 0xab,
+					     0xcd, 0xef);
+	struct toy_test *t = test->priv;
+	DECLARE_BITMAP(extra, CAPEBUS_MAX_PINS) = { };
+	DECLARE_BITMAP(pins, CAPEBUS_MAX_PINS) = { };
+	struct capebus_cape_desc desc = { };
+	char why[CAPEBUS_REASON_LEN];
+	struct cape_device *cape;
+
+	memset(t->info, 0, sizeof(*t->info));
+	strscpy(t->info->text[CAPEBUS_PART_NUMBER], "TOY-ID");
+	__set_bit(0, t->info->pins);
+	t->info->ids = CAPEBUS_ID_UUID | CAPEBUS_ID_PRODUCT;
+	t->info->uuid = uuid;
+	t->info->product_id = 0x42;
+	strscpy(t->info->overlay_name, "toy-named");
+	__set_bit(2, extra);
+	desc.info = t->info;
+	desc.slot = CAPEBUS_SLOT_ANY_VIRTUAL;
+	desc.extra_pins = extra;
+	cape = capebus_cape_add(t->ctrl, &desc, why, sizeof(why));
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cape);
+	capebus_cape_pins(cape, pins);
+	KUNIT_EXPECT_TRUE(test, test_bit(0, pins));
+	KUNIT_EXPECT_FALSE(test, test_bit(1, pins));
+	KUNIT_EXPECT_TRUE(test, test_bit(2, pins));
+	KUNIT_EXPECT_TRUE(test, uuid_equal(&cape->info->uuid, &uuid));
+	KUNIT_EXPECT_EQ(test, cape->info->product_id, 0x42);
+	KUNIT_EXPECT_STREQ(test, cape->overlay_file, "toy-named.dtbo");
+	capebus_cape_remove(cape);
+	capebus_cape_put(cape);
+}
 
 /*
  * A driver's probe may read its own slot's state: the core adds a cape
@@ -520,6 +642,8 @@ static struct kunit_case toy_test_cases[] = {
 	KUNIT_CASE(toy_test_bad_header),
 	KUNIT_CASE(toy_test_header_copied),
 	KUNIT_CASE(toy_test_probe_reads_state),
+	KUNIT_CASE(toy_test_family_match),
+	KUNIT_CASE(toy_test_pins_and_ids),
 	{}
 };
 

@@ -64,9 +64,6 @@
 #include "capebus-internal.h"
 #include "capebus-resources.h"
 
-/* The version bone_capemgr assumed for a part named without one. */
-#define CAPEBUS_DEFAULT_VERSION	"00A0"
-
 /* ---- capes --------------------------------------------------------------- */
 
 static bool capebus_strict_budget;
@@ -79,9 +76,8 @@ MODULE_PARM_DESC(strict_budget,
  * wrote it.  The connector's rules confine what it can name, but not a raw
  * number in a property only its driver reads as a reference
  * (Documentation/capebus/threat-model.rst): so the safe choice is the
- * default, the distribution's firmware file named after the cape's part
- * and version, as Raspberry Pi's HAT+ names an overlay rather than
- * carrying one.
+ * default, the distribution's firmware file the controller names after the
+ * cape (some ID formats name an overlay rather than carry one).
  */
 static bool capebus_eeprom_overlays;
 module_param_named(eeprom_overlays, capebus_eeprom_overlays, bool, 0644);
@@ -89,7 +85,43 @@ MODULE_PARM_DESC(eeprom_overlays,
 		 "Use overlays embedded in cape EEPROMs (default: off, look for the firmware file instead)");
 
 /*
- * Look up "<part>-<version>.dtbo" into a copy at @data.  It reads the cape
+ * The firmware file the controller names for @cape, in cape->overlay_file
+ * ("" for none).  ctrl->transition held: the ops are the module's still.
+ */
+static int capebus_cape_overlay_name(struct cape_device *cape, char *why,
+				     size_t why_len)
+{
+	struct capebus_controller *ctrl = cape->ctrl;
+	char *name = cape->overlay_file;
+	int ret;
+
+	lockdep_assert_held(&ctrl->transition);
+
+	name[0] = '\0';
+	if (!ctrl->ops || !ctrl->ops->overlay_name)
+		return 0;
+
+	ret = ctrl->ops->overlay_name(ctrl, cape->info, name,
+				      sizeof(cape->overlay_file));
+	name[sizeof(cape->overlay_file) - 1] = '\0';
+	if (ret) {
+		snprintf(why, why_len, "%s names no overlay file: %d",
+			 dev_name(&ctrl->dev), ret);
+		return ret;
+	}
+	/* A file of the firmware directory, not a path out of it. */
+	if (name[0] == '/' || strstr(name, "..")) {
+		snprintf(why, why_len, "overlay file name \"%s\" refused",
+			 name);
+		name[0] = '\0';
+		return -EINVAL;
+	}
+
+	return 0;
+}
+
+/*
+ * Look up cape->overlay_file into a copy at @data.  It reads the cape
  * only for the file name, which never changes: callers need no lock (and
  * should hold none, as the lookup may wait on a filesystem).
  */
@@ -125,7 +157,6 @@ static int capebus_cape_find_overlay(struct cape_device *cape,
 				     const struct capebus_cape_desc *desc,
 				     char *why, size_t why_len)
 {
-	const char *version = cape_text(cape, CAPEBUS_VERSION);
 	bool user = desc->overlay_source &&
 		    !strcmp(desc->overlay_source, "configfs");
 	int ret;
@@ -160,10 +191,10 @@ static int capebus_cape_find_overlay(struct cape_device *cape,
 		return cape->overlay ? 0 : -ENOMEM;
 	}
 
-	snprintf(cape->overlay_file, sizeof(cape->overlay_file), "%s-%s.dtbo",
-		 cape_text(cape, CAPEBUS_PART_NUMBER),
-		 version[0] ? version : CAPEBUS_DEFAULT_VERSION);
 	cape->overlay_source = "none";
+	ret = capebus_cape_overlay_name(cape, why, why_len);
+	if (ret || !cape->overlay_file[0])
+		return ret;
 	ret = capebus_cape_request_firmware(cape, &cape->overlay,
 					    &cape->overlay_len);
 	cape->overlay_err = ret;
@@ -979,8 +1010,17 @@ static ssize_t rescan_store(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_WO(rescan);
 
+/* The core's copy of the header lives as long as the controller: no lock. */
+static ssize_t family_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "%s\n", to_capebus_controller(dev)->header->family);
+}
+static DEVICE_ATTR_RO(family);
+
 static struct attribute *capebus_controller_attrs[] = {
 	&dev_attr_rescan.attr,
+	&dev_attr_family.attr,
 	NULL
 };
 ATTRIBUTE_GROUPS(capebus_controller);
@@ -1091,6 +1131,18 @@ static const char *capebus_str_copy(char **pos, const char *s)
 	return copy;
 }
 
+/* A family name: a short word of [a-z0-9_-], as MODALIAS shows it. */
+static bool capebus_family_valid(const char *family)
+{
+	size_t n;
+
+	if (!family || !family[0])
+		return false;
+	n = strspn(family, "abcdefghijklmnopqrstuvwxyz0123456789_-");
+
+	return !family[n] && n < CAPEBUS_FAMILY_LEN;
+}
+
 /*
  * A copy of @header, its names and its GPIO codes, in one allocation the
  * controller owns (freed by its release): nothing of the controller
@@ -1113,7 +1165,12 @@ static struct capebus_header *capebus_header_dup(const struct capebus_header *he
 	    (header->num_rails && !header->rail_names))
 		return ERR_PTR(-EINVAL);
 
+	if (!capebus_family_valid(header->family))
+		return ERR_PTR(-EINVAL);
+
 	size += capebus_str_size(header->name);
+	size += capebus_str_size(header->family);
+	size += capebus_str_size(header->default_version);
 	for (i = 0; i < header->num_pins; i++) {
 		if (!header->pin_names[i])
 			return ERR_PTR(-EINVAL);
@@ -1139,6 +1196,8 @@ static struct capebus_header *capebus_header_dup(const struct capebus_header *he
 		pos += codes;
 	}
 	copy->name = capebus_str_copy(&pos, header->name);
+	copy->family = capebus_str_copy(&pos, header->family);
+	copy->default_version = capebus_str_copy(&pos, header->default_version);
 	for (i = 0; i < header->num_pins; i++)
 		pin_names[i] = capebus_str_copy(&pos, header->pin_names[i]);
 	for (i = 0; i < header->num_rails; i++)
@@ -1174,7 +1233,7 @@ static bool capebus_node_from_overlay(struct device_node *np)
  * keeps it while capes are declared): it keeps its own copy of @header.
  *
  * Return: the controller or an ERR_PTR: -EINVAL for a header with too many
- * pins or rails or a missing name.
+ * pins or rails, a missing name or no valid family.
  */
 struct capebus_controller *
 __capebus_controller_alloc(struct device *parent,
@@ -1699,6 +1758,40 @@ void *capebus_controller_get_drvdata(const struct capebus_controller *ctrl)
 EXPORT_SYMBOL_GPL(capebus_controller_get_drvdata);
 
 /**
+ * cape_family() - the board family of a cape's connector
+ * @cape: the cape
+ *
+ * Return: its controller's &capebus_header.family, e.g. what a cape
+ * driver's id table entry names.
+ */
+const char *cape_family(const struct cape_device *cape)
+{
+	return cape->ctrl->header->family;
+}
+EXPORT_SYMBOL_GPL(cape_family);
+
+/**
+ * capebus_cape_pins() - the header pins a cape holds
+ * @cape: the cape
+ * @pins: bitmap (CAPEBUS_MAX_PINS) to write them to: the pins of its
+ *	identity (&capebus_cape_info.pins), those its overlay declares in
+ *	exclusive-use and those declared besides (configfs), less the pins
+ *	of a bus its overlay enables, which the bus holds
+ *
+ * For a controller that sets up every pin a cape holds, its settings
+ * coming from the overlay's declaration rather than the cape's ID.
+ *
+ * Context: from the controller's @attach, or with the cape's device lock
+ * held: the set changes only under the controller's transition lock, when
+ * a firmware overlay found late adds its pins.
+ */
+void capebus_cape_pins(const struct cape_device *cape, unsigned long *pins)
+{
+	bitmap_copy(pins, cape->claim->pins, CAPEBUS_MAX_PINS);
+}
+EXPORT_SYMBOL_GPL(capebus_cape_pins);
+
+/**
  * capebus_controller_decode() - have a controller decode an ID image
  * @ctrl: the controller
  * @image: the image, e.g. a cape EEPROM written to configfs
@@ -1770,15 +1863,21 @@ static bool capebus_part_present(struct capebus_controller *ctrl,
  * capebus_controller_enable_parts() - load the enable_partno parts
  * @ctrl: a registered controller whose slots have been scanned
  *
- * Every PART[:VERSION] of the enable_partno parameter that no cape of @ctrl
- * already is goes into the next free virtual slot (numbered from the
- * controller's number of slots), with the firmware overlay
- * "<PART>-<VERSION>.dtbo" (version "00A0" if not given), exactly as if it had
- * been declared.
+ * If @ctrl's header says the partno parameters apply to its capes
+ * (&capebus_header.partno_params), every PART[:VERSION] of the
+ * enable_partno parameter that no cape of @ctrl already is goes into the
+ * next free virtual slot (numbered from the controller's number of slots),
+ * with the firmware overlay the controller names for it (version: the
+ * header's default_version if not given), exactly as if it had been
+ * declared.
  */
 void capebus_controller_enable_parts(struct capebus_controller *ctrl)
 {
+	const char *def = ctrl->header->default_version ?: "";
 	const char *p = capebus_partno_enabled();
+
+	if (!ctrl->header->partno_params)
+		return;
 
 	while (p && *p) {
 		const char *end = strchrnul(p, ',');
@@ -1796,7 +1895,7 @@ void capebus_controller_enable_parts(struct capebus_controller *ctrl)
 		version = info->text[CAPEBUS_VERSION];
 		strscpy(part, p, min_t(size_t, (colon ?: end) - p + 1,
 				       CAPEBUS_TEXT_LEN));
-		strscpy(version, colon ? colon + 1 : CAPEBUS_DEFAULT_VERSION,
+		strscpy(version, colon ? colon + 1 : def,
 			min_t(size_t, colon ? end - colon : CAPEBUS_TEXT_LEN,
 			      CAPEBUS_TEXT_LEN));
 		strscpy(info->text[CAPEBUS_BOARD_NAME], part, CAPEBUS_TEXT_LEN);

@@ -1107,6 +1107,7 @@ static const char *const rules_pins[] = { "J1.1" };
 
 static const struct capebus_header rules_header = {
 	.name		= "rules",
+	.family		= "rules",
 	.pin_names	= rules_pins,
 	.num_pins	= ARRAY_SIZE(rules_pins),
 	.text_max	= { [CAPEBUS_PART_NUMBER] = 16 },

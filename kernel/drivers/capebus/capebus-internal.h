@@ -156,8 +156,7 @@ ssize_t capebus_currents_emit(const struct capebus_header *header,
 			      const struct capebus_cape_info *info, char *buf);
 int capebus_currents_index(const struct capebus_header *header,
 			   const char *name);
-int capebus_modalias(const struct capebus_cape_info *info, char *buf,
-		     size_t len);
+int capebus_modalias(const struct cape_device *cape, char *buf, size_t len);
 
 /* capebus-slot.c */
 extern const struct device_type capebus_slot_type;

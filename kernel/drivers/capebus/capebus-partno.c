@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * capebus: the disable_partno= and enable_partno= parameters, kept for the
- * habits of bone_capemgr's users.  Both are comma lists of PART[:VERSION].
+ * habits of the users of an older cape manager.  Both are comma lists of
+ * PART[:VERSION].  They apply to the capes of the controllers whose header
+ * says so (capebus_header.partno_params): part numbers are a family's own.
  */
 
 #include <linux/capebus.h>

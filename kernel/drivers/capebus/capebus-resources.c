@@ -137,7 +137,7 @@ int capebus_resources_check(const struct capebus_resources *res,
  *
  * All or nothing: on failure @res is unchanged.  Pins are checked first;
  * the reason names every pin already held, e.g.
- * "pin P9.19 is held by BB-WTHR-01 (slot 0); pin P8.3 is held by the board".
+ * "pin J1.19 is held by WX-01 (slot 0); pin J1.3 is held by the board".
  * Only if every pin is free are the rails checked: a rail is over budget
  * when what is in use plus what the claim needs exceeds the budget (using
  * it exactly is allowed); @why names every such rail, e.g.

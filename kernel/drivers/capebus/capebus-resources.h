@@ -18,7 +18,7 @@
  * @pins: header pins, by index into the header's pin names
  * @current_ma: current per rail (index into the header's rail names), mA
  * @holder: who holds the pins, as messages name it, e.g.
- *	"BB-WTHR-01 (slot 0)"; must outlive the claim while it is held
+ *	"WX-01 (slot 0)"; must outlive the claim while it is held
  */
 struct capebus_claim {
 	DECLARE_BITMAP(pins, CAPEBUS_MAX_PINS);

@@ -399,7 +399,8 @@ static struct cape_device *capebus_slot_load(struct capebus_slot *slot)
  * @overlay_len: bytes at @overlay
  *
  * Adds the cape (see capebus_cape_add()) unless its part is listed in the
- * disable_partno parameter, in which case the slot is "disabled" and keeps
+ * disable_partno parameter and the controller's header says that applies
+ * (&capebus_header.partno_params), in which case the slot is "disabled" and keeps
  * the description, so that capebus_slot_disable() can load it later.
  *
  * Return: 0 if the cape was added or disabled, else a negative errno (the
@@ -447,7 +448,8 @@ int capebus_slot_detected(struct capebus_slot *slot,
 			return 0;
 		}
 
-		if (capebus_partno_disabled(info)) {
+		if (slot->ctrl->header->partno_params &&
+		    capebus_partno_disabled(info)) {
 			slot->state = CAPEBUS_SLOT_DISABLED;
 			snprintf(slot->reason, sizeof(slot->reason),
 				 "%s disabled by disable_partno",

@@ -3,9 +3,10 @@
  * capebus: add-on boards ("capes") on a board's expansion header, as devices
  * on the driver core.
  *
- * A controller module (a board family: drivers/capebus/bone/ for the
- * BeagleBone) describes its header (named pins, named power rails) and
- * registers a struct capebus_controller with a number of hardware slots.
+ * A controller module (one per board family, in a directory of its own
+ * under drivers/capebus/) describes its header (its family, named pins,
+ * named power rails) and registers a struct capebus_controller with a
+ * number of hardware slots.
  * For every cape it finds (reading the slot's ID EEPROM in its own format)
  * and for every cape userspace declares (configfs), the core is handed a
  * struct capebus_cape_desc: identity strings, the header pins the cape uses,
@@ -20,10 +21,12 @@
 #define _LINUX_CAPEBUS_H
 
 #include <linux/bitmap.h>
+#include <linux/bits.h>
 #include <linux/device.h>
 #include <linux/limits.h>
 #include <linux/mod_devicetable.h>
 #include <linux/types.h>
+#include <linux/uuid.h>
 
 struct capebus_controller;
 struct capebus_slot;
@@ -36,9 +39,21 @@ struct module;
 #define CAPEBUS_MAX_PINS	96
 #define CAPEBUS_MAX_RAILS	4
 
-/* Longest identity string, with its NUL; longest pin setting, with its NUL. */
-#define CAPEBUS_TEXT_LEN	64
+/*
+ * Longest identity string, with its NUL; longest ID format name, with its
+ * NUL; longest pin setting, with its NUL; longest overlay file name, with
+ * its NUL.
+ */
+#define CAPEBUS_TEXT_LEN	256
+#define CAPEBUS_FORMAT_LEN	16
 #define CAPEBUS_SETTING_LEN	32
+#define CAPEBUS_FILE_LEN	(2 * CAPEBUS_TEXT_LEN + 8)
+
+/*
+ * Longest family name, with its NUL (struct cape_device_id's, in
+ * <linux/mod_devicetable.h>).
+ */
+#define CAPEBUS_FAMILY_LEN	CAPEBUS_FAMILY_SIZE
 
 /* Longest reason a slot or a refused cape reports, with its NUL. */
 #define CAPEBUS_REASON_LEN	256
@@ -49,8 +64,8 @@ struct module;
 /**
  * enum capebus_text - the identity strings of a cape
  * @CAPEBUS_BOARD_NAME: the board's name, e.g. "Weather Cape"
- * @CAPEBUS_VERSION: hardware version, e.g. "00A0"; part of the firmware
- *	file name, so never contains '/'
+ * @CAPEBUS_VERSION: hardware version, e.g. "A2"; may be part of the
+ *	firmware file name, so never contains '/'
  * @CAPEBUS_MANUFACTURER: who made it
  * @CAPEBUS_PART_NUMBER: the part number drivers match; never empty, never
  *	contains '/'
@@ -71,7 +86,12 @@ enum capebus_text {
 
 /**
  * struct capebus_header - what a controller's header offers capes
- * @name: the header's kind, e.g. "beaglebone"
+ * @name: the header's kind, e.g. "p1" (shown nowhere; for messages)
+ * @family: the board family, a short lower-case word ([a-z0-9_-], at most
+ *	%CAPEBUS_FAMILY_LEN - 1 bytes): the "f" field of a cape's MODALIAS
+ *	and what a cape driver's id table names, so that a driver for one
+ *	family never binds another family's cape with the same part number;
+ *	required
  * @pin_names: the header pins a cape may use, by index, e.g. "P9.19"
  * @num_pins: entries in @pin_names, at most %CAPEBUS_MAX_PINS
  * @rail_names: the power rails capes draw from, e.g. "vdd-3v3b"
@@ -82,6 +102,11 @@ enum capebus_text {
  *	@pin_names the code a GPIO specifier's first cell names it by, or
  *	%CAPEBUS_GPIO_NONE; NULL if the connector is no nexus.  A cape may
  *	use the GPIOs of the pins it declares only.
+ * @default_version: the version a part named without one has (the
+ *	enable_partno parameter), or NULL for none
+ * @partno_params: the capebus.disable_partno and capebus.enable_partno
+ *	parameters apply to this header's capes (a family whose users know
+ *	them; capebus_controller_enable_parts() does nothing otherwise)
  *
  * Data only.  The core copies it, strings and tables, when a controller is
  * allocated, and never looks at the controller module's again: the copy
@@ -96,13 +121,32 @@ struct capebus_header {
 	unsigned int num_rails;
 	unsigned int text_max[CAPEBUS_NUM_TEXTS];
 	const u32 *gpio_codes;
+	const char *family;
+	const char *default_version;
+	bool partno_params;
 };
+
+/* Which numeric identity fields a cape's ID states (capebus_cape_info.ids). */
+#define CAPEBUS_ID_UUID			BIT(0)
+#define CAPEBUS_ID_VENDOR		BIT(1)
+#define CAPEBUS_ID_PRODUCT		BIT(2)
+#define CAPEBUS_ID_PRODUCT_VERSION	BIT(3)
 
 /**
  * struct capebus_cape_info - a cape, as its controller describes it
  * @text: the identity strings (enum capebus_text), NUL-terminated
- * @format: the ID format the controller read, e.g. "A1"; "" for a cape
+ * @format: the ID format the controller read, e.g. "V2"; "" for a cape
  *	declared field by field
+ * @ids: which of @uuid, @vendor_id, @product_id and @product_version the
+ *	ID states (CAPEBUS_ID_*); sysfs shows only those
+ * @uuid: a unique id of the cape (of the product or of the unit, as the
+ *	family's ID format has it)
+ * @vendor_id: the vendor's number
+ * @product_id: the product's number
+ * @product_version: the product's version number
+ * @overlay_name: an overlay the ID names (some formats name one rather
+ *	than carry it), "" if none; the controller's @overlay_name op makes
+ *	a firmware file name of it
  * @pins: the header pins the cape uses (indexes into the header's pins)
  * @pin_setting: per pin in @pins, how the cape uses it, in the controller's
  *	words (e.g. "mode3 bidir pull-up rx slow"); may be ""
@@ -110,11 +154,17 @@ struct capebus_header {
  *	rails), mA
  * @supplied_ma: current the cape can feed the header, mA (0: none)
  *
- * About 4 KiB: allocate it, do not put it on the stack.
+ * About 5 KiB: allocate it, do not put it on the stack.
  */
 struct capebus_cape_info {
 	char text[CAPEBUS_NUM_TEXTS][CAPEBUS_TEXT_LEN];
-	char format[8];
+	char format[CAPEBUS_FORMAT_LEN];
+	unsigned int ids;
+	uuid_t uuid;
+	u32 vendor_id;
+	u32 product_id;
+	u32 product_version;
+	char overlay_name[CAPEBUS_TEXT_LEN];
 	DECLARE_BITMAP(pins, CAPEBUS_MAX_PINS);
 	char pin_setting[CAPEBUS_MAX_PINS][CAPEBUS_SETTING_LEN];
 	u32 current_ma[CAPEBUS_MAX_RAILS];
@@ -152,7 +202,8 @@ enum capebus_slot_state {
  *	enable_partno=) which must be unused; %CAPEBUS_SLOT_ANY_VIRTUAL for
  *	the lowest unused virtual slot
  * @overlay: a flattened device-tree overlay, or NULL to look for the
- *	firmware file "<part_number>-<version>.dtbo"; copied by the core
+ *	firmware file the controller names (its @overlay_name op); copied by
+ *	the core
  * @overlay_len: bytes at @overlay
  * @overlay_source: where @overlay comes from, shown in sysfs ("eeprom",
  *	"configfs"); ignored when @overlay is NULL
@@ -183,10 +234,19 @@ struct capebus_cape_desc {
  *	configfs) into @info and, if the image embeds one, an overlay
  *	(pointing into @image); on failure say why in @why.  Optional: without
  *	it, images are refused.
+ * @overlay_name: the firmware file to look for as the overlay of a cape
+ *	that comes with none (from its identity, e.g. "<part>-<version>.dtbo",
+ *	or from @info->overlay_name): write it to @name, "" for none.  The
+ *	core refuses a name that starts with '/' or has a ".." in it.
+ *	Optional: without it, such a cape has no overlay.
  * @attach: do what the connector does for a cape before its device is
- *	registered (on the BeagleBone: mux the pads behind the cape's header
- *	pins), once the cape's pins and currents are claimed.  On failure say
- *	why in @why: the cape is refused and nothing else happens.  Optional.
+ *	registered, once the cape's pins and currents are claimed: set the
+ *	header pins up as the cape uses them (mux the pads behind them
+ *	through the board's pin controller, from the pin settings of
+ *	@cape->info, or for every pin capebus_cape_pins() gives).  The core
+ *	knows no pin controller: pin setting is the controller's alone.  On
+ *	failure say why in @why: the cape is refused and nothing else
+ *	happens.  Optional.
  * @detach: undo @attach; called exactly once for every cape @attach
  *	succeeded for, after its device is deleted or when its registration
  *	is unwound.  Optional.
@@ -203,6 +263,9 @@ struct capebus_controller_ops {
 		      size_t len, struct capebus_cape_info *info,
 		      const void **overlay, size_t *overlay_len,
 		      char *why, size_t why_len);
+	int (*overlay_name)(struct capebus_controller *ctrl,
+			    const struct capebus_cape_info *info, char *name,
+			    size_t len);
 	int (*attach)(struct capebus_controller *ctrl, struct cape_device *cape,
 		      char *why, size_t why_len);
 	void (*detach)(struct capebus_controller *ctrl,
@@ -273,7 +336,7 @@ struct cape_device {
 	void *resolved;
 	size_t resolved_len;
 	const char *overlay_source;
-	char overlay_file[CAPEBUS_TEXT_LEN * 2 + 8];
+	char overlay_file[CAPEBUS_FILE_LEN];
 	int overlay_err;
 	char holder[CAPEBUS_TEXT_LEN + 24];
 	struct capebus_claim *claim;
@@ -313,12 +376,24 @@ static inline const char *cape_text(const struct cape_device *cape,
 	return cape->info->text[which];
 }
 
+const char *cape_family(const struct cape_device *cape);
+void capebus_cape_pins(const struct cape_device *cape, unsigned long *pins);
+
+/**
+ * CAPE_DEVICE() - an id table entry: a part of a family, any version
+ * @fam: the family (struct capebus_header.family)
+ * @part: the part number
+ */
+#define CAPE_DEVICE(fam, part) \
+	.family = (fam), .part_number = (part)
+
 /**
  * struct capebus_driver - a driver for capes
  * @probe: bind to a cape; @id is the matching entry of @id_table (NULL for
  *	the generic driver)
  * @remove: unbind
- * @id_table: capes this driver handles, ended by an empty part number
+ * @id_table: capes this driver handles (each entry names the family),
+ *	ended by an empty part number
  * @driver: the driver core's driver
  */
 struct capebus_driver {

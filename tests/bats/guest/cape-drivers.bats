@@ -52,8 +52,8 @@ teardown() {
 
 @test "the weather driver's module alias, from its id table, matches the cape's modalias" {
 	guest_ok "grep -h 'capebus:' /lib/modules/*/modules.alias; cat $WEATHER/modalias"
-	[ "${lines[0]}" = "alias capebus:pBB-WTHR-01:v* capebus_bone_weather" ]
-	[ "${lines[1]}" = "capebus:pBB-WTHR-01:v00A2" ]
+	[ "${lines[0]}" = "alias capebus:fbone:pBB-WTHR-01:v* capebus_bone_weather" ]
+	[ "${lines[1]}" = "capebus:fbone:pBB-WTHR-01:v00A2" ]
 	[ "${#lines[@]}" -eq 2 ]
 }
 
@@ -108,6 +108,6 @@ teardown() {
 		echo 00A0 > \$CAPES/odd/version && printf 'A:B v*1\n' > \$CAPES/odd/part_number &&
 		echo 1 > \$CAPES/odd/enable && cat /sys/bus/capebus/devices/\$(cat \$CAPES/odd/cape)/modalias &&
 		grep MODALIAS /sys/bus/capebus/devices/\$(cat \$CAPES/odd/cape)/uevent && rmdir \$CAPES/odd"
-	[ "${lines[0]}" = "capebus:pA%3AB%20v%2A1:v00A0" ]
-	[ "${lines[1]}" = "MODALIAS=capebus:pA%3AB%20v%2A1:v00A0" ]
+	[ "${lines[0]}" = "capebus:fbone:pA%3AB%20v%2A1:v00A0" ]
+	[ "${lines[1]}" = "MODALIAS=capebus:fbone:pA%3AB%20v%2A1:v00A0" ]
 }

@@ -82,12 +82,19 @@ teardown() {
 
 @test "a cape's uevent carries board, part, version, slot and a modalias" {
 	guest_ok "cat $WEATHER/uevent"
+	[[ "$output" == *"CAPEBUS_FAMILY=bone"* ]]
 	[[ "$output" == *"CAPEBUS_BOARD=Weather Cape"* ]]
 	[[ "$output" == *"CAPEBUS_PART=BB-WTHR-01"* ]]
 	[[ "$output" == *"CAPEBUS_VERSION=00A2"* ]]
 	[[ "$output" == *"CAPEBUS_SLOT=0"* ]]
-	[[ "$output" == *"MODALIAS=capebus:pBB-WTHR-01:v00A2"* ]]
+	[[ "$output" == *"MODALIAS=capebus:fbone:pBB-WTHR-01:v00A2"* ]]
 	[[ "$output" == *"DRIVER=capebus-generic"* ]]
+}
+
+@test "the controller and its capes name their family; a BeagleBone ID states no numeric identity" {
+	guest_ok "cat $CTRL/family $WEATHER/family; grep CAPEBUS_FAMILY $WEATHER/uevent;
+		for a in uuid vendor_id product_id product_version; do [ -e $WEATHER/\$a ] && echo \$a; done; true"
+	[ "${lines[*]}" = "bone bone CAPEBUS_FAMILY=bone" ]
 }
 
 @test "the weather cape's overlay added its tmp105 to the device tree" {

@@ -15,9 +15,33 @@ setup() {
 
 @test "the core names nothing of the BeagleBone SRM EEPROM format" {
 	# Identifiers and words that only the SRM layout has.
-	run grep -nE '\bcape_eeprom|CAPE_EEPROM|CAPE_PIN_|CAPE_BONE|cape_bone|uapi/linux/capebus\.h|bone-eeprom|VDD_3V3B|pin[- ]usage|\bbone_[a-bd-z]' "${core[@]}"
+	run grep -nE '\bcape_eeprom|CAPE_EEPROM|CAPE_PIN_|CAPE_BONE|cape_bone|uapi/linux/capebus-bone\.h|bone-eeprom|VDD_3V3B|pin[- ]usage|\bbone_[a-bd-z]' "${core[@]}"
 	echo "$output"
 	[ "$status" -eq 1 ]
+}
+
+# The board-family names a generic core must not carry (tests/tools/
+# family-names.ere, which tests/bats/host/kernel-module.bats greps the built
+# capebus.ko for): words of any case ('_' is no word character here, so
+# bone_capemgr names the bone too), and the BeagleBone's part prefix and
+# default version wherever they occur.  Comments count: they are what a
+# reader takes for the core's assumptions.
+family_names=$(cat "$BATS_TEST_DIRNAME/../../tools/family-names.ere")
+
+@test "the core names no board family: BeagleBone, Raspberry Pi, their HATs, parts or versions" {
+	run grep -niE "$family_names" "${core[@]}"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	# The rule finds what it is meant to.
+	for w in 'the BeagleBone' 'bone_capemgr' 'BB-WTHR-01' 'version 00A0' \
+		 'Raspberry Pi' 'an rpi HAT+' 'HAT'; do
+		run grep -ciE "$family_names" <<< "$w"
+		[ "$output" = 1 ] || { echo "rule misses: $w"; false; }
+	done
+	for w in 'that' 'what' 'chat' 'bones_x' 'rpix' 'header'; do
+		run grep -ciE "$family_names" <<< "$w"
+		[ "$output" = 0 ] || { echo "rule matches a plain word: $w"; false; }
+	done
 }
 
 @test "the core includes no board-family header; controllers see only the public one" {

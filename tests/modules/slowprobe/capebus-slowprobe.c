@@ -66,7 +66,7 @@ static void slowprobe_remove(struct cape_device *cape)
 }
 
 static const struct cape_device_id slowprobe_ids[] = {
-	{ .part_number = "CB-SLOW-01" },
+	{ CAPE_DEVICE("bone", "CB-SLOW-01") },
 	{ }
 };
 

@@ -21,9 +21,6 @@
 
 #include "bone.h"
 
-/* The version bone_capemgr assumed for a part named without one. */
-#define BONE_DEFAULT_VERSION	"00A0"
-
 /**
  * bone_overlay_record_matches() - does a /chosen/overlays entry name a cape?
  * @record: the property's name

@@ -760,6 +760,13 @@ static int bone_capebus_decode(struct capebus_controller *ctrl,
 				 why_len);
 }
 
+static int bone_capebus_overlay_name(struct capebus_controller *ctrl,
+				     const struct capebus_cape_info *info,
+				     char *name, size_t len)
+{
+	return bone_overlay_name(info, name, len);
+}
+
 static int bone_capebus_attach(struct capebus_controller *ctrl,
 			       struct cape_device *cape, char *why,
 			       size_t why_len)
@@ -781,9 +788,10 @@ static void bone_capebus_detach(struct capebus_controller *ctrl,
 }
 
 static const struct capebus_controller_ops bone_capebus_ops = {
-	.decode	= bone_capebus_decode,
-	.attach	= bone_capebus_attach,
-	.detach	= bone_capebus_detach,
+	.decode		= bone_capebus_decode,
+	.overlay_name	= bone_capebus_overlay_name,
+	.attach		= bone_capebus_attach,
+	.detach		= bone_capebus_detach,
 };
 
 static void bone_pinmux_exit_action(void *pm)

@@ -6,7 +6,7 @@
  * The EEPROM is untrusted input.  Every function here checks each length
  * against what the caller's buffer holds before it reads, does no I/O and
  * allocates nothing; on failure it says which field and which byte offset
- * in the EEPROM were wrong.  Layout: include/uapi/linux/capebus.h; rules:
+ * in the EEPROM were wrong.  Layout: include/uapi/linux/capebus-bone.h; rules:
  * Documentation/capebus/eeprom-format.rst.
  */
 

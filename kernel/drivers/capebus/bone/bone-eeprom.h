@@ -4,14 +4,14 @@
  * extension records.  The EEPROM is untrusted input: nothing here does I/O
  * or allocates, and nothing reads past the buffer it is given.
  *
- * Layout: include/uapi/linux/capebus.h.
+ * Layout: include/uapi/linux/capebus-bone.h.
  * Rules: Documentation/capebus/eeprom-format.rst.
  */
 #ifndef _BONE_EEPROM_H
 #define _BONE_EEPROM_H
 
 #include <linux/types.h>
-#include <uapi/linux/capebus.h>
+#include <uapi/linux/capebus-bone.h>
 
 /**
  * enum cape_eeprom_format - layout revision, from bytes 4-5

@@ -49,6 +49,9 @@ const struct capebus_header bone_header = {
 		[CAPEBUS_SERIAL]	= CAPE_EEPROM_SERIAL_LEN,
 	},
 	.gpio_codes	= bone_gpio_codes,
+	.family		= BONE_FAMILY,
+	.default_version = BONE_DEFAULT_VERSION,
+	.partno_params	= true,
 };
 EXPORT_SYMBOL_IF_KUNIT(bone_header);
 
@@ -86,6 +89,29 @@ void bone_info_from_eeprom(struct capebus_cape_info *info,
 	info->supplied_ma = ee->dc_supplied_ma;
 }
 EXPORT_SYMBOL_IF_KUNIT(bone_info_from_eeprom);
+
+/**
+ * bone_overlay_name() - the firmware overlay of a cape, as bone_capemgr
+ *	named it
+ * @info: the cape
+ * @name: where to write "<PART>-<VERSION>.dtbo" (version "00A0" if the
+ *	cape states none)
+ * @len: bytes at @name
+ *
+ * Return: 0, or -ENAMETOOLONG.
+ */
+int bone_overlay_name(const struct capebus_cape_info *info, char *name,
+		      size_t len)
+{
+	const char *version = info->text[CAPEBUS_VERSION];
+	int n;
+
+	n = snprintf(name, len, "%s-%s.dtbo", info->text[CAPEBUS_PART_NUMBER],
+		     version[0] ? version : BONE_DEFAULT_VERSION);
+
+	return n < len ? 0 : -ENAMETOOLONG;
+}
+EXPORT_SYMBOL_IF_KUNIT(bone_overlay_name);
 
 /**
  * bone_decode_image() - decode a whole cape EEPROM image

@@ -62,7 +62,7 @@ static void weather_remove(struct cape_device *cape)
 }
 
 static const struct cape_device_id weather_ids[] = {
-	{ .part_number = "BB-WTHR-01" },
+	{ CAPE_DEVICE("bone", "BB-WTHR-01") },
 	{ }
 };
 MODULE_DEVICE_TABLE(capebus, weather_ids);

@@ -17,6 +17,12 @@ extern const struct capebus_header bone_header;
 
 struct property;
 
+/* The family capes of this header are matched in (cape drivers' id tables). */
+#define BONE_FAMILY		"bone"
+
+/* The version bone_capemgr assumed for a part named without one. */
+#define BONE_DEFAULT_VERSION	"00A0"
+
 /* No pad behind a header pin (cape-pads does not name it). */
 #define BONE_PAD_NONE	U32_MAX
 
@@ -50,6 +56,8 @@ bone_applied_by_bootloader(const struct capebus_cape_info *info,
 
 void bone_info_from_eeprom(struct capebus_cape_info *info,
 			   const struct cape_eeprom *ee);
+int bone_overlay_name(const struct capebus_cape_info *info, char *name,
+		      size_t len);
 int bone_decode_image(const void *buf, size_t len,
 		      struct capebus_cape_info *info,
 		      const void **overlay, size_t *overlay_len,

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
  * capebus: the BeagleBone cape ID EEPROM layout and the capebus extension
- * records stored in its free area.
+ * records stored in its free area (the capebus-bone connector's ID format;
+ * <linux/capebus-hat.h> is the Raspberry Pi HAT's).
  *
  * This header is the single definition of the format shared by the kernel
  * (drivers/capebus) and by userspace tools that write or decode cape EEPROMs.
@@ -10,8 +11,8 @@
  * All multi-byte integers are big-endian.  Text fields are ASCII, padded
  * with NUL, '.' or 0xff; they are not NUL-terminated when full.
  */
-#ifndef _UAPI_LINUX_CAPEBUS_H
-#define _UAPI_LINUX_CAPEBUS_H
+#ifndef _UAPI_LINUX_CAPEBUS_BONE_H
+#define _UAPI_LINUX_CAPEBUS_BONE_H
 
 #include <linux/types.h>
 
@@ -232,4 +233,4 @@ struct capebus_ext_overlay {
 	__u8	data[];
 } __attribute__((packed));
 
-#endif /* _UAPI_LINUX_CAPEBUS_H */
+#endif /* _UAPI_LINUX_CAPEBUS_BONE_H */
