@@ -23,8 +23,8 @@
  *  - bus addresses: every node added with a "reg", at every depth, states
  *    it in its bus's cells, carries no flag bits, and takes an address no
  *    other node (the board's, another cape's, its own) has on that bus;
- *    on a target whose driver makes devices of its addressed children
- *    (I2C, SPI), every node added has a "reg";
+ *    no node named "i2c-bus" is added to a target (the I2C core takes its
+ *    children for the adapter's);
  *  - phandles: no phandle of the overlay's is a live node's;
  *  - references: a cell that names a node outside the overlay and the
  *    connector's exports is refused where the kernel reads it as a
@@ -936,22 +936,10 @@ static int capebus_claim_addr(struct capebus_apply *ap, struct device_node *bus,
 	if (ret)
 		return ret;
 	/*
-	 * On a bus whose driver makes its devices from addressed children (an
-	 * I2C or SPI controller: not a bus the OF core populates), a child
-	 * without an address is no device of the bus; the bus's driver may
-	 * read it as its own (the I2C core takes the devices of an "i2c-bus"
-	 * child instead of its own children), past this rule.
-	 */
-	if (!has && live && of_property_present(bus, "#address-cells") &&
-	    !of_node_check_flag(bus, OF_POPULATED_BUS))
-		return capebus_refuse(ap,
-				      "bus addresses: node %pOFn added to %pOF has no reg, on a bus whose devices are its addressed children",
-				      np, bus);
-	/*
 	 * The one child the I2C core looks up by name, whatever its unit
 	 * address: of_i2c_register_devices() registers the children of an
-	 * adapter's "i2c-bus" child as the adapter's own (round 8: with a
-	 * reg of its own, it passed the rule above).
+	 * adapter's "i2c-bus" child as the adapter's own, addresses this rule
+	 * would compare with nothing on the bus (red team rounds 7 and 8).
 	 */
 	if (live && of_node_name_eq(np, "i2c-bus"))
 		return capebus_refuse(ap,

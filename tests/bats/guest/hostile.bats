@@ -114,7 +114,7 @@ refused() {
 }
 
 @test "bus addresses: an i2c-bus wrapper, whose children the I2C core takes for the adapter's, is refused" {
-	refused i2c-bus-wrapper "has no reg, on a bus whose devices are its addressed children"
+	refused i2c-bus-wrapper "the I2C core takes the children of an i2c-bus node for the adapter's own"
 	refused i2c-bus-wrapper-reg "the I2C core takes the children of an i2c-bus node for the adapter's own"
 }
 
