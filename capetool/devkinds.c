@@ -140,11 +140,15 @@ static char **str_list(const struct kind_ctx *c, const config_setting_t *g, int 
 }
 
 /* An array of integers in [lo, hi] into @out (at most @max); -1 after saying why. */
-static int int_list(const struct kind_ctx *c, const config_setting_t *g, int i, const char *key,
-		    long long lo, long long hi, uint32_t *out, int max)
+/* As int_list, the member @key of @g named @name in messages ("backlight.levels"). */
+static int int_list_named(const struct kind_ctx *c, const config_setting_t *g, int i,
+			  const char *key, const char *name, long long lo, long long hi,
+			  uint32_t *out, int max)
 {
 	config_setting_t *a = g ? config_setting_get_member(g, key) : NULL;
 	int n = 0;
+
+	key = name;
 
 	if (!a)
 		return 0;
@@ -173,6 +177,12 @@ static int int_list(const struct kind_ctx *c, const config_setting_t *g, int i, 
 		out[n++] = (uint32_t)x;
 	}
 	return n;
+}
+
+static int int_list(const struct kind_ctx *c, const config_setting_t *g, int i, const char *key,
+		    long long lo, long long hi, uint32_t *out, int max)
+{
+	return int_list_named(c, g, i, key, key, lo, hi, out, max);
 }
 
 /*
@@ -276,7 +286,10 @@ static void parse_lcd(const struct kind_ctx *c, config_setting_t *g, int i,
 		k->bl_channel = kint(bl, "channel", 0);
 		k->bl_period = kint(bl, "period", 500000);
 		k->bl_inverted = kbool(bl, "inverted", false);
-		n = int_list(c, bl, i, "backlight.levels", 0, 0xffffffffLL, lv, 256);
+		n = int_list_named(c, bl, i, "levels", "backlight.levels", 0, 0xffffffffLL, lv, 256);
+		if (!n && config_setting_get_member(bl, "levels"))
+			kerr(c, config_setting_get_member(bl, "levels"), i, "backlight.levels",
+			     "an empty list: at least one brightness level");
 		if (!config_setting_get_member(bl, "levels")) {
 			/* bb.org's: 0 to 100 in steps of 1 */
 			for (n = 0; n <= 100; n++)

@@ -182,6 +182,31 @@ frag() {
 	[[ $output != *"P8.45 muxed"* ]]
 }
 
+@test "lcd: the backlight's levels are used and checked, and default-level is an index into them" {
+	d=$BATS_TEST_TMPDIR/bl.cape
+	sed 's/default-level = 100;/levels = [0, 10, 50, 255]; default-level = 2;/' \
+		"$DEFS/bone/hdmi-pins/bb-bone-lcd4-01.cape" > "$d"
+	grep -q 'levels = \[0, 10, 50, 255\]' "$d"
+	cp "$DEFS/bone/hdmi-pins/bb-bone-lcd4-01.dtso" "$BATS_TEST_TMPDIR/"
+	o=$(portable "$d" "$BATS_FILE_TMPDIR/nohdmi.board")
+	bl=$(frag "$o" bone_devices)/bb-bone-lcd4-01-backlight
+	[ "$(fdtget "$o" "$bl" brightness-levels)" = "0 10 50 255" ]
+	[ "$(fdtget "$o" "$bl" default-brightness-level)" = 2 ]
+	# a default past the last level, a negative level, an empty list
+	sed -i 's/default-level = 2;/default-level = 7;/' "$d"
+	run ct check --board "$BATS_FILE_TMPDIR/nohdmi.board" "$d"
+	[ "$status" -eq 3 ]
+	[[ $output == *"bl.cape:"[0-9]*": devices[0].backlight.default-level: 7 is past the last of 4 levels"* ]]
+	sed -i 's/levels = \[0, 10, 50, 255\]; default-level = 7;/levels = [100, 0, -5];/' "$d"
+	run ct check --board "$BATS_FILE_TMPDIR/nohdmi.board" "$d"
+	[ "$status" -eq 3 ]
+	[[ $output == *"devices[0].backlight.levels: -5 is out of range"* ]]
+	sed -i 's/levels = \[100, 0, -5\];/levels = [];/' "$d"
+	run ct check --board "$BATS_FILE_TMPDIR/nohdmi.board" "$d"
+	[ "$status" -eq 3 ]
+	[[ $output == *"devices[0].backlight.levels: an empty list"* ]]
+}
+
 @test "audio: McASP on, the cape's codec a DAI, its crystal a clock, a simple-audio-card between them" {
 	d=$DEFS/bone/hdmi-pins/bb-bone-audi-02.cape
 	run ct check --board beaglebone-black "$d"
