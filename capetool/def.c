@@ -5,6 +5,7 @@
  * checks what the schema cannot say (header pins, duplicates, references)
  * and fills struct cape_def.
  */
+#include <ctype.h>
 #include <libconfig.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -890,6 +891,101 @@ void def_syntax_error(const char *path, const struct config_t *cfg)
 		!t || !strcmp(t, "syntax error") ? "" : ": ", !t || !strcmp(t, "syntax error") ? "" : t);
 }
 
+static bool ident_char(int ch)
+{
+	return isalnum(ch) || ch == '_' || ch == '*' || ch == '.';
+}
+
+/*
+ * libconfig 1.5 reads an integer without the L suffix as 32 bits and
+ * wraps what does not fit, silently (4294967356 is 60, -2147483649 is
+ * 2147483647): the value is gone before any check could see it.  So the
+ * text is scanned first: every integer literal without L must fit 32 bits
+ * (-2147483648 to 4294967295, 0xffffffff at most); one that does not is
+ * an error at its line.  The number of errors.
+ */
+static int int_literals_check(const char *path, const char *t)
+{
+	int line = 1, errors = 0;
+
+	for (const char *p = t; *p; p++) {
+		const char *start, *q;
+		bool neg = false;
+		unsigned long long x = 0;
+		bool big = false;
+
+		if (*p == '\n') {
+			line++;
+			continue;
+		}
+		if (*p == '"') {	/* a string, with its escapes */
+			for (p++; *p && *p != '"'; p++) {
+				if (*p == '\\' && p[1])
+					p++;
+				else if (*p == '\n')
+					line++;
+			}
+			if (!*p)
+				break;
+			continue;
+		}
+		if (*p == '#' || (*p == '/' && p[1] == '/')) {
+			while (p[1] && p[1] != '\n')
+				p++;
+			continue;
+		}
+		if (*p == '/' && p[1] == '*') {
+			for (p += 2; *p && !(*p == '*' && p[1] == '/'); p++)
+				line += *p == '\n';
+			if (!*p)
+				break;
+			p++;
+			continue;
+		}
+		if (!isdigit((unsigned char)*p) || (p > t && ident_char((unsigned char)p[-1])))
+			continue;
+		start = p;
+		if (p > t && (p[-1] == '-' || p[-1] == '+') &&
+		    !(p - 1 > t && (ident_char((unsigned char)p[-2]) || p[-2] == '-'))) {
+			neg = p[-1] == '-';
+			start = p - 1;
+		}
+		q = p;
+		if (q[0] == '0' && (q[1] == 'x' || q[1] == 'X')) {
+			for (q += 2; isxdigit((unsigned char)*q); q++) {
+				big |= x >> 60;
+				x = x * 16 + (unsigned)(isdigit((unsigned char)*q) ? *q - '0' :
+							 (tolower((unsigned char)*q) - 'a' + 10));
+			}
+		} else {
+			for (; isdigit((unsigned char)*q); q++) {
+				big |= x > 1000000000000000000ULL;
+				x = x * 10 + (unsigned)(*q - '0');
+			}
+			if (*q == '.' || *q == 'e' || *q == 'E') {	/* a float */
+				while (isalnum((unsigned char)q[1]) || q[1] == '.' ||
+				       ((q[1] == '-' || q[1] == '+') && (*q == 'e' || *q == 'E')))
+					q++;
+				p = q;
+				continue;
+			}
+		}
+		if (*q == 'L') {	/* 64 bits, said so: the checks see its value */
+			p = q;
+			continue;
+		}
+		if (big || (neg ? x > 2147483648ULL : x > 4294967295ULL)) {
+			errors++;
+			if (!err_quiet)
+				fprintf(stderr,
+					"%s:%d: %.*s does not fit 32 bits (-2147483648 to 4294967295); a 64-bit property value is two cells [high, low]\n",
+					path, line, (int)(q - start), start);
+		}
+		p = q - 1;
+	}
+	return errors;
+}
+
 int def_load(const char *path0, const struct board *b, struct cape_def *d)
 {
 	const char *path = in_name(path0);	/* in messages: "-" is <stdin> */
@@ -938,7 +1034,6 @@ int def_load(const char *path0, const struct board *b, struct cape_def *d)
 		free(buf);
 		return EXIT_DEF;
 	}
-	free(buf);
 	root = config_root_setting(&cfg);
 	/*
 	 * Every error in one run: what the schema finds, then what it cannot
@@ -946,9 +1041,12 @@ int def_load(const char *path0, const struct board *b, struct cape_def *d)
 	 */
 	c.errors = schema_validate(embedded_cape_schema, path, root);
 	if (c.errors < 0) {
+		free(buf);
 		config_destroy(&cfg);
 		return EXIT_FAIL;
 	}
+	c.errors += int_literals_check(path, (const char *)buf);
+	free(buf);
 	d->parsed = true;
 	parse_eeprom(&c, config_setting_get_member(root, "eeprom"), d);
 	s = config_setting_get_member(root, "power");

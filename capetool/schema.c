@@ -5,6 +5,7 @@
  * after the validator has checked keys, types, lengths and ranges, so they
  * can trust the types they find.
  */
+#include <limits.h>
 #include <libconfig.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,6 +206,11 @@ static void validate_value(struct vctx *c, config_setting_t *v, const char *path
 			return;
 		}
 		x = config_setting_get_int64(v);
+		if (x < INT_MIN || x > INT_MAX) {
+			snprintf(buf, sizeof(buf), "%lld does not fit 32 bits", x);
+			verr(c, v, path, "%s", buf);
+			return;
+		}
 		if (fint(f, "min", &lim) && x < lim) {
 			snprintf(buf, sizeof(buf), "%lld is below the minimum %d", x, lim);
 			verr(c, v, path, "%s", buf);
