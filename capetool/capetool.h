@@ -51,6 +51,8 @@ const char *in_name(const char *path);
 const char *out_name(const char *path);
 /* Whole file into a malloc'ed buffer (8-byte aligned); 0 or -errno.  "-":
  * standard input (read once; every read of "-" gets the same bytes). */
+/* The most read_file reads: 1 MiB (a cape EEPROM is at most 32 KiB). */
+#define CAPETOOL_READ_MAX (1024 * 1024)
 int read_file(const char *path, uint8_t **buf, size_t *len);
 /* Atomic: a temporary file in @path's directory, renamed over @path.
  * "-": standard output. */
