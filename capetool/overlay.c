@@ -1500,17 +1500,31 @@ int overlay_resolve(const char *src, const void *dtbo, size_t len, const struct 
 		import_fixups(&r, dtbo, off);
 	if ((off = fdt_subnode_offset(dtbo, 0, "__local_fixups__")) >= 0)
 		import_local_fixups(&t, dtbo, off, t.root);
-	/* the pins the overlay says it uses must be the cape's */
+	/*
+	 * The pins the overlay says it uses must be the cape's, and the other
+	 * way round (create lists every pin of the cape): another cape's words
+	 * on the same bus pins would mux pins this overlay never uses.
+	 */
 	eu = fdt_getprop(dtbo, 0, "exclusive-use", &eulen);
-	for (int o = 0; eu && o < eulen; o += (int)strnlen(eu + o, (size_t)(eulen - o)) + 1) {
-		char name[16];
-		int idx;
+	{
+		bool named[CAPE_NPINS] = { false };
 
-		snprintf(name, sizeof(name), "%.*s", (int)strnlen(eu + o, (size_t)(eulen - o)), eu + o);
-		idx = cape_pin_index(name);
-		if (idx >= 0 && !(pins[idx] & CAPE_PIN_USED))
-			rerr(&r, "its exclusive-use names %s, which the cape's pin "
-			     "words do not use (another cape's EEPROM or definition?)", name);
+		for (int o = 0; eu && o < eulen; o += (int)strnlen(eu + o, (size_t)(eulen - o)) + 1) {
+			char name[16];
+			int idx;
+
+			snprintf(name, sizeof(name), "%.*s", (int)strnlen(eu + o, (size_t)(eulen - o)), eu + o);
+			idx = cape_pin_index(name);
+			if (idx >= 0)
+				named[idx] = true;
+			if (idx >= 0 && !(pins[idx] & CAPE_PIN_USED))
+				rerr(&r, "its exclusive-use names %s, which the cape's pin "
+				     "words do not use (another cape's EEPROM or definition?)", name);
+		}
+		for (int idx = 0; eu && idx < CAPE_NPINS; idx++)
+			if ((pins[idx] & CAPE_PIN_USED) && !named[idx])
+				rerr(&r, "the cape's pin words use %s, which its exclusive-use does "
+				     "not name (another cape's EEPROM or definition?)", cape_pin_names[idx]);
 	}
 	if (!r.errors)
 		resolve_refs(&r);
