@@ -187,6 +187,12 @@ bool devkind_complete(const struct cape_dev *dv);
 void devkind_free(struct cape_dev *dv);
 /* "PWM ehrpwm1", "LCD panel": a device as pinout names it. */
 char *devkind_short_name(const struct cape_dev *dv);
+/* The PWM unit a device drives (a pwm device, an LCD's backlight), or NULL. */
+const char *devkind_pwm_unit(const struct cape_dev *dv);
+struct board_bus;
+/* Whether a pin of @d is muxed as an output of PWM unit @bus, of @channel (any: < 0). */
+bool pwm_out_muxed(const struct board_bus *bus, const struct cape_def *d, int channel,
+		   char *outs, size_t outsz);
 
 /* ---- board.c: board profiles ---- */
 struct bus_mux {		/* a pin of the bus's function */

@@ -475,37 +475,73 @@ char *devkind_short_name(const struct cape_dev *dv)
 
 /* ---- building ---- */
 
+/* The channel a PWM output signal is: ehrpwm1a 0, ehrpwm1b 1, an eCAP's 0. */
+static int pwm_signal_channel(const char *signal)
+{
+	size_t l = signal ? strlen(signal) : 0;
+
+	return l && !strncmp(signal, "ehrpwm", 6) && signal[l - 1] == 'b' ? 1 : 0;
+}
+
+/*
+ * Whether a pin of @d is muxed as an output of the PWM unit @bus, of
+ * @channel (any, if negative); if not, @outs lists where it could be.
+ */
+bool pwm_out_muxed(const struct board_bus *bus, const struct cape_def *d, int channel,
+		   char *outs, size_t outsz)
+{
+	size_t o = 0;
+
+	if (outsz)
+		outs[0] = 0;
+	for (size_t i = 0; i < bus->nmux; i++) {
+		const struct cape_pin *p = find_pin(d, bus->mux[i].idx);
+
+		if (channel >= 0 && pwm_signal_channel(bus->mux[i].signal) != channel)
+			continue;
+		if (p && (p->word & CAPE_PIN_MODE_MASK) == bus->mux[i].mode)
+			return true;
+		if (o < outsz)
+			o += (size_t)snprintf(outs + o, outsz - o, "%s%s mode %d (%s)",
+					      o ? ", " : "", cape_pin_names[bus->mux[i].idx],
+					      bus->mux[i].mode, bus->mux[i].signal);
+	}
+	return false;
+}
+
 /*
  * A PWM unit on: the unit, and one of its outputs muxed (the board's mux
- * entries of the unit say where they can be).
+ * entries of the unit say where they can be); with @channel >= 0, that
+ * channel's output.
  */
-static bool pwm_unit(struct bctx *c, const struct cape_dev *dv, const char *unit)
+static bool pwm_unit(struct bctx *c, const struct cape_dev *dv, const char *unit, int channel)
 {
 	const struct board *b = ov_board(c);
 	const struct cape_def *d = ov_def(c);
 	const struct board_bus *bus = board_find_bus(b, unit);
 	struct cape_dev u = *dv;
-	char outs[256] = "";
-	size_t o = 0;
+	char outs[256];
 
-	if (bus && !strcmp(bus->type, "pwm")) {
-		for (size_t i = 0; i < bus->nmux; i++) {
-			const struct cape_pin *p = find_pin(d, bus->mux[i].idx);
-
-			if (p && (p->word & CAPE_PIN_MODE_MASK) == bus->mux[i].mode)
-				goto on;
-			if (o < sizeof(outs))
-				o += (size_t)snprintf(outs + o, sizeof(outs) - o, "%s%s mode %d (%s)",
-						      o ? ", " : "", cape_pin_names[bus->mux[i].idx],
-						      bus->mux[i].mode, bus->mux[i].signal);
-		}
-		ov_err(c, dv, "PWM unit %s: no pin of pins is muxed as one of its outputs (%s)",
-		       unit, outs);
+	if (bus && !strcmp(bus->type, "pwm") && !pwm_out_muxed(bus, d, channel, outs, sizeof(outs))) {
+		if (channel >= 0)
+			ov_err(c, dv, "PWM unit %s channel %d: no pin of pins is muxed as its output (%s)",
+			       unit, channel, outs);
+		else
+			ov_err(c, dv, "PWM unit %s: no pin of pins is muxed as one of its outputs (%s)",
+			       unit, outs);
 		return false;
 	}
-on:
 	u.bus = (char *)unit;
 	return ov_bus(c, &u, "pwm") != NULL;
+}
+
+const char *devkind_pwm_unit(const struct cape_dev *dv)
+{
+	if (dv->type == DEV_PWM)
+		return dv->bus;
+	if (dv->type == DEV_LCD && dv->kind)
+		return dv->kind->bl_pwm;
+	return NULL;
 }
 
 static void build_rs485(struct bctx *c, const struct cape_dev *dv)
@@ -533,7 +569,7 @@ static void build_lcd(struct bctx *c, const struct cape_dev *dv)
 
 	if (!ov_bus(c, dv, "lcd"))
 		return;
-	if (k->bl_pwm && !pwm_unit(c, dv, k->bl_pwm))
+	if (k->bl_pwm && !pwm_unit(c, dv, k->bl_pwm, k->bl_channel))
 		return;
 	dev = ov_devices(c, dv);
 	if (!dev)
@@ -665,7 +701,7 @@ void devkinds_build(struct bctx *c)
 			continue;
 		switch (dv->type) {
 		case DEV_PWM:
-			pwm_unit(c, dv, dv->bus);
+			pwm_unit(c, dv, dv->bus, -1);
 			break;
 		case DEV_ADC:
 			ov_bus(c, dv, "adc");

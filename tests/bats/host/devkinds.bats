@@ -207,6 +207,19 @@ frag() {
 	[[ $output == *"devices[0].backlight.levels: an empty list"* ]]
 }
 
+@test "lcd: a backlight on a PWM channel whose output pins does not mux is refused (channel 1, only ehrpwm1a muxed)" {
+	d=$BATS_TEST_TMPDIR/bl1.cape
+	sed 's/channel = 0;/channel = 1;/' "$DEFS/bone/hdmi-pins/bb-bone-lcd4-01.cape" > "$d"
+	cp "$DEFS/bone/hdmi-pins/bb-bone-lcd4-01.dtso" "$BATS_TEST_TMPDIR/"
+	run ct check --board "$BATS_FILE_TMPDIR/nohdmi.board" "$d"
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"PWM unit ehrpwm1 channel 1: no pin of pins is muxed as its output (P9.16 mode 6 (ehrpwm1b), P8.34 mode 2 (ehrpwm1b))"* ]]
+	run ct check --board "$BATS_FILE_TMPDIR/nohdmi.board" "$DEFS/bone/hdmi-pins/bb-bone-lcd4-01.cape"
+	[ "$status" -eq 0 ]
+}
+
 @test "audio: McASP on, the cape's codec a DAI, its crystal a clock, a simple-audio-card between them" {
 	d=$DEFS/bone/hdmi-pins/bb-bone-audi-02.cape
 	run ct check --board beaglebone-black "$d"

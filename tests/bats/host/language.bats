@@ -272,6 +272,36 @@ CAPE
 	[[ "$output" == *"CAN2.cape: pin P9.26 is held by UART (slot 0); pin P9.24 is held by UART (slot 0)"* ]]
 }
 
+@test "an escape hatch's PWM unit and its pwms users go through the pwm checks: the output muxed, the unit on" {
+	cd "$BATS_TEST_TMPDIR"
+	user='&bone_devices { x { compatible = "pwm-leds"; l { pwms = <&bone_pwm_1 0 500000 0>; }; }; };'
+	# P9.14 (ehrpwm1a) is a GPIO LED of the same cape
+	hatch PWM '{ pin = "P9.14"; mode = "gpio"; direction = "out"; }' \
+		"&bone_pwm_1 { status = \"okay\"; }; $user" 'devices = ( { type = "led"; label = "a"; pin = "P9.14"; } );'
+	run ct check PWM.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"fragment@0 enables PWM unit ehrpwm1 (bone_pwm_1), but no pin of pins is muxed as one of its outputs (P9.14 mode 6 (ehrpwm1a)"* ]]
+	[[ "$output" == *"/fragment@1/__overlay__/x/l:pwms uses PWM unit ehrpwm1 channel 0, whose output no pin of pins is muxed as (P9.14 mode 6 (ehrpwm1a), P8.36 mode 2 (ehrpwm1a))"* ]]
+	# a pwm user of a unit nothing enables, its pin muxed
+	hatch PWM2 '{ pin = "P9.14"; mode = 6; direction = "out"; }' "$user"
+	run ct check PWM2.cape
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"l:pwms uses PWM unit ehrpwm1 (bone_pwm_1), which nothing enables"* ]]
+	# channel 1 (ehrpwm1b) with only ehrpwm1a muxed
+	hatch PWM3 '{ pin = "P9.14"; mode = 6; direction = "out"; }' \
+		"&bone_pwm_1 { status = \"okay\"; }; ${user/bone_pwm_1 0/bone_pwm_1 1}"
+	run ct check PWM3.cape
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"l:pwms uses PWM unit ehrpwm1 channel 1, whose output no pin of pins is muxed as (P9.16 mode 6 (ehrpwm1b), P8.34 mode 2 (ehrpwm1b))"* ]]
+	# enabled and muxed: fine
+	hatch PWM4 '{ pin = "P9.14"; mode = 6; direction = "out"; }' "&bone_pwm_1 { status = \"okay\"; }; $user"
+	run ct check PWM4.cape
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
 @test "an escape hatch sets no property of the board's nodes, and its bus devices hold their addresses" {
 	cd "$BATS_TEST_TMPDIR"
 	hatch FAST "$I2C1_PINS" '&bone_i2c_1 { status = "okay"; clock-frequency = <400000>; #address-cells = <1>; #size-cells = <0>; rtc@68 { compatible = "maxim,ds3231"; reg = <0x68>; }; };'
