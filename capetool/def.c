@@ -621,6 +621,19 @@ static void parse_props(struct dctx *c, config_setting_t *g, struct cape_dev *dv
 					    : "is reserved: the overlay's phandles are capetool's";
 				bad = true;
 			}
+		if (!bad && !strcmp(pname, "status")) {
+			why = "is capetool's: a device of the definition is enabled, a device left out is not written";
+			bad = true;
+		}
+		if (!bad && !strncmp(pname, "pinctrl-", 8)) {
+			why = "is capetool's: the device's pins are muxed from pins, by groups capetool writes";
+			bad = true;
+		}
+		if (!bad && (!strcmp(pname, "pwms") || !strcmp(pname, "interrupt-parent") ||
+			     !strcmp(pname, "interrupts-extended"))) {
+			why = "holds phandles, which a definition cannot write (a raw integer is no phandle): a PWM is a pwm device or the LCD's backlight, an interrupt's parent is the escape hatch's (overlay)";
+			bad = true;
+		}
 		if (!bad && dv->type == DEV_SPI && !strcmp(pname, "spi-max-frequency")) {
 			why = "is generated from max-frequency: set it there";
 			bad = true;

@@ -121,8 +121,8 @@ EOF
 	sed -i 's/4294967356/4294967356L/; s/4294967396/4294967396L/' "$BATS_TEST_TMPDIR/addr.cape"
 	run ct check "$BATS_TEST_TMPDIR/addr.cape"
 	[ "$status" -eq 3 ]
-	[[ "$output" == *"devices[0].address: 4294967356 does not fit 32 bits"* ]]
-	[[ "$output" == *"power.vdd-3v3b: 4294967396 does not fit 32 bits"* ]]
+	[[ "$output" == *"devices[0].address: 4294967356 is above the maximum 127"* ]]
+	[[ "$output" == *"power.vdd-3v3b: 4294967396 is above the maximum 65535"* ]]
 	# keys with digits, comments and strings are not numbers
 	mkdef fine.cape <<EOF
 $HEAD
@@ -134,6 +134,25 @@ power = { vdd-3v3b = 100; vdd-5v = 0; };
 EOF
 	run ct check "$BATS_TEST_TMPDIR/fine.cape"
 	[ "$status" -eq 0 ]
+}
+
+@test "properties capetool writes or that hold phandles are refused: status, pinctrl-*, pwms, interrupt-parent, interrupts-extended" {
+	f=$(i2c_dev ph.cape 'properties = ( ("pinctrl-0", 1), ("pinctrl-names", "default"), ("pwms", [1, 0, 500000]), ("interrupt-parent", 1), ("interrupts-extended", [1, 2]), ("status", "disabled") );')
+	run ct check "$f"
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"ph.cape:4: properties.pinctrl-0: is capetool's: the device's pins are muxed from pins"* ]]
+	[[ "$output" == *"ph.cape:4: properties.pinctrl-names: is capetool's"* ]]
+	[[ "$output" == *"ph.cape:4: properties.pwms: holds phandles, which a definition cannot write"* ]]
+	[[ "$output" == *"ph.cape:4: properties.interrupt-parent: holds phandles"* ]]
+	[[ "$output" == *"ph.cape:4: properties.interrupts-extended: holds phandles"* ]]
+	[[ "$output" == *"ph.cape:4: properties.status: is capetool's"* ]]
+	# as a group too
+	f=$(i2c_dev ph2.cape 'properties = { interrupt-parent = 1; };')
+	run ct check "$f"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"properties.interrupt-parent: holds phandles"* ]]
 }
 
 @test "an SPI max-frequency beyond the cell is refused, not replaced by the default" {
