@@ -710,6 +710,44 @@ static void check_gpio_use(struct dctx *c, config_setting_t *at, const char *key
 	derr(c, at, key, msg);
 }
 
+/*
+ * An SPI device's chip select: a pin of pins muxed as the bus's csN (the
+ * board's function table says which pins can be), and a chip select the
+ * controller has on the header at all (the AM335x McSPI has two).
+ */
+static void check_spi_cs(struct dctx *c, config_setting_t *g, int i, const struct cape_dev *dv,
+			 const struct cape_def *d)
+{
+	char sig[40], where[200] = "", key[32], msg[400];
+	size_t o = 0;
+	int anywhere = 0;
+
+	snprintf(sig, sizeof(sig), "%s_cs%d", dv->bus, dv->cs);
+	for (int idx = 0; idx < CAPE_NPINS; idx++)
+		for (int m = 0; m < 8; m++) {
+			const char *f = board_function(c->t, idx, m);
+			const struct cape_pin *p;
+
+			if (!f || strcmp(f, sig))
+				continue;
+			p = def_pin(d, idx);
+			if (p && (p->word & CAPE_PIN_MODE_MASK) == m)
+				return;
+			anywhere++;
+			if (o < sizeof(where))
+				o += (size_t)snprintf(where + o, sizeof(where) - o, "%s%s mode %d",
+						      o ? ", " : "", cape_pin_names[idx], m);
+		}
+	snprintf(key, sizeof(key), "devices[%d].cs", i);
+	if (!anywhere)
+		snprintf(msg, sizeof(msg), "%s has no chip select %d on the header (no pin can be %s)",
+			 dv->bus, dv->cs, sig);
+	else
+		snprintf(msg, sizeof(msg), "%s chip select %d needs a pin of pins muxed as %s (%s); there is none",
+			 dv->bus, dv->cs, sig, where);
+	derr(c, config_setting_get_member(g, "cs") ? config_setting_get_member(g, "cs") : g, key, msg);
+}
+
 /* The keys a device type must have (the schema reports them missing). */
 static bool dev_complete(const struct cape_dev *dv)
 {
@@ -826,6 +864,8 @@ static void parse_devices(struct dctx *c, config_setting_t *list, struct cape_de
 			derr(c, g, key, msg);
 			break;
 		}
+		if (dv->type == DEV_SPI && dv->bus && dv->cs >= 0)
+			check_spi_cs(c, g, i, dv, d);
 		if (dv->type == DEV_I2C || dv->type == DEV_SPI) {
 			/* the node name: name, or the compatible after its comma */
 			const char *base = dv->name, *why;
@@ -880,6 +920,18 @@ static void parse_devices(struct dctx *c, config_setting_t *list, struct cape_de
 				free(dv->pin);
 				dv->pin = xstrdup(cape_pin_names[idx]);
 				check_gpio_use(c, at ? at : g, key, dv, p);
+				/* one GPIO, one device: gpiolib gives a line to one consumer */
+				for (size_t k = 0; k < d->ndevs; k++) {
+					const struct cape_dev *o = &d->devs[k];
+
+					if (!o->pin || strcmp(o->pin, dv->pin))
+						continue;
+					snprintf(msg, sizeof(msg), "%s is already the GPIO of %s%s%s%s (line %d): a GPIO has one user",
+						 dv->pin, dev_type_name(o->type), o->label ? " \"" : "",
+						 o->label ? o->label : "", o->label ? "\"" : "", o->line);
+					derr(c, at ? at : g, key, msg);
+					break;
+				}
 			}
 		}
 		if (dev_is_kind(dv->type)) {
