@@ -151,6 +151,7 @@ struct cape_def {
 	char part_number[CAPE_EEPROM_PART_NUMBER_LEN + 1];
 	char serial[CAPE_EEPROM_SERIAL_LEN + 1];
 	uint16_t power[4];	/* vdd-3v3b vdd-5v sys-5v dc-supplied */
+	int power_line;		/* of the power group, 0 if none */
 	struct cape_pin pins[CAPE_NPINS];
 	size_t npins;
 	struct cape_dev *devs;

@@ -864,8 +864,6 @@ static void parse_devices(struct dctx *c, config_setting_t *list, struct cape_de
 			derr(c, g, key, msg);
 			break;
 		}
-		if (dv->type == DEV_SPI && dv->bus && dv->cs >= 0)
-			check_spi_cs(c, g, i, dv, d);
 		if (dv->type == DEV_I2C || dv->type == DEV_SPI) {
 			/* the node name: name, or the compatible after its comma */
 			const char *base = dv->name, *why;
@@ -941,6 +939,9 @@ static void parse_devices(struct dctx *c, config_setting_t *list, struct cape_de
 		}
 		/* a device with an error is left out of the overlay, whose errors are reported too */
 		dv->bad = c->errors != errors || !dev_complete(dv);
+		/* after: the device is still built, so its bus's pins are checked too */
+		if (dv->type == DEV_SPI && dv->bus && dv->cs >= 0)
+			check_spi_cs(c, g, i, dv, d);
 		d->ndevs++;
 	}
 }
@@ -1116,6 +1117,7 @@ int def_load(const char *path0, const struct board *b, struct cape_def *d)
 	parse_eeprom(&c, config_setting_get_member(root, "eeprom"), d);
 	s = config_setting_get_member(root, "power");
 	if (is_type(s, CONFIG_TYPE_GROUP)) {
+		d->power_line = config_setting_source_line(s);
 		d->power[0] = (uint16_t)get_int(s, "vdd-3v3b", 0);
 		d->power[1] = (uint16_t)get_int(s, "vdd-5v", 0);
 		d->power[2] = (uint16_t)get_int(s, "sys-5v", 0);

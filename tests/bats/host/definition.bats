@@ -319,6 +319,32 @@ CAPE
 	[ "$output" = "$(printf 'beaglebone-black\nqemu-vexpress')" ]
 }
 
+@test "a definition's errors, its board pins and its power come in one run, each at FILE:LINE; the exit status is the definition's" {
+	f=$(mkdef rounds.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "RND"; };
+pins = ( { pin = "P8.3"; mode = 7; direction = "out"; },
+         { pin = "P9.12"; mode = 0; direction = "out"; } );
+devices = ( { type = "led"; label = "a"; pin = "P9.12"; } );
+power = { vdd-3v3b = 60000; };
+CAPE
+)
+	run ct check "$f"
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"rounds.cape:4: devices[0].pin: LED \"a\" needs P9.12 muxed as a GPIO"* ]]
+	[[ "$output" == *"rounds.cape:2: pin P8.3 is held by the board (eMMC DAT6"* ]]
+	[[ "$output" == *"rounds.cape:5: vdd-3v3b over budget: needs 60000 mA, 0 of 250 mA in use"* ]]
+	# without the definition error: a conflict (5) still says the budget, with its line
+	sed -i 's/mode = 0; direction = "out"; } );/mode = 7; direction = "out"; } );/' "$f"
+	run ct check "$f"
+	echo "$output"
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"rounds.cape: pin P8.3 is held by the board (eMMC DAT6; --variant no-emmc gives it to capes); vdd-3v3b over budget"* ]]
+	[[ "$output" == *"rounds.cape:2: pin P8.3 is held by the board"* ]]
+	[[ "$output" == *"rounds.cape:5: vdd-3v3b over budget"* ]]
+}
+
 @test "a part number or version with '/' is rejected (they name the overlay file)" {
 	f=$(mkdef slash.cape <<'CAPE'
 eeprom = { board-name = "X"; version = "00/0"; manufacturer = "M"; part-number = "BB/1"; };

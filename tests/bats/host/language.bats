@@ -164,10 +164,14 @@ SPI0_PINS='{ pin = "P9.22"; mode = "spi0_sclk"; direction = "out"; rx = true; },
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"A+B i2c1_scl m2 io up 17"* ]]
-	# SPI: by chip select
-	bus_cape ADC spi0 cs 0 ti,adc128s052 "$SPI0_PINS"
-	bus_cape DAC spi0 cs 1 ti,dac7512 "$SPI0_PINS"
-	run ct check ADC.cape DAC.cape
+	# SPI: by chip select (SPI1, whose cs1 reaches the header on P9.42;
+	# spi0's cs1 does not)
+	SPI1='{ pin = "P9.31"; mode = "spi1_sclk"; direction = "out"; rx = true; },
+	      { pin = "P9.29"; mode = "spi1_d0"; direction = "in"; },
+	      { pin = "P9.30"; mode = "spi1_d1"; direction = "out"; }'
+	bus_cape ADC spi1 cs 0 ti,adc128s052 "$SPI1, { pin = \"P9.28\"; mode = \"spi1_cs0\"; direction = \"out\"; }"
+	bus_cape DAC spi1 cs 1 ti,dac7512 "$SPI1, { pin = \"P9.42\"; mode = \"spi1_cs1\"; direction = \"out\"; }"
+	run ct check --variant no-hdmi ADC.cape DAC.cape
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
