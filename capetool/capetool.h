@@ -280,6 +280,7 @@ const char *board_detect(void);
  * variants whose pins the connector's board-pins (the live tree's
  * /capebus/board-pins) leaves out are applied.
  */
+int opt_variant(const char **variant, const char *arg);
 int board_apply_variants(struct board *b, const char *list);
 #define OPT_VARIANT 0x100	/* getopt value of --variant (no short option) */
 /* The variant that would give board pin @idx to capes, or NULL. */

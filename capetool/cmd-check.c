@@ -386,7 +386,10 @@ int cmd_check(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "b:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': boardname = optarg; break;
-		case OPT_VARIANT: variant = optarg; break;
+		case OPT_VARIANT:
+			if (opt_variant(&variant, optarg))
+				return EXIT_USAGE;
+			break;
 		case 'q': quiet = true; break;
 		case 'h': fputs(usage_text, stdout); return EXIT_OK;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
@@ -396,6 +399,11 @@ int cmd_check(int argc, char **argv)
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;
 	}
+	for (int i = optind, n = 0; i < argc; i++)
+		if (is_stdio(argv[i]) && ++n == 2) {
+			err("- (standard input) given twice: it holds one definition");
+			return EXIT_USAGE;
+		}
 	c = board_load(boardname, &b);
 	if (c)
 		return c;

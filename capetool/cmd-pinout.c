@@ -1086,7 +1086,10 @@ int cmd_pinout(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "b:ljh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': boardname = optarg; break;
-		case OPT_VARIANT: variant = optarg; break;
+		case OPT_VARIANT:
+			if (opt_variant(&variant, optarg))
+				return EXIT_USAGE;
+			break;
 		case 'l': live = true; break;
 		case 'j': json = true; break;
 		case 'S': svg = optarg; break;
@@ -1102,6 +1105,11 @@ int cmd_pinout(int argc, char **argv)
 		}
 	}
 	/* no capes at all: the board's blank header map */
+	for (int i = optind, n = 0; i < argc; i++)
+		if (is_stdio(argv[i]) && ++n == 2) {
+			err("- (standard input) given twice: it holds one definition or image");
+			return EXIT_USAGE;
+		}
 	if (svg && !*svg) {
 		err("--svg: an empty file name");
 		return EXIT_USAGE;
