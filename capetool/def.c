@@ -771,6 +771,24 @@ static bool dev_complete(const struct cape_dev *dv)
  * compatible: one string or an array of them, most specific first; the
  * kernel takes at most 8 strings and 256 bytes from a cape (uevent limits).
  */
+/* A compatible is "vendor,device": printable ASCII, no space, not empty. */
+static void compatible_text_ok(struct dctx *c, config_setting_t *v, const char *key, const char *s)
+{
+	char msg[160];
+
+	for (const char *p = *s ? s : ""; ; p++) {
+		if (!*s || (*p && ((unsigned char)*p <= 0x20 || (unsigned char)*p >= 0x7f))) {
+			snprintf(msg, sizeof(msg), "\"%.40s\" %s", s,
+				 *s ? "must be printable ASCII without spaces or control characters (vendor,device)"
+				    : "must not be empty");
+			derr(c, v, key, msg);
+			return;
+		}
+		if (!*p)
+			return;
+	}
+}
+
 static void parse_compatible(struct dctx *c, config_setting_t *v, int i, struct cape_dev *dv)
 {
 	int m;
@@ -781,6 +799,7 @@ static void parse_compatible(struct dctx *c, config_setting_t *v, int i, struct 
 		dv->compatible = xstrdup(config_setting_get_string(v));
 		dv->compat_len = strlen(dv->compatible) + 1;
 		dv->compat = (uint8_t *)xstrdup(dv->compatible);
+		compatible_text_ok(c, v, key, dv->compatible);
 		return;
 	}
 	if (!is_type(v, CONFIG_TYPE_ARRAY) || !(m = config_setting_length(v)) ||
@@ -793,6 +812,7 @@ static void parse_compatible(struct dctx *c, config_setting_t *v, int i, struct 
 		dv->compat = xrealloc(dv->compat, dv->compat_len + l);
 		memcpy(dv->compat + dv->compat_len, s, l);
 		dv->compat_len += l;
+		compatible_text_ok(c, v, key, s);
 	}
 	dv->compatible = xstrdup(config_setting_get_string_elem(v, 0));
 	if (m > 8 || dv->compat_len > 256) {
@@ -1090,6 +1110,11 @@ int def_load(const char *path0, const struct board *b, struct cape_def *d)
 			fprintf(stderr, "%s:%d: a NUL byte: a definition is text\n", path, line);
 		free(buf);
 		return EXIT_DEF;
+	}
+	/* a UTF-8 byte-order mark (some Windows editors write one): not text */
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3)) {
+		memmove(buf, buf + 3, len - 3);
+		len -= 3;
 	}
 	buf = xrealloc(buf, len + 1);
 	buf[len] = 0;

@@ -286,6 +286,30 @@ CAPE
 	[ "$status" -eq 0 ]
 }
 
+@test "an LED label over 63 bytes, a trigger or compatible that is not printable ASCII are refused; a UTF-8 BOM is skipped" {
+	L=$(printf 'x%.0s' $(seq 64))
+	f=$(mkdef txt.cape <<CAPE
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "P"; };
+pins = ( { pin = "P9.15"; mode = "gpio"; direction = "out"; } );
+devices = ( { type = "led"; label = "$L"; pin = "P9.15"; trigger = "heart\tbeat"; },
+  { type = "i2c"; bus = "i2c2"; address = 0x48; compatible = ["ti,tmp105\n", "ti,lm75"]; name = "t"; } );
+CAPE
+)
+	run ct check "$f"
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"txt.cape:3: devices[0].label: at most 63 characters (has 64)"* ]]
+	[[ "$output" == *"txt.cape:3: devices[0].trigger: must be printable ASCII"* ]]
+	[[ "$output" == *"txt.cape:4: devices[1].compatible: \"ti,tmp105"*"must be printable ASCII without spaces or control characters"* ]]
+	# 63 bytes is the most; a BOM before the text is no syntax error
+	printf '\xef\xbb\xbf' > "$BATS_TEST_TMPDIR/bom.cape"
+	sed "s/$L/${L:1}/; s/heart\\\\tbeat/heartbeat/; s/ti,tmp105\\\\n/ti,tmp105/" "$f" >> "$BATS_TEST_TMPDIR/bom.cape"
+	run ct check "$BATS_TEST_TMPDIR/bom.cape"
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
 @test "a syntax error names file and line" {
 	f=$(mkdef s.cape <<'CAPE'
 eeprom = { board-name = "X";
