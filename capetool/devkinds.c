@@ -415,6 +415,14 @@ void devkind_parse(const struct kind_ctx *c, config_setting_t *g, int i, const s
 	default:
 		break;
 	}
+	/* one device a unit: two would set its node twice, the second silently winning */
+	for (size_t n = 0; dv->type != DEV_LCD && dv->type != DEV_AUDIO && dv->bus && n < d->ndevs; n++)
+		if (d->devs[n].type == dv->type && d->devs[n].bus && !strcmp(d->devs[n].bus, dv->bus)) {
+			kerr(c, config_setting_get_member(g, "type"), i, "type",
+			     "a second %s device on %s (the first at line %d): one a unit",
+			     dev_type_name(dv->type), dv->bus, d->devs[n].line);
+			break;
+		}
 }
 
 bool devkind_complete(const struct cape_dev *dv)

@@ -299,3 +299,34 @@ frag() {
 	[ "$status" -eq 3 ]
 	[[ $output == *"devices[1].type: a second lcd device (the first at line 3): one a cape"* ]]
 }
+
+@test "one device a unit: a second rs485, pwm, can or adc device on the same unit is refused" {
+	U4='{ pin = "P9.11"; mode = "uart4_rxd"; direction = "in"; }, { pin = "P9.13"; mode = "uart4_txd"; direction = "out"; }'
+	d=$(kinddef "$U4" '{ type = "rs485"; bus = "uart4"; delay = [5, 5]; },
+	                   { type = "rs485"; bus = "uart4"; delay = [1, 1]; }')
+	run ct check "$d"
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"kind.cape:4: devices[1].type: a second rs485 device on uart4 (the first at line 3): one a unit"* ]]
+	d=$(kinddef '{ pin = "P9.14"; mode = 6; direction = "out"; }' '{ type = "pwm"; unit = "ehrpwm1"; }, { type = "pwm"; unit = "ehrpwm1"; }')
+	run ct check "$d"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"a second pwm device on ehrpwm1"* ]]
+	d=$(kinddef '{ pin = "P9.39"; }' '{ type = "adc"; channels = [0]; }, { type = "adc"; channels = [0]; }')
+	run ct check "$d"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"a second adc device on adc"* ]]
+	d=$(kinddef '{ pin = "P9.24"; mode = "d_can1_rx"; direction = "in"; }, { pin = "P9.26"; mode = "d_can1_tx"; direction = "out"; }' \
+		'{ type = "can"; bus = "can1"; }, { type = "can"; bus = "can1"; }')
+	run ct check "$d"
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"a second can device on can1"* ]]
+	# two units, one device each: fine
+	d=$(kinddef '{ pin = "P9.14"; mode = 6; direction = "out"; }, { pin = "P9.22"; mode = "ehrpwm0a"; direction = "out"; }' \
+		'{ type = "pwm"; unit = "ehrpwm1"; }, { type = "pwm"; unit = "ehrpwm0"; }')
+	run ct check "$d"
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
