@@ -426,6 +426,26 @@ int board_load(const char *name, struct board *b)
 	return rc;
 }
 
+/*
+ * --variant LIST, once: the variants are one comma-separated list (a
+ * second --variant would replace the first, silently); an empty one is
+ * refused.  0, or EXIT_USAGE after saying why.
+ */
+int opt_variant(const char **variant, const char *arg)
+{
+	if (*variant) {
+		err("--variant given twice (\"%s\", \"%s\"): name the variants once, comma-separated "
+		    "(--variant %s,%s)", *variant, arg, *variant, arg);
+		return EXIT_USAGE;
+	}
+	if (!*arg || !strcspn(arg, ",") || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,")) {
+		err("--variant \"%s\": an empty variant name", arg);
+		return EXIT_USAGE;
+	}
+	*variant = arg;
+	return 0;
+}
+
 int board_apply_variants(struct board *b, const char *list)
 {
 	char *dup, *save, *tok;

@@ -51,6 +51,8 @@ const char *in_name(const char *path);
 const char *out_name(const char *path);
 /* Whole file into a malloc'ed buffer (8-byte aligned); 0 or -errno.  "-":
  * standard input (read once; every read of "-" gets the same bytes). */
+/* The most read_file reads: 1 MiB (a cape EEPROM is at most 32 KiB). */
+#define CAPETOOL_READ_MAX (1024 * 1024)
 int read_file(const char *path, uint8_t **buf, size_t *len);
 /* Atomic: a temporary file in @path's directory, renamed over @path.
  * "-": standard output. */
@@ -149,6 +151,7 @@ struct cape_def {
 	char part_number[CAPE_EEPROM_PART_NUMBER_LEN + 1];
 	char serial[CAPE_EEPROM_SERIAL_LEN + 1];
 	uint16_t power[4];	/* vdd-3v3b vdd-5v sys-5v dc-supplied */
+	int power_line;		/* of the power group, 0 if none */
 	struct cape_pin pins[CAPE_NPINS];
 	size_t npins;
 	struct cape_dev *devs;
@@ -185,6 +188,12 @@ bool devkind_complete(const struct cape_dev *dv);
 void devkind_free(struct cape_dev *dv);
 /* "PWM ehrpwm1", "LCD panel": a device as pinout names it. */
 char *devkind_short_name(const struct cape_dev *dv);
+/* The PWM unit a device drives (a pwm device, an LCD's backlight), or NULL. */
+const char *devkind_pwm_unit(const struct cape_dev *dv);
+struct board_bus;
+/* Whether a pin of @d is muxed as an output of PWM unit @bus, of @channel (any: < 0). */
+bool pwm_out_muxed(const struct board_bus *bus, const struct cape_def *d, int channel,
+		   char *outs, size_t outsz);
 
 /* ---- board.c: board profiles ---- */
 struct bus_mux {		/* a pin of the bus's function */
@@ -271,6 +280,7 @@ const char *board_detect(void);
  * variants whose pins the connector's board-pins (the live tree's
  * /capebus/board-pins) leaves out are applied.
  */
+int opt_variant(const char **variant, const char *arg);
 int board_apply_variants(struct board *b, const char *list);
 #define OPT_VARIANT 0x100	/* getopt value of --variant (no short option) */
 /* The variant that would give board pin @idx to capes, or NULL. */

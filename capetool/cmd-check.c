@@ -32,7 +32,9 @@ static const char usage_text[] =
 	"slots are refused.  Over budget is exit 6 here, a warning to act on; the\n"
 	"kernel loads such a cape and reports it, unless capebus.strict_budget=1.\n"
 	"A GPIO device's pin must be muxed as the pin's GPIO, in the direction the\n"
-	"device uses it (an LED out, a key in with its receiver enabled).  create\n"
+	"device uses it (an LED out, a key in with its receiver enabled).\n"
+	"Every problem of a definition is said in one run, each as FILE:LINE on\n"
+	"stderr too; the exit status is the first class's (3, then 5, then 6).  create\n"
 	"and resolve refuse what check refuses of a cape alone, in the same words.\n"
 	"  -b, --board B   board profile (board pins, shared pins, rail budgets)\n"
 	"      --variant V the board set up to give pins to capes: V is one of its\n"
@@ -147,6 +149,48 @@ static void append(char **msg, const char *s)
 }
 
 /*
+ * fit_cape's problems, each with the definition line it is about (a pin's
+ * entry, a device, the power group): "LINE\tPROBLEM\n" lines, printed as
+ * FILE:LINE: PROBLEM by fit_print_where.
+ */
+static char *fit_where;
+
+static void note(char **msg, const char *s, int line)
+{
+	char *n = xasprintf("%s%d\t%s\n", fit_where ? fit_where : "", line, s);
+
+	free(fit_where);
+	fit_where = n;
+	append(msg, s);
+}
+
+static int pin_line(const struct cape_def *d, int idx)
+{
+	for (size_t k = 0; k < d->npins; k++)
+		if (d->pins[k].idx == idx)
+			return d->pins[k].line;
+	return 0;
+}
+
+/* Each of the last fit_cape's problems as FILE:LINE: PROBLEM, on stderr. */
+static void fit_print_where(const char *file, bool warn)
+{
+	for (char *l = fit_where, *nl; l && *l; l = nl + 1) {
+		char *tab = strchr(l, '\t');
+
+		nl = strchr(l, '\n');
+		if (!tab || !nl)
+			break;
+		/* line 0: an image's, which has no lines */
+		if (!err_quiet && strncmp(l, "0\t", 2))
+			fprintf(stderr, "%s%s:%.*s: %.*s\n", warn ? "warning: " : "", file,
+				(int)(tab - l), l, (int)(nl - tab - 1), tab + 1);
+	}
+	free(fit_where);
+	fit_where = NULL;
+}
+
+/*
  * Does cape @d fit in slot @slot beside what @f holds, as the kernel would
  * judge it: pins held by the board or an earlier cape, the shared cape
  * bus muxed otherwise, bus addresses held, rails over budget.  EXIT_OK, or
@@ -159,9 +203,12 @@ int fit_cape(const struct fit *f, const struct cape_def *d, int slot, char **msg
 	bool uses[CAPE_NPINS] = { false };
 	const char *sb;
 	char buf[400];
+	bool conflict;
 
 	(void)slot;
 	*msg = NULL;
+	free(fit_where);
+	fit_where = NULL;
 	for (size_t k = 0; k < d->npins; k++)
 		uses[d->pins[k].idx] = true;
 	/* in pin-usage order, as the kernel walks its pin bitmap */
@@ -181,7 +228,7 @@ int fit_cape(const struct fit *f, const struct cape_def *d, int slot, char **msg
 					 "pin %s is the shared cape bus %s (%s, mode %d), muxed here mode %d",
 					 cape_pin_names[idx], bus->name, m->signal, m->mode,
 					 w & CAPE_PIN_MODE_MASK);
-				append(msg, buf);
+				note(msg, buf, pin_line(d, idx));
 			} else if (f->held[idx].part && f->held[idx].word != w) {
 				pin_words(idx, f->held[idx].word, theirs, sizeof(theirs));
 				pin_words(idx, w, mine, sizeof(mine));
@@ -189,7 +236,7 @@ int fit_cape(const struct fit *f, const struct cape_def *d, int slot, char **msg
 					 "shared pin %s is muxed \"%s\" by %s (slot %d), \"%s\" here",
 					 cape_pin_names[idx], theirs, f->held[idx].part,
 					 f->held[idx].slot, mine);
-				append(msg, buf);
+				note(msg, buf, pin_line(d, idx));
 			}
 			continue;
 		}
@@ -205,7 +252,7 @@ int fit_cape(const struct fit *f, const struct cape_def *d, int slot, char **msg
 				 cape_pin_names[idx], use || bv ? " (" : "", use ? use : "",
 				 use && bv ? "; " : "", bv ? "--variant " : "", bv ? bv->name : "",
 				 use || bv ? (bv ? " gives it to capes)" : ")") : "");
-			append(msg, buf);
+			note(msg, buf, pin_line(d, idx));
 		} else if (f->held[idx].part && f->held[idx].bus &&
 			   (sb = share_bus(b, d, idx)) && !strcmp(sb, f->held[idx].bus)) {
 			/* a shared bus's pin: muxed once, so alike by every cape on the bus */
@@ -223,11 +270,11 @@ int fit_cape(const struct fit *f, const struct cape_def *d, int slot, char **msg
 				 "pin %s of bus %s is muxed \"%s\" by %s (slot %d), \"%s\" here: capes sharing a bus mux its pins alike",
 				 cape_pin_names[idx], sb, theirs, f->held[idx].part, f->held[idx].slot,
 				 mine);
-			append(msg, buf);
+			note(msg, buf, pin_line(d, idx));
 		} else if (f->held[idx].part) {
 			snprintf(buf, sizeof(buf), "pin %s is held by %s (slot %d)", cape_pin_names[idx],
 				 f->held[idx].part, f->held[idx].slot);
-			append(msg, buf);
+			note(msg, buf, pin_line(d, idx));
 		}
 	}
 	if (addr_only)
@@ -247,20 +294,24 @@ int fit_cape(const struct fit *f, const struct cape_def *d, int slot, char **msg
 			snprintf(buf, sizeof(buf), "%s %s 0x%02x is held by %s (slot %d)", dv->bus,
 				 dv->type == DEV_I2C ? "address" : "chip select", h->addr, h->holder,
 				 h->slot);
-		append(msg, buf);
+		note(msg, buf, dv->line);
 	}
-	if (*msg)
-		return EXIT_CONFLICT;
-	if (addr_only)
-		*addr_only = false;
+	/* every problem in one run: the budget too, though a conflict is the status */
+	conflict = *msg != NULL;
 	for (int r = 0; r < 3; r++) {
 		/* a rail the cape draws nothing from is never over budget */
 		if (d->power[r] && f->used[r] + d->power[r] > b->budget[r]) {
 			snprintf(buf, sizeof(buf), "%s over budget: needs %u mA, %u of %u mA in use",
 				 rails[r], d->power[r], f->used[r], b->budget[r]);
-			append(msg, buf);
+			note(msg, buf, d->power_line);
+			if (addr_only)
+				*addr_only = false;	/* never only warned */
 		}
 	}
+	if (conflict)
+		return EXIT_CONFLICT;
+	if (addr_only)
+		*addr_only = false;
 	return *msg ? EXIT_POWER : EXIT_OK;
 }
 
@@ -304,9 +355,11 @@ int fit_alone(const char *file, const struct board *b, const struct cape_def *d,
 		return EXIT_OK;
 	/* the words check prints; the exit status it gives, unless only warned */
 	if (mode == FIT_FORCE || (mode == FIT_CREATE && addr_only)) {
+		fit_print_where(file, true);
 		err("warning: %s: %s", file, msg);
 		rc = EXIT_OK;
 	} else {
+		fit_print_where(file, false);
 		err("%s: %s", file, msg);
 	}
 	free(msg);
@@ -333,7 +386,10 @@ int cmd_check(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "b:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': boardname = optarg; break;
-		case OPT_VARIANT: variant = optarg; break;
+		case OPT_VARIANT:
+			if (opt_variant(&variant, optarg))
+				return EXIT_USAGE;
+			break;
 		case 'q': quiet = true; break;
 		case 'h': fputs(usage_text, stdout); return EXIT_OK;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
@@ -343,6 +399,11 @@ int cmd_check(int argc, char **argv)
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;
 	}
+	for (int i = optind, n = 0; i < argc; i++)
+		if (is_stdio(argv[i]) && ++n == 2) {
+			err("- (standard input) given twice: it holds one definition");
+			return EXIT_USAGE;
+		}
 	c = board_load(boardname, &b);
 	if (c)
 		return c;
@@ -364,6 +425,19 @@ int cmd_check(int argc, char **argv)
 			if (r == EXIT_DEF || r == EXIT_IO)
 				printf("%s: invalid\n", file);
 			rc = rc ? rc : r;
+			/*
+			 * and what the board says of it, in the same run (the
+			 * exit status stays the definition's, 3): its pins the
+			 * board or an earlier cape holds, power over budget
+			 */
+			if (d->parsed && !fit_cape(&f, d, i, &msg, NULL)) {
+				fit_print_where(file, false);
+			} else if (d->parsed) {
+				fflush(stdout);
+				fit_print_where(file, false);
+				printf("%s: %s\n", file, msg);
+				free(msg);
+			}
 			continue;
 		}
 		if (f.nslots == b.slots) {
@@ -374,6 +448,8 @@ int cmd_check(int argc, char **argv)
 		}
 		r = fit_cape(&f, d, i, &msg, NULL);
 		if (r) {
+			fflush(stdout);
+			fit_print_where(file, false);
 			printf("%s: %s\n", file, msg);
 			free(msg);
 			if (r == EXIT_CONFLICT && (!rc || rc == EXIT_POWER))

@@ -206,7 +206,10 @@ int cmd_create(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "b:o:efh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': board = optarg; break;
-		case OPT_VARIANT: variant = optarg; break;
+		case OPT_VARIANT:
+			if (opt_variant(&variant, optarg))
+				return EXIT_USAGE;
+			break;
 		case 'o': dir = optarg; break;
 		case 'S': serial = optarg; break;
 		case 'e': embed = true; break;

@@ -99,7 +99,10 @@ int cmd_override(int argc, char **argv)
 		case 's': slot = optarg; break;
 		case 'N': name = optarg; break;
 		case 'b': board = optarg; break;
-		case OPT_VARIANT: variant = optarg; break;
+		case OPT_VARIANT:
+			if (opt_variant(&variant, optarg))
+				return EXIT_USAGE;
+			break;
 		case 'O': ovpath = optarg; break;
 		case 'C': ctrl = optarg; break;
 		case 'h': fputs(usage_text, stdout); return EXIT_OK;

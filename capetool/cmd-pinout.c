@@ -910,16 +910,22 @@ static int write_svg(const struct view *v, const char *path)
 	int width = 2 * MIL_BLOCK + 3 * MIL_MARGIN, bottom = MIL_TOP + BOARD_HDR_ROWS * 100;
 	int legend_y = bottom + 330, height, y;
 	double scale, w_in, h_in;
-	char *tmp = is_stdio(path) ? NULL : xasprintf("%s.tmp.%ld", path, (long)getpid());
-	FILE *f = tmp ? fopen(tmp, "w") : stdout;
+	/*
+	 * Drawn in memory, then written as every other output is (write_file):
+	 * a device, FIFO or symlink is written through, not replaced, and a
+	 * failed write is exit 4.
+	 */
+	char *mem = NULL;
+	size_t memlen = 0;
+	FILE *f = open_memstream(&mem, &memlen);
 	static const int order[2] = { 1, 0 };	/* P9 left, P8 right, as on the board */
 	struct legend_line *lines = NULL;
 	size_t nlines = 0;
+	int r;
 
 	if (!f) {
-		err("%s: %s", tmp, strerror(errno));
-		free(tmp);
-		return EXIT_IO;
+		err("out of memory");
+		return EXIT_FAIL;
 	}
 	/* the legend's lines: capes, their devices, conflicts */
 	legend_add(&lines, &nlines, "A-Z: a cape, then the pin's function, mux mode mN, direction "
@@ -1031,20 +1037,17 @@ static int write_svg(const struct view *v, const char *path)
 	}
 	free(lines);
 	fprintf(f, "</g>\n</svg>\n");
-	if (!tmp) {
-		if (fflush(f) || ferror(f)) {
-			err("%s: %s", out_name(path), strerror(errno));
-			return EXIT_IO;
-		}
-		return EXIT_OK;
+	if (ferror(f) | fclose(f)) {
+		free(mem);
+		err("out of memory");
+		return EXIT_FAIL;
 	}
-	if (ferror(f) | fclose(f) || rename(tmp, path)) {
-		err("%s: %s", path, strerror(errno));
-		unlink(tmp);
-		free(tmp);
+	r = write_file(path, mem, memlen);
+	free(mem);
+	if (r) {
+		err("%s: cannot write: %s", out_name(path), strerror(-r));
 		return EXIT_IO;
 	}
-	free(tmp);
 	return EXIT_OK;
 }
 
@@ -1083,7 +1086,10 @@ int cmd_pinout(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "b:ljh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': boardname = optarg; break;
-		case OPT_VARIANT: variant = optarg; break;
+		case OPT_VARIANT:
+			if (opt_variant(&variant, optarg))
+				return EXIT_USAGE;
+			break;
 		case 'l': live = true; break;
 		case 'j': json = true; break;
 		case 'S': svg = optarg; break;
@@ -1099,6 +1105,11 @@ int cmd_pinout(int argc, char **argv)
 		}
 	}
 	/* no capes at all: the board's blank header map */
+	for (int i = optind, n = 0; i < argc; i++)
+		if (is_stdio(argv[i]) && ++n == 2) {
+			err("- (standard input) given twice: it holds one definition or image");
+			return EXIT_USAGE;
+		}
 	if (svg && !*svg) {
 		err("--svg: an empty file name");
 		return EXIT_USAGE;

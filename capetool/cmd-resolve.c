@@ -125,7 +125,10 @@ int cmd_resolve(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "b:c:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': board = optarg; break;
-		case OPT_VARIANT: variant = optarg; break;
+		case OPT_VARIANT:
+			if (opt_variant(&variant, optarg))
+				return EXIT_USAGE;
+			break;
 		case 'c': cape = optarg; break;
 		case 'o': out = optarg; break;
 		case 'h': fputs(usage_text, stdout); return EXIT_OK;

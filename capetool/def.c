@@ -5,6 +5,7 @@
  * checks what the schema cannot say (header pins, duplicates, references)
  * and fills struct cape_def.
  */
+#include <ctype.h>
 #include <libconfig.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -620,6 +621,19 @@ static void parse_props(struct dctx *c, config_setting_t *g, struct cape_dev *dv
 					    : "is reserved: the overlay's phandles are capetool's";
 				bad = true;
 			}
+		if (!bad && !strcmp(pname, "status")) {
+			why = "is capetool's: a device of the definition is enabled, a device left out is not written";
+			bad = true;
+		}
+		if (!bad && !strncmp(pname, "pinctrl-", 8)) {
+			why = "is capetool's: the device's pins are muxed from pins, by groups capetool writes";
+			bad = true;
+		}
+		if (!bad && (!strcmp(pname, "pwms") || !strcmp(pname, "interrupt-parent") ||
+			     !strcmp(pname, "interrupts-extended"))) {
+			why = "holds phandles, which a definition cannot write (a raw integer is no phandle): a PWM is a pwm device or the LCD's backlight, an interrupt's parent is the escape hatch's (overlay)";
+			bad = true;
+		}
 		if (!bad && dv->type == DEV_SPI && !strcmp(pname, "spi-max-frequency")) {
 			why = "is generated from max-frequency: set it there";
 			bad = true;
@@ -696,6 +710,44 @@ static void check_gpio_use(struct dctx *c, config_setting_t *at, const char *key
 	derr(c, at, key, msg);
 }
 
+/*
+ * An SPI device's chip select: a pin of pins muxed as the bus's csN (the
+ * board's function table says which pins can be), and a chip select the
+ * controller has on the header at all (the AM335x McSPI has two).
+ */
+static void check_spi_cs(struct dctx *c, config_setting_t *g, int i, const struct cape_dev *dv,
+			 const struct cape_def *d)
+{
+	char sig[40], where[200] = "", key[32], msg[400];
+	size_t o = 0;
+	int anywhere = 0;
+
+	snprintf(sig, sizeof(sig), "%s_cs%d", dv->bus, dv->cs);
+	for (int idx = 0; idx < CAPE_NPINS; idx++)
+		for (int m = 0; m < 8; m++) {
+			const char *f = board_function(c->t, idx, m);
+			const struct cape_pin *p;
+
+			if (!f || strcmp(f, sig))
+				continue;
+			p = def_pin(d, idx);
+			if (p && (p->word & CAPE_PIN_MODE_MASK) == m)
+				return;
+			anywhere++;
+			if (o < sizeof(where))
+				o += (size_t)snprintf(where + o, sizeof(where) - o, "%s%s mode %d",
+						      o ? ", " : "", cape_pin_names[idx], m);
+		}
+	snprintf(key, sizeof(key), "devices[%d].cs", i);
+	if (!anywhere)
+		snprintf(msg, sizeof(msg), "%s has no chip select %d on the header (no pin can be %s)",
+			 dv->bus, dv->cs, sig);
+	else
+		snprintf(msg, sizeof(msg), "%s chip select %d needs a pin of pins muxed as %s (%s); there is none",
+			 dv->bus, dv->cs, sig, where);
+	derr(c, config_setting_get_member(g, "cs") ? config_setting_get_member(g, "cs") : g, key, msg);
+}
+
 /* The keys a device type must have (the schema reports them missing). */
 static bool dev_complete(const struct cape_dev *dv)
 {
@@ -719,6 +771,24 @@ static bool dev_complete(const struct cape_dev *dv)
  * compatible: one string or an array of them, most specific first; the
  * kernel takes at most 8 strings and 256 bytes from a cape (uevent limits).
  */
+/* A compatible is "vendor,device": printable ASCII, no space, not empty. */
+static void compatible_text_ok(struct dctx *c, config_setting_t *v, const char *key, const char *s)
+{
+	char msg[160];
+
+	for (const char *p = *s ? s : ""; ; p++) {
+		if (!*s || (*p && ((unsigned char)*p <= 0x20 || (unsigned char)*p >= 0x7f))) {
+			snprintf(msg, sizeof(msg), "\"%.40s\" %s", s,
+				 *s ? "must be printable ASCII without spaces or control characters (vendor,device)"
+				    : "must not be empty");
+			derr(c, v, key, msg);
+			return;
+		}
+		if (!*p)
+			return;
+	}
+}
+
 static void parse_compatible(struct dctx *c, config_setting_t *v, int i, struct cape_dev *dv)
 {
 	int m;
@@ -729,6 +799,7 @@ static void parse_compatible(struct dctx *c, config_setting_t *v, int i, struct 
 		dv->compatible = xstrdup(config_setting_get_string(v));
 		dv->compat_len = strlen(dv->compatible) + 1;
 		dv->compat = (uint8_t *)xstrdup(dv->compatible);
+		compatible_text_ok(c, v, key, dv->compatible);
 		return;
 	}
 	if (!is_type(v, CONFIG_TYPE_ARRAY) || !(m = config_setting_length(v)) ||
@@ -741,6 +812,7 @@ static void parse_compatible(struct dctx *c, config_setting_t *v, int i, struct 
 		dv->compat = xrealloc(dv->compat, dv->compat_len + l);
 		memcpy(dv->compat + dv->compat_len, s, l);
 		dv->compat_len += l;
+		compatible_text_ok(c, v, key, s);
 	}
 	dv->compatible = xstrdup(config_setting_get_string_elem(v, 0));
 	if (m > 8 || dv->compat_len > 256) {
@@ -866,6 +938,18 @@ static void parse_devices(struct dctx *c, config_setting_t *list, struct cape_de
 				free(dv->pin);
 				dv->pin = xstrdup(cape_pin_names[idx]);
 				check_gpio_use(c, at ? at : g, key, dv, p);
+				/* one GPIO, one device: gpiolib gives a line to one consumer */
+				for (size_t k = 0; k < d->ndevs; k++) {
+					const struct cape_dev *o = &d->devs[k];
+
+					if (!o->pin || strcmp(o->pin, dv->pin))
+						continue;
+					snprintf(msg, sizeof(msg), "%s is already the GPIO of %s%s%s%s (line %d): a GPIO has one user",
+						 dv->pin, dev_type_name(o->type), o->label ? " \"" : "",
+						 o->label ? o->label : "", o->label ? "\"" : "", o->line);
+					derr(c, at ? at : g, key, msg);
+					break;
+				}
 			}
 		}
 		if (dev_is_kind(dv->type)) {
@@ -875,6 +959,9 @@ static void parse_devices(struct dctx *c, config_setting_t *list, struct cape_de
 		}
 		/* a device with an error is left out of the overlay, whose errors are reported too */
 		dv->bad = c->errors != errors || !dev_complete(dv);
+		/* after: the device is still built, so its bus's pins are checked too */
+		if (dv->type == DEV_SPI && dv->bus && dv->cs >= 0)
+			check_spi_cs(c, g, i, dv, d);
 		d->ndevs++;
 	}
 }
@@ -888,6 +975,101 @@ void def_syntax_error(const char *path, const struct config_t *cfg)
 		return;
 	fprintf(stderr, "%s:%d: syntax error%s%s\n", path, config_error_line(cfg),
 		!t || !strcmp(t, "syntax error") ? "" : ": ", !t || !strcmp(t, "syntax error") ? "" : t);
+}
+
+static bool ident_char(int ch)
+{
+	return isalnum(ch) || ch == '_' || ch == '*' || ch == '.';
+}
+
+/*
+ * libconfig 1.5 reads an integer without the L suffix as 32 bits and
+ * wraps what does not fit, silently (4294967356 is 60, -2147483649 is
+ * 2147483647): the value is gone before any check could see it.  So the
+ * text is scanned first: every integer literal without L must fit 32 bits
+ * (-2147483648 to 4294967295, 0xffffffff at most); one that does not is
+ * an error at its line.  The number of errors.
+ */
+static int int_literals_check(const char *path, const char *t)
+{
+	int line = 1, errors = 0;
+
+	for (const char *p = t; *p; p++) {
+		const char *start, *q;
+		bool neg = false;
+		unsigned long long x = 0;
+		bool big = false;
+
+		if (*p == '\n') {
+			line++;
+			continue;
+		}
+		if (*p == '"') {	/* a string, with its escapes */
+			for (p++; *p && *p != '"'; p++) {
+				if (*p == '\\' && p[1])
+					p++;
+				else if (*p == '\n')
+					line++;
+			}
+			if (!*p)
+				break;
+			continue;
+		}
+		if (*p == '#' || (*p == '/' && p[1] == '/')) {
+			while (p[1] && p[1] != '\n')
+				p++;
+			continue;
+		}
+		if (*p == '/' && p[1] == '*') {
+			for (p += 2; *p && !(*p == '*' && p[1] == '/'); p++)
+				line += *p == '\n';
+			if (!*p)
+				break;
+			p++;
+			continue;
+		}
+		if (!isdigit((unsigned char)*p) || (p > t && ident_char((unsigned char)p[-1])))
+			continue;
+		start = p;
+		if (p > t && (p[-1] == '-' || p[-1] == '+') &&
+		    !(p - 1 > t && (ident_char((unsigned char)p[-2]) || p[-2] == '-'))) {
+			neg = p[-1] == '-';
+			start = p - 1;
+		}
+		q = p;
+		if (q[0] == '0' && (q[1] == 'x' || q[1] == 'X')) {
+			for (q += 2; isxdigit((unsigned char)*q); q++) {
+				big |= x >> 60;
+				x = x * 16 + (unsigned)(isdigit((unsigned char)*q) ? *q - '0' :
+							 (tolower((unsigned char)*q) - 'a' + 10));
+			}
+		} else {
+			for (; isdigit((unsigned char)*q); q++) {
+				big |= x > 1000000000000000000ULL;
+				x = x * 10 + (unsigned)(*q - '0');
+			}
+			if (*q == '.' || *q == 'e' || *q == 'E') {	/* a float */
+				while (isalnum((unsigned char)q[1]) || q[1] == '.' ||
+				       ((q[1] == '-' || q[1] == '+') && (*q == 'e' || *q == 'E')))
+					q++;
+				p = q;
+				continue;
+			}
+		}
+		if (*q == 'L') {	/* 64 bits, said so: the checks see its value */
+			p = q;
+			continue;
+		}
+		if (big || (neg ? x > 2147483648ULL : x > 4294967295ULL)) {
+			errors++;
+			if (!err_quiet)
+				fprintf(stderr,
+					"%s:%d: %.*s does not fit 32 bits (-2147483648 to 4294967295); a 64-bit property value is two cells [high, low]\n",
+					path, line, (int)(q - start), start);
+		}
+		p = q - 1;
+	}
+	return errors;
 }
 
 int def_load(const char *path0, const struct board *b, struct cape_def *d)
@@ -929,6 +1111,11 @@ int def_load(const char *path0, const struct board *b, struct cape_def *d)
 		free(buf);
 		return EXIT_DEF;
 	}
+	/* a UTF-8 byte-order mark (some Windows editors write one): not text */
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3)) {
+		memmove(buf, buf + 3, len - 3);
+		len -= 3;
+	}
 	buf = xrealloc(buf, len + 1);
 	buf[len] = 0;
 	config_init(&cfg);
@@ -938,7 +1125,6 @@ int def_load(const char *path0, const struct board *b, struct cape_def *d)
 		free(buf);
 		return EXIT_DEF;
 	}
-	free(buf);
 	root = config_root_setting(&cfg);
 	/*
 	 * Every error in one run: what the schema finds, then what it cannot
@@ -946,13 +1132,17 @@ int def_load(const char *path0, const struct board *b, struct cape_def *d)
 	 */
 	c.errors = schema_validate(embedded_cape_schema, path, root);
 	if (c.errors < 0) {
+		free(buf);
 		config_destroy(&cfg);
 		return EXIT_FAIL;
 	}
+	c.errors += int_literals_check(path, (const char *)buf);
+	free(buf);
 	d->parsed = true;
 	parse_eeprom(&c, config_setting_get_member(root, "eeprom"), d);
 	s = config_setting_get_member(root, "power");
 	if (is_type(s, CONFIG_TYPE_GROUP)) {
+		d->power_line = config_setting_source_line(s);
 		d->power[0] = (uint16_t)get_int(s, "vdd-3v3b", 0);
 		d->power[1] = (uint16_t)get_int(s, "vdd-5v", 0);
 		d->power[2] = (uint16_t)get_int(s, "sys-5v", 0);

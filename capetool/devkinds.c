@@ -140,11 +140,15 @@ static char **str_list(const struct kind_ctx *c, const config_setting_t *g, int 
 }
 
 /* An array of integers in [lo, hi] into @out (at most @max); -1 after saying why. */
-static int int_list(const struct kind_ctx *c, const config_setting_t *g, int i, const char *key,
-		    long long lo, long long hi, uint32_t *out, int max)
+/* As int_list, the member @key of @g named @name in messages ("backlight.levels"). */
+static int int_list_named(const struct kind_ctx *c, const config_setting_t *g, int i,
+			  const char *key, const char *name, long long lo, long long hi,
+			  uint32_t *out, int max)
 {
 	config_setting_t *a = g ? config_setting_get_member(g, key) : NULL;
 	int n = 0;
+
+	key = name;
 
 	if (!a)
 		return 0;
@@ -173,6 +177,12 @@ static int int_list(const struct kind_ctx *c, const config_setting_t *g, int i, 
 		out[n++] = (uint32_t)x;
 	}
 	return n;
+}
+
+static int int_list(const struct kind_ctx *c, const config_setting_t *g, int i, const char *key,
+		    long long lo, long long hi, uint32_t *out, int max)
+{
+	return int_list_named(c, g, i, key, key, lo, hi, out, max);
 }
 
 /*
@@ -276,7 +286,10 @@ static void parse_lcd(const struct kind_ctx *c, config_setting_t *g, int i,
 		k->bl_channel = kint(bl, "channel", 0);
 		k->bl_period = kint(bl, "period", 500000);
 		k->bl_inverted = kbool(bl, "inverted", false);
-		n = int_list(c, bl, i, "backlight.levels", 0, 0xffffffffLL, lv, 256);
+		n = int_list_named(c, bl, i, "levels", "backlight.levels", 0, 0xffffffffLL, lv, 256);
+		if (!n && config_setting_get_member(bl, "levels"))
+			kerr(c, config_setting_get_member(bl, "levels"), i, "backlight.levels",
+			     "an empty list: at least one brightness level");
 		if (!config_setting_get_member(bl, "levels")) {
 			/* bb.org's: 0 to 100 in steps of 1 */
 			for (n = 0; n <= 100; n++)
@@ -402,6 +415,14 @@ void devkind_parse(const struct kind_ctx *c, config_setting_t *g, int i, const s
 	default:
 		break;
 	}
+	/* one device a unit: two would set its node twice, the second silently winning */
+	for (size_t n = 0; dv->type != DEV_LCD && dv->type != DEV_AUDIO && dv->bus && n < d->ndevs; n++)
+		if (d->devs[n].type == dv->type && d->devs[n].bus && !strcmp(d->devs[n].bus, dv->bus)) {
+			kerr(c, config_setting_get_member(g, "type"), i, "type",
+			     "a second %s device on %s (the first at line %d): one a unit",
+			     dev_type_name(dv->type), dv->bus, d->devs[n].line);
+			break;
+		}
 }
 
 bool devkind_complete(const struct cape_dev *dv)
@@ -462,37 +483,73 @@ char *devkind_short_name(const struct cape_dev *dv)
 
 /* ---- building ---- */
 
+/* The channel a PWM output signal is: ehrpwm1a 0, ehrpwm1b 1, an eCAP's 0. */
+static int pwm_signal_channel(const char *signal)
+{
+	size_t l = signal ? strlen(signal) : 0;
+
+	return l && !strncmp(signal, "ehrpwm", 6) && signal[l - 1] == 'b' ? 1 : 0;
+}
+
+/*
+ * Whether a pin of @d is muxed as an output of the PWM unit @bus, of
+ * @channel (any, if negative); if not, @outs lists where it could be.
+ */
+bool pwm_out_muxed(const struct board_bus *bus, const struct cape_def *d, int channel,
+		   char *outs, size_t outsz)
+{
+	size_t o = 0;
+
+	if (outsz)
+		outs[0] = 0;
+	for (size_t i = 0; i < bus->nmux; i++) {
+		const struct cape_pin *p = find_pin(d, bus->mux[i].idx);
+
+		if (channel >= 0 && pwm_signal_channel(bus->mux[i].signal) != channel)
+			continue;
+		if (p && (p->word & CAPE_PIN_MODE_MASK) == bus->mux[i].mode)
+			return true;
+		if (o < outsz)
+			o += (size_t)snprintf(outs + o, outsz - o, "%s%s mode %d (%s)",
+					      o ? ", " : "", cape_pin_names[bus->mux[i].idx],
+					      bus->mux[i].mode, bus->mux[i].signal);
+	}
+	return false;
+}
+
 /*
  * A PWM unit on: the unit, and one of its outputs muxed (the board's mux
- * entries of the unit say where they can be).
+ * entries of the unit say where they can be); with @channel >= 0, that
+ * channel's output.
  */
-static bool pwm_unit(struct bctx *c, const struct cape_dev *dv, const char *unit)
+static bool pwm_unit(struct bctx *c, const struct cape_dev *dv, const char *unit, int channel)
 {
 	const struct board *b = ov_board(c);
 	const struct cape_def *d = ov_def(c);
 	const struct board_bus *bus = board_find_bus(b, unit);
 	struct cape_dev u = *dv;
-	char outs[256] = "";
-	size_t o = 0;
+	char outs[256];
 
-	if (bus && !strcmp(bus->type, "pwm")) {
-		for (size_t i = 0; i < bus->nmux; i++) {
-			const struct cape_pin *p = find_pin(d, bus->mux[i].idx);
-
-			if (p && (p->word & CAPE_PIN_MODE_MASK) == bus->mux[i].mode)
-				goto on;
-			if (o < sizeof(outs))
-				o += (size_t)snprintf(outs + o, sizeof(outs) - o, "%s%s mode %d (%s)",
-						      o ? ", " : "", cape_pin_names[bus->mux[i].idx],
-						      bus->mux[i].mode, bus->mux[i].signal);
-		}
-		ov_err(c, dv, "PWM unit %s: no pin of pins is muxed as one of its outputs (%s)",
-		       unit, outs);
+	if (bus && !strcmp(bus->type, "pwm") && !pwm_out_muxed(bus, d, channel, outs, sizeof(outs))) {
+		if (channel >= 0)
+			ov_err(c, dv, "PWM unit %s channel %d: no pin of pins is muxed as its output (%s)",
+			       unit, channel, outs);
+		else
+			ov_err(c, dv, "PWM unit %s: no pin of pins is muxed as one of its outputs (%s)",
+			       unit, outs);
 		return false;
 	}
-on:
 	u.bus = (char *)unit;
 	return ov_bus(c, &u, "pwm") != NULL;
+}
+
+const char *devkind_pwm_unit(const struct cape_dev *dv)
+{
+	if (dv->type == DEV_PWM)
+		return dv->bus;
+	if (dv->type == DEV_LCD && dv->kind)
+		return dv->kind->bl_pwm;
+	return NULL;
 }
 
 static void build_rs485(struct bctx *c, const struct cape_dev *dv)
@@ -520,7 +577,7 @@ static void build_lcd(struct bctx *c, const struct cape_dev *dv)
 
 	if (!ov_bus(c, dv, "lcd"))
 		return;
-	if (k->bl_pwm && !pwm_unit(c, dv, k->bl_pwm))
+	if (k->bl_pwm && !pwm_unit(c, dv, k->bl_pwm, k->bl_channel))
 		return;
 	dev = ov_devices(c, dv);
 	if (!dev)
@@ -652,7 +709,7 @@ void devkinds_build(struct bctx *c)
 			continue;
 		switch (dv->type) {
 		case DEV_PWM:
-			pwm_unit(c, dv, dv->bus);
+			pwm_unit(c, dv, dv->bus, -1);
 			break;
 		case DEV_ADC:
 			ov_bus(c, dv, "adc");

@@ -1008,6 +1008,14 @@ static void check_hatch(struct bctx *c, struct cape_def *d, size_t first_fix, un
 				     "a bus's pins are declared, so that no other cape takes them",
 				     f->name, bus->name, label, cape_pin_names[m->idx], m->mode, m->signal);
 		}
+		/* a PWM unit it enables: one of its outputs muxed, as for a pwm device */
+		if (enables && bus && !strcmp(bus->type, "pwm")) {
+			char outs[256];
+
+			if (!pwm_out_muxed(bus, d, -1, outs, sizeof(outs)))
+				herr(c, "%s enables PWM unit %s (%s), but no pin of pins is muxed as one of its outputs (%s)",
+				     f->name, bus->name, label, outs);
+		}
 		/* its nodes at a bus address */
 		for (size_t k = 0; bus && ov && k < ov->nkids; k++) {
 			struct onode *nd = ov->kids[k];
@@ -1049,6 +1057,48 @@ static void check_hatch(struct bctx *c, struct cape_def *d, size_t first_fix, un
 			else
 				dv->cs = a;
 		}
+	}
+	/*
+	 * Its PWM users (pwms = <&unit CHANNEL ...>): the unit on, by a device
+	 * of the cape or a fragment of the hatch, and that channel's output
+	 * muxed by a pin of pins, as for an LCD's backlight.
+	 */
+	for (size_t k = first_fix; k < t->nfix; k++) {
+		const struct fixup *fx = &t->fix[k];
+		const struct oprop *p = fx->label ? prop_find(fx->node, fx->prop) : NULL;
+		const struct board_bus *bus = fx->label ? hatch_bus(c, fx->label) : NULL;
+		bool on = false;
+		char outs[256], *where;
+		unsigned ch;
+
+		if (!p || !bus || strcmp(bus->type, "pwm") || (size_t)fx->off + 8 > p->len)
+			continue;
+		ch = get_cell_be(p->val + fx->off + 4);
+		for (size_t m = 0; m < d->ndevs && !on; m++) {
+			const char *u = devkind_pwm_unit(&d->devs[m]);
+
+			on = u && !strcmp(u, bus->name);
+		}
+		for (size_t i = 0; i < t->root->nkids && !on; i++) {
+			struct onode *f = t->root->kids[i], *ov = node_child(f, "__overlay__");
+			const struct oprop *st = ov ? prop_find(ov, "status") : NULL;
+
+			for (size_t j = first_fix; st && j < t->nfix && !on; j++)
+				on = t->fix[j].label && t->fix[j].node == f &&
+				     !strcmp(t->fix[j].prop, "target") &&
+				     hatch_bus(c, t->fix[j].label) == bus &&
+				     st->len == 5 && !memcmp(st->val, "okay", 5);
+		}
+		where = path_of(fx->node);
+		if (!on)
+			herr(c, "%s:%s uses PWM unit %s (%s), which nothing enables: a pwm device "
+			     "or a fragment setting its status = \"okay\"", where, fx->prop,
+			     bus->name, fx->label);
+		else if (ch > 1 || !pwm_out_muxed(bus, d, (int)ch, outs, sizeof(outs)))
+			herr(c, "%s:%s uses PWM unit %s channel %u, whose output no pin of pins is muxed as%s%s%s",
+			     where, fx->prop, bus->name, ch, ch > 1 ? "" : " (", ch > 1 ? " (it has channels 0 and 1)" : outs,
+			     ch > 1 ? "" : ")");
+		free(where);
 	}
 	/* its GPIOs: pins the cape declares, muxed as GPIOs */
 	for (size_t k = first_fix; k < t->nfix; k++) {
@@ -1500,17 +1550,31 @@ int overlay_resolve(const char *src, const void *dtbo, size_t len, const struct 
 		import_fixups(&r, dtbo, off);
 	if ((off = fdt_subnode_offset(dtbo, 0, "__local_fixups__")) >= 0)
 		import_local_fixups(&t, dtbo, off, t.root);
-	/* the pins the overlay says it uses must be the cape's */
+	/*
+	 * The pins the overlay says it uses must be the cape's, and the other
+	 * way round (create lists every pin of the cape): another cape's words
+	 * on the same bus pins would mux pins this overlay never uses.
+	 */
 	eu = fdt_getprop(dtbo, 0, "exclusive-use", &eulen);
-	for (int o = 0; eu && o < eulen; o += (int)strnlen(eu + o, (size_t)(eulen - o)) + 1) {
-		char name[16];
-		int idx;
+	{
+		bool named[CAPE_NPINS] = { false };
 
-		snprintf(name, sizeof(name), "%.*s", (int)strnlen(eu + o, (size_t)(eulen - o)), eu + o);
-		idx = cape_pin_index(name);
-		if (idx >= 0 && !(pins[idx] & CAPE_PIN_USED))
-			rerr(&r, "its exclusive-use names %s, which the cape's pin "
-			     "words do not use (another cape's EEPROM or definition?)", name);
+		for (int o = 0; eu && o < eulen; o += (int)strnlen(eu + o, (size_t)(eulen - o)) + 1) {
+			char name[16];
+			int idx;
+
+			snprintf(name, sizeof(name), "%.*s", (int)strnlen(eu + o, (size_t)(eulen - o)), eu + o);
+			idx = cape_pin_index(name);
+			if (idx >= 0)
+				named[idx] = true;
+			if (idx >= 0 && !(pins[idx] & CAPE_PIN_USED))
+				rerr(&r, "its exclusive-use names %s, which the cape's pin "
+				     "words do not use (another cape's EEPROM or definition?)", name);
+		}
+		for (int idx = 0; eu && idx < CAPE_NPINS; idx++)
+			if ((pins[idx] & CAPE_PIN_USED) && !named[idx])
+				rerr(&r, "the cape's pin words use %s, which its exclusive-use does "
+				     "not name (another cape's EEPROM or definition?)", cape_pin_names[idx]);
 	}
 	if (!r.errors)
 		resolve_refs(&r);

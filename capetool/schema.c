@@ -5,6 +5,7 @@
  * after the validator has checked keys, types, lengths and ranges, so they
  * can trust the types they find.
  */
+#include <limits.h>
 #include <libconfig.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,9 +209,12 @@ static void validate_value(struct vctx *c, config_setting_t *v, const char *path
 		if (fint(f, "min", &lim) && x < lim) {
 			snprintf(buf, sizeof(buf), "%lld is below the minimum %d", x, lim);
 			verr(c, v, path, "%s", buf);
-		}
-		if (fint(f, "max", &lim) && x > lim) {
+		} else if (fint(f, "max", &lim) && x > lim) {
 			snprintf(buf, sizeof(buf), "%lld is above the maximum %d", x, lim);
+			verr(c, v, path, "%s", buf);
+		} else if (x < INT_MIN || x > INT_MAX) {
+			/* an int field is read as an int: 64 bits (L) would read as 0 */
+			snprintf(buf, sizeof(buf), "%lld does not fit 32 bits", x);
 			verr(c, v, path, "%s", buf);
 		}
 	} else if (!strcmp(type, "bool")) {

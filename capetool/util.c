@@ -89,7 +89,7 @@ const char *out_name(const char *path)
 	return is_stdio(path) ? "<stdout>" : path;
 }
 
-static int read_fd(int fd, uint8_t **buf, size_t *len);
+static int read_fd(int fd, uint8_t **buf, size_t *len, const char *name);
 
 /*
  * The whole file; "-" is standard input, read once and kept: every later
@@ -104,7 +104,7 @@ int read_file(const char *path, uint8_t **buf, size_t *len)
 
 	if (is_stdio(path)) {
 		if (inerr == 1)
-			inerr = read_fd(STDIN_FILENO, &in, &inlen);
+			inerr = read_fd(STDIN_FILENO, &in, &inlen, "<stdin>");
 		if (inerr)
 			return inerr;
 		*buf = xmalloc(inlen);
@@ -115,12 +115,16 @@ int read_file(const char *path, uint8_t **buf, size_t *len)
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return -errno;
-	r = read_fd(fd, buf, len);
+	r = read_fd(fd, buf, len, path);
 	close(fd);
 	return r;
 }
 
-static int read_fd(int fd, uint8_t **buf, size_t *len)
+/*
+ * At most CAPETOOL_READ_MAX bytes (a definition, overlay or image is far
+ * smaller; /dev/zero is not): a longer file is said so, and -EFBIG.
+ */
+static int read_fd(int fd, uint8_t **buf, size_t *len, const char *name)
 {
 	size_t cap = 4096, n = 0;
 	uint8_t *b;
@@ -130,6 +134,12 @@ static int read_fd(int fd, uint8_t **buf, size_t *len)
 	for (;;) {
 		ssize_t r;
 
+		if (n > CAPETOOL_READ_MAX) {
+			free(b);
+			err("%s: longer than %d MiB, the most capetool reads of a file",
+			    name, CAPETOOL_READ_MAX / (1024 * 1024));
+			return -EFBIG;
+		}
 		if (n == cap) {
 			cap *= 2;
 			b = xrealloc(b, cap);

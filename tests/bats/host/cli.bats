@@ -82,3 +82,27 @@ load helpers
 	run ct remove X -c capebus0
 	[ "$status" -eq 2 ] || { echo "remove -c: $output"; false; }
 }
+
+@test "--variant once (a repeat or an empty name is a usage error) and - once among check's and pinout's files" {
+	run ct check --variant no-hdmi --variant no-emmc "$DEFS/weather.cape"
+	no_sanitizer_report
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--variant given twice (\"no-hdmi\", \"no-emmc\"): name the variants once, comma-separated (--variant no-hdmi,no-emmc)"* ]]
+	for v in --variant= --variant=no-hdmi, --variant=,no-hdmi --variant=no-hdmi,,no-emmc; do
+		run ct check "$v" "$DEFS/weather.cape"
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"an empty variant name"* ]]
+	done
+	for c in create resolve pinout; do
+		run ct $c --variant no-hdmi --variant no-emmc x
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"--variant given twice"* ]]
+	done
+	run ct check --variant no-hdmi,no-emmc "$DEFS/weather.cape"
+	[ "$status" -eq 0 ]
+	run ct check - - < "$DEFS/weather.cape"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"- (standard input) given twice"* ]]
+	run ct pinout - - < "$DEFS/weather.cape"
+	[ "$status" -eq 2 ]
+}

@@ -234,6 +234,82 @@ CAPE
 	[[ "$output" == *"two.cape:4: devices[1].address: i2c2 address 0x48 is taken by ti,tmp105 (line 3)"* ]]
 }
 
+@test "one GPIO pin, one GPIO device: an LED, a key and 1-Wire on P9.15 are refused" {
+	f=$(mkdef dupg.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "P"; };
+pins = ( { pin = "P9.15"; mode = "gpio"; direction = "bidir"; } );
+devices = (
+  { type = "led"; label = "a"; pin = "P9.15"; },
+  { type = "key"; label = "k"; pin = "P9_15"; code = 1; },
+  { type = "w1"; pin = "P9.15"; }
+);
+CAPE
+)
+	run ct check "$f"
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"dupg.cape:5: devices[1].pin: P9.15 is already the GPIO of led \"a\" (line 4): a GPIO has one user"* ]]
+	[[ "$output" == *"dupg.cape:6: devices[2].pin: P9.15 is already the GPIO of led \"a\" (line 4)"* ]]
+}
+
+@test "an SPI device's chip select must be the controller's and muxed: spi0 cs 3 and an unmuxed spi1 cs 1 are refused" {
+	f=$(mkdef cs.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "P"; };
+pins = (
+  { pin = "P9.22"; mode = "spi0_sclk"; direction = "bidir"; },
+  { pin = "P9.21"; mode = "spi0_d0"; direction = "in"; },
+  { pin = "P9.18"; mode = "spi0_d1"; direction = "out"; },
+  { pin = "P9.17"; mode = "spi0_cs0"; direction = "out"; }
+);
+devices = (
+  { type = "spi"; bus = "spi0"; cs = 0; compatible = "microchip,mcp3008"; },
+  { type = "spi"; bus = "spi0"; cs = 3; compatible = "microchip,mcp3008"; name = "adc2"; }
+);
+CAPE
+)
+	run ct check "$f"
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"cs.cape:10: devices[1].cs: spi0 has no chip select 3 on the header (no pin can be spi0_cs3)"* ]]
+	[[ "$output" != *"devices[0].cs"* ]]
+	# SPI1 chip select 1 without P9.42 (or P9.19) muxed as spi1_cs1
+	d=$BATS_TEST_TMPDIR/ltc.cape
+	sed '/P9.42/d' "$DEFS/bone/hdmi-pins/bb-spi1-ltc2947.cape" > "$d"
+	sed -i 's/\(P9.28.*pull = "up"; }\),/\1/' "$d"
+	run ct check --variant no-hdmi "$d"
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"ltc.cape:"[0-9]*": devices[1].cs: spi1 chip select 1 needs a pin of pins muxed as spi1_cs1 (P9.42 mode 2, P9.19 mode 4); there is none"* ]]
+	run ct check --variant no-hdmi "$DEFS/bone/hdmi-pins/bb-spi1-ltc2947.cape"
+	[ "$status" -eq 0 ]
+}
+
+@test "an LED label over 63 bytes, a trigger or compatible that is not printable ASCII are refused; a UTF-8 BOM is skipped" {
+	L=$(printf 'x%.0s' $(seq 64))
+	f=$(mkdef txt.cape <<CAPE
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "P"; };
+pins = ( { pin = "P9.15"; mode = "gpio"; direction = "out"; } );
+devices = ( { type = "led"; label = "$L"; pin = "P9.15"; trigger = "heart\tbeat"; },
+  { type = "i2c"; bus = "i2c2"; address = 0x48; compatible = ["ti,tmp105\n", "ti,lm75"]; name = "t"; } );
+CAPE
+)
+	run ct check "$f"
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"txt.cape:3: devices[0].label: at most 63 characters (has 64)"* ]]
+	[[ "$output" == *"txt.cape:3: devices[0].trigger: must be printable ASCII"* ]]
+	[[ "$output" == *"txt.cape:4: devices[1].compatible: \"ti,tmp105"*"must be printable ASCII without spaces or control characters"* ]]
+	# 63 bytes is the most; a BOM before the text is no syntax error
+	printf '\xef\xbb\xbf' > "$BATS_TEST_TMPDIR/bom.cape"
+	sed "s/$L/${L:1}/; s/heart\\\\tbeat/heartbeat/; s/ti,tmp105\\\\n/ti,tmp105/" "$f" >> "$BATS_TEST_TMPDIR/bom.cape"
+	run ct check "$BATS_TEST_TMPDIR/bom.cape"
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
 @test "a syntax error names file and line" {
 	f=$(mkdef s.cape <<'CAPE'
 eeprom = { board-name = "X";
@@ -265,6 +341,32 @@ CAPE
 	[ "$output" = "$(cat "$TOP/schemas/cape.schema")" ]
 	run ct schema --boards
 	[ "$output" = "$(printf 'beaglebone-black\nqemu-vexpress')" ]
+}
+
+@test "a definition's errors, its board pins and its power come in one run, each at FILE:LINE; the exit status is the definition's" {
+	f=$(mkdef rounds.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "RND"; };
+pins = ( { pin = "P8.3"; mode = 7; direction = "out"; },
+         { pin = "P9.12"; mode = 0; direction = "out"; } );
+devices = ( { type = "led"; label = "a"; pin = "P9.12"; } );
+power = { vdd-3v3b = 60000; };
+CAPE
+)
+	run ct check "$f"
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"rounds.cape:4: devices[0].pin: LED \"a\" needs P9.12 muxed as a GPIO"* ]]
+	[[ "$output" == *"rounds.cape:2: pin P8.3 is held by the board (eMMC DAT6"* ]]
+	[[ "$output" == *"rounds.cape:5: vdd-3v3b over budget: needs 60000 mA, 0 of 250 mA in use"* ]]
+	# without the definition error: a conflict (5) still says the budget, with its line
+	sed -i 's/mode = 0; direction = "out"; } );/mode = 7; direction = "out"; } );/' "$f"
+	run ct check "$f"
+	echo "$output"
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"rounds.cape: pin P8.3 is held by the board (eMMC DAT6; --variant no-emmc gives it to capes); vdd-3v3b over budget"* ]]
+	[[ "$output" == *"rounds.cape:2: pin P8.3 is held by the board"* ]]
+	[[ "$output" == *"rounds.cape:5: vdd-3v3b over budget"* ]]
 }
 
 @test "a part number or version with '/' is rejected (they name the overlay file)" {

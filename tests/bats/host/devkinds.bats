@@ -182,6 +182,44 @@ frag() {
 	[[ $output != *"P8.45 muxed"* ]]
 }
 
+@test "lcd: the backlight's levels are used and checked, and default-level is an index into them" {
+	d=$BATS_TEST_TMPDIR/bl.cape
+	sed 's/default-level = 100;/levels = [0, 10, 50, 255]; default-level = 2;/' \
+		"$DEFS/bone/hdmi-pins/bb-bone-lcd4-01.cape" > "$d"
+	grep -q 'levels = \[0, 10, 50, 255\]' "$d"
+	cp "$DEFS/bone/hdmi-pins/bb-bone-lcd4-01.dtso" "$BATS_TEST_TMPDIR/"
+	o=$(portable "$d" "$BATS_FILE_TMPDIR/nohdmi.board")
+	bl=$(frag "$o" bone_devices)/bb-bone-lcd4-01-backlight
+	[ "$(fdtget "$o" "$bl" brightness-levels)" = "0 10 50 255" ]
+	[ "$(fdtget "$o" "$bl" default-brightness-level)" = 2 ]
+	# a default past the last level, a negative level, an empty list
+	sed -i 's/default-level = 2;/default-level = 7;/' "$d"
+	run ct check --board "$BATS_FILE_TMPDIR/nohdmi.board" "$d"
+	[ "$status" -eq 3 ]
+	[[ $output == *"bl.cape:"[0-9]*": devices[0].backlight.default-level: 7 is past the last of 4 levels"* ]]
+	sed -i 's/levels = \[0, 10, 50, 255\]; default-level = 7;/levels = [100, 0, -5];/' "$d"
+	run ct check --board "$BATS_FILE_TMPDIR/nohdmi.board" "$d"
+	[ "$status" -eq 3 ]
+	[[ $output == *"devices[0].backlight.levels: -5 is out of range"* ]]
+	sed -i 's/levels = \[100, 0, -5\];/levels = [];/' "$d"
+	run ct check --board "$BATS_FILE_TMPDIR/nohdmi.board" "$d"
+	[ "$status" -eq 3 ]
+	[[ $output == *"devices[0].backlight.levels: an empty list"* ]]
+}
+
+@test "lcd: a backlight on a PWM channel whose output pins does not mux is refused (channel 1, only ehrpwm1a muxed)" {
+	d=$BATS_TEST_TMPDIR/bl1.cape
+	sed 's/channel = 0;/channel = 1;/' "$DEFS/bone/hdmi-pins/bb-bone-lcd4-01.cape" > "$d"
+	cp "$DEFS/bone/hdmi-pins/bb-bone-lcd4-01.dtso" "$BATS_TEST_TMPDIR/"
+	run ct check --board "$BATS_FILE_TMPDIR/nohdmi.board" "$d"
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"PWM unit ehrpwm1 channel 1: no pin of pins is muxed as its output (P9.16 mode 6 (ehrpwm1b), P8.34 mode 2 (ehrpwm1b))"* ]]
+	run ct check --board "$BATS_FILE_TMPDIR/nohdmi.board" "$DEFS/bone/hdmi-pins/bb-bone-lcd4-01.cape"
+	[ "$status" -eq 0 ]
+}
+
 @test "audio: McASP on, the cape's codec a DAI, its crystal a clock, a simple-audio-card between them" {
 	d=$DEFS/bone/hdmi-pins/bb-bone-audi-02.cape
 	run ct check --board beaglebone-black "$d"
@@ -260,4 +298,35 @@ frag() {
 	run ct check --board "$BATS_FILE_TMPDIR/nohdmi.board" "$d"
 	[ "$status" -eq 3 ]
 	[[ $output == *"devices[1].type: a second lcd device (the first at line 3): one a cape"* ]]
+}
+
+@test "one device a unit: a second rs485, pwm, can or adc device on the same unit is refused" {
+	U4='{ pin = "P9.11"; mode = "uart4_rxd"; direction = "in"; }, { pin = "P9.13"; mode = "uart4_txd"; direction = "out"; }'
+	d=$(kinddef "$U4" '{ type = "rs485"; bus = "uart4"; delay = [5, 5]; },
+	                   { type = "rs485"; bus = "uart4"; delay = [1, 1]; }')
+	run ct check "$d"
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"kind.cape:4: devices[1].type: a second rs485 device on uart4 (the first at line 3): one a unit"* ]]
+	d=$(kinddef '{ pin = "P9.14"; mode = 6; direction = "out"; }' '{ type = "pwm"; unit = "ehrpwm1"; }, { type = "pwm"; unit = "ehrpwm1"; }')
+	run ct check "$d"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"a second pwm device on ehrpwm1"* ]]
+	d=$(kinddef '{ pin = "P9.39"; }' '{ type = "adc"; channels = [0]; }, { type = "adc"; channels = [0]; }')
+	run ct check "$d"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"a second adc device on adc"* ]]
+	d=$(kinddef '{ pin = "P9.24"; mode = "d_can1_rx"; direction = "in"; }, { pin = "P9.26"; mode = "d_can1_tx"; direction = "out"; }' \
+		'{ type = "can"; bus = "can1"; }, { type = "can"; bus = "can1"; }')
+	run ct check "$d"
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"a second can device on can1"* ]]
+	# two units, one device each: fine
+	d=$(kinddef '{ pin = "P9.14"; mode = 6; direction = "out"; }, { pin = "P9.22"; mode = "ehrpwm0a"; direction = "out"; }' \
+		'{ type = "pwm"; unit = "ehrpwm1"; }, { type = "pwm"; unit = "ehrpwm0"; }')
+	run ct check "$d"
+	echo "$output"
+	[ "$status" -eq 0 ]
 }

@@ -97,6 +97,64 @@ i2c_dev() {
 	[ "$output" = "1 ffffffff" ]
 }
 
+@test "an integer without L that libconfig would wrap is refused at its line: address, power, property" {
+	f=$(i2c_dev wrap.cape 'properties = { big = 9999999999; neg = -2147483649; ok = 4294967295; m = -2147483648; h = 0xffffffff; };')
+	run ct check "$f"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"wrap.cape:4: 9999999999 does not fit 32 bits (-2147483648 to 4294967295); a 64-bit property value is two cells [high, low]"* ]]
+	[[ "$output" == *"wrap.cape:4: -2147483649 does not fit 32 bits"* ]]
+	[ "$(grep -c 'does not fit' <<< "$output")" = 2 ]
+	# an i2c address of 0x3c plus 2^32, a power draw of 100 plus 2^32
+	mkdef addr.cape <<EOF
+$HEAD
+devices = (
+  { type = "i2c"; bus = "i2c2"; address = 4294967356; compatible = "solomon,ssd1306fb-i2c"; }
+);
+power = { vdd-3v3b = 4294967396; };
+EOF
+	run ct check "$BATS_TEST_TMPDIR/addr.cape"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"addr.cape:"[0-9]*": 4294967356 does not fit 32 bits"* ]]
+	[[ "$output" == *"addr.cape:"[0-9]*": 4294967396 does not fit 32 bits"* ]]
+	# with L, the value reaches the schema's check whole
+	sed -i 's/4294967356/4294967356L/; s/4294967396/4294967396L/' "$BATS_TEST_TMPDIR/addr.cape"
+	run ct check "$BATS_TEST_TMPDIR/addr.cape"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"devices[0].address: 4294967356 is above the maximum 127"* ]]
+	[[ "$output" == *"power.vdd-3v3b: 4294967396 is above the maximum 65535"* ]]
+	# keys with digits, comments and strings are not numbers
+	mkdef fine.cape <<EOF
+$HEAD
+devices = (
+  { type = "i2c"; bus = "i2c2"; address = 0x48; compatible = "ti,tmp105"; # 99999999999
+    properties = { label-x = "99999999999"; }; } /* 88888888888 */
+);
+power = { vdd-3v3b = 100; vdd-5v = 0; };
+EOF
+	run ct check "$BATS_TEST_TMPDIR/fine.cape"
+	[ "$status" -eq 0 ]
+}
+
+@test "properties capetool writes or that hold phandles are refused: status, pinctrl-*, pwms, interrupt-parent, interrupts-extended" {
+	f=$(i2c_dev ph.cape 'properties = ( ("pinctrl-0", 1), ("pinctrl-names", "default"), ("pwms", [1, 0, 500000]), ("interrupt-parent", 1), ("interrupts-extended", [1, 2]), ("status", "disabled") );')
+	run ct check "$f"
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"ph.cape:4: properties.pinctrl-0: is capetool's: the device's pins are muxed from pins"* ]]
+	[[ "$output" == *"ph.cape:4: properties.pinctrl-names: is capetool's"* ]]
+	[[ "$output" == *"ph.cape:4: properties.pwms: holds phandles, which a definition cannot write"* ]]
+	[[ "$output" == *"ph.cape:4: properties.interrupt-parent: holds phandles"* ]]
+	[[ "$output" == *"ph.cape:4: properties.interrupts-extended: holds phandles"* ]]
+	[[ "$output" == *"ph.cape:4: properties.status: is capetool's"* ]]
+	# as a group too
+	f=$(i2c_dev ph2.cape 'properties = { interrupt-parent = 1; };')
+	run ct check "$f"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"properties.interrupt-parent: holds phandles"* ]]
+}
+
 @test "an SPI max-frequency beyond the cell is refused, not replaced by the default" {
 	printf '%s\ndevices = ( { type = "spi"; bus = "spi0"; cs = 0; compatible = "acme,adc"; max-frequency = 5000000000L; } );\n' \
 		"$HEAD" > "$BATS_TEST_TMPDIR/f.cape"

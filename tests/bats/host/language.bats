@@ -164,10 +164,14 @@ SPI0_PINS='{ pin = "P9.22"; mode = "spi0_sclk"; direction = "out"; rx = true; },
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"A+B i2c1_scl m2 io up 17"* ]]
-	# SPI: by chip select
-	bus_cape ADC spi0 cs 0 ti,adc128s052 "$SPI0_PINS"
-	bus_cape DAC spi0 cs 1 ti,dac7512 "$SPI0_PINS"
-	run ct check ADC.cape DAC.cape
+	# SPI: by chip select (SPI1, whose cs1 reaches the header on P9.42;
+	# spi0's cs1 does not)
+	SPI1='{ pin = "P9.31"; mode = "spi1_sclk"; direction = "out"; rx = true; },
+	      { pin = "P9.29"; mode = "spi1_d0"; direction = "in"; },
+	      { pin = "P9.30"; mode = "spi1_d1"; direction = "out"; }'
+	bus_cape ADC spi1 cs 0 ti,adc128s052 "$SPI1, { pin = \"P9.28\"; mode = \"spi1_cs0\"; direction = \"out\"; }"
+	bus_cape DAC spi1 cs 1 ti,dac7512 "$SPI1, { pin = \"P9.42\"; mode = \"spi1_cs1\"; direction = \"out\"; }"
+	run ct check --variant no-hdmi ADC.cape DAC.cape
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
@@ -270,6 +274,36 @@ CAPE
 	echo "$output"
 	[ "$status" -eq 5 ]
 	[[ "$output" == *"CAN2.cape: pin P9.26 is held by UART (slot 0); pin P9.24 is held by UART (slot 0)"* ]]
+}
+
+@test "an escape hatch's PWM unit and its pwms users go through the pwm checks: the output muxed, the unit on" {
+	cd "$BATS_TEST_TMPDIR"
+	user='&bone_devices { x { compatible = "pwm-leds"; l { pwms = <&bone_pwm_1 0 500000 0>; }; }; };'
+	# P9.14 (ehrpwm1a) is a GPIO LED of the same cape
+	hatch PWM '{ pin = "P9.14"; mode = "gpio"; direction = "out"; }' \
+		"&bone_pwm_1 { status = \"okay\"; }; $user" 'devices = ( { type = "led"; label = "a"; pin = "P9.14"; } );'
+	run ct check PWM.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"fragment@0 enables PWM unit ehrpwm1 (bone_pwm_1), but no pin of pins is muxed as one of its outputs (P9.14 mode 6 (ehrpwm1a)"* ]]
+	[[ "$output" == *"/fragment@1/__overlay__/x/l:pwms uses PWM unit ehrpwm1 channel 0, whose output no pin of pins is muxed as (P9.14 mode 6 (ehrpwm1a), P8.36 mode 2 (ehrpwm1a))"* ]]
+	# a pwm user of a unit nothing enables, its pin muxed
+	hatch PWM2 '{ pin = "P9.14"; mode = 6; direction = "out"; }' "$user"
+	run ct check PWM2.cape
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"l:pwms uses PWM unit ehrpwm1 (bone_pwm_1), which nothing enables"* ]]
+	# channel 1 (ehrpwm1b) with only ehrpwm1a muxed
+	hatch PWM3 '{ pin = "P9.14"; mode = 6; direction = "out"; }' \
+		"&bone_pwm_1 { status = \"okay\"; }; ${user/bone_pwm_1 0/bone_pwm_1 1}"
+	run ct check PWM3.cape
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"l:pwms uses PWM unit ehrpwm1 channel 1, whose output no pin of pins is muxed as (P9.16 mode 6 (ehrpwm1b), P8.34 mode 2 (ehrpwm1b))"* ]]
+	# enabled and muxed: fine
+	hatch PWM4 '{ pin = "P9.14"; mode = 6; direction = "out"; }' "&bone_pwm_1 { status = \"okay\"; }; $user"
+	run ct check PWM4.cape
+	echo "$output"
+	[ "$status" -eq 0 ]
 }
 
 @test "an escape hatch sets no property of the board's nodes, and its bus devices hold their addresses" {

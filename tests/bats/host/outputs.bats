@@ -131,3 +131,33 @@ no_temp_files() {
 	no_temp_files real
 	no_temp_files .
 }
+
+@test "pinout --svg writes through a FIFO or a symlink, and a failed write is exit 4" {
+	cd "$BATS_TEST_TMPDIR"
+	# a FIFO is written into, not renamed over
+	mkfifo fifo
+	timeout 20 cat fifo > from-fifo &
+	run ct pinout --board beaglebone-black "$DEFS/weather.cape" --svg fifo
+	wait
+	no_sanitizer_report
+	[ "$status" -eq 0 ]
+	[ -p fifo ]
+	grep -q '</svg>' from-fifo
+	# a symlink keeps pointing at its target, which gets the drawing
+	mkdir real
+	echo old > real/p.svg
+	ln -s real/p.svg link
+	run ct pinout --board beaglebone-black "$DEFS/weather.cape" --svg link
+	[ "$status" -eq 0 ]
+	[ -L link ]
+	grep -q '</svg>' real/p.svg
+	no_temp_files real
+	no_temp_files .
+	# a write that fails (the file size limit) is exit 4, the old file kept
+	echo previous > p.svg
+	run ct_fsize_1k pinout --board beaglebone-black "$DEFS/weather.cape" --svg p.svg
+	[ "$status" -eq 4 ]
+	[[ "$output" == *"p.svg: cannot write"* ]]
+	[ "$(cat p.svg)" = previous ]
+	no_temp_files .
+}

@@ -213,6 +213,35 @@ D
 	[ ! -e "$BATS_TEST_TMPDIR/o.dtbo" ]
 }
 
+@test "resolve refuses another cape's pin words that cover the overlay's pins and more (exit 3)" {
+	cd "$BATS_TEST_TMPDIR"
+	E='version = "00A0"; manufacturer = "M";'
+	I2C='{ pin = "P9.17"; mode = "i2c1_scl"; direction = "bidir"; pull = "up"; }, { pin = "P9.18"; mode = "i2c1_sda"; direction = "bidir"; pull = "up"; }'
+	cat > oled.cape <<EOF
+eeprom = { board-name = "OLED"; $E part-number = "X-OLED"; };
+pins = ( $I2C );
+devices = ( { type = "i2c"; bus = "i2c1"; address = 0x3c; compatible = "solomon,ssd1306fb-i2c"; } );
+EOF
+	cat > pwm.cape <<EOF
+eeprom = { board-name = "PWM"; $E part-number = "X-PWM"; };
+pins = ( $I2C, { pin = "P9.23"; mode = 7; direction = "out"; } );
+devices = ( { type = "i2c"; bus = "i2c1"; address = 0x40; compatible = "nxp,pca9685-pwm"; },
+            { type = "led"; pin = "P9.23"; label = "oe"; } );
+EOF
+	ct create oled.cape --board beaglebone-black -o a >/dev/null
+	ct create pwm.cape --board beaglebone-black -o b >/dev/null
+	run ct resolve -b beaglebone-black -c b/X-PWM-00A0.eeprom a/X-OLED-00A0.dtbo -o r.dtbo
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"the cape's pin words use P9.23, which its exclusive-use does not name (another cape's EEPROM or definition?)"* ]]
+	[ ! -e r.dtbo ]
+	run ct resolve -b beaglebone-black -c pwm.cape a/X-OLED-00A0.dtbo -o r.dtbo
+	[ "$status" -eq 3 ]
+	# its own words resolve
+	run ct resolve -b beaglebone-black -c a/X-OLED-00A0.eeprom a/X-OLED-00A0.dtbo -o r.dtbo
+	[ "$status" -eq 0 ]
+}
+
 @test "a board that exports nothing has nothing to resolve (exit 3)" {
 	b=$BATS_TEST_TMPDIR/noexports.board
 	sed '/^exports = (/,/^);/d' "$TOP/schemas/boards/beaglebone-black.board" > "$b"

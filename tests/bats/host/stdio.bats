@@ -107,3 +107,34 @@ WD=$GOLDEN/BB-WTHR-01-00A2.qemu-vexpress.dtbo
 	run ct pinout --board beaglebone-black --json --svg - "$DEFS/weather.cape"
 	[ "$status" -eq 2 ]
 }
+
+@test "a read stops at 1 MiB: a definition, image, overlay or standard input longer is refused, saying so" {
+	cd "$BATS_TEST_TMPDIR"
+	head -c 2M /dev/zero > big
+	run ct check - < big
+	no_sanitizer_report
+	[ "$status" -eq 4 ]
+	[[ "$output" == *"<stdin>: longer than 1 MiB, the most capetool reads of a file"* ]]
+	run ct decode - < big
+	[ "$status" -eq 4 ]
+	[[ "$output" == *"<stdin>: longer than 1 MiB"* ]]
+	ct create "$DEFS/bone/bborg-relay.cape" --board beaglebone-black -o c >/dev/null
+	run ct resolve -b beaglebone-black -c c/BBORG_RELAY-00A2.eeprom big -o r.dtbo
+	[ "$status" -eq 4 ]
+	[[ "$output" == *"big: longer than 1 MiB"* ]]
+	[ ! -e r.dtbo ]
+	# an escape hatch the definition names
+	sed '/^eeprom/,$!d' "$DEFS/weather.cape" > hatch.cape
+	printf 'overlay = "%s";\n' "$PWD/big" >> hatch.cape
+	run ct check --board qemu-vexpress hatch.cape
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"big: longer than 1 MiB"* ]]
+	# and a file with no end
+	run timeout 60 "$CAPETOOL" check - < /dev/zero
+	[ "$status" -eq 4 ]
+	printf 'overlay = "/dev/zero";\n' >> hatch.cape
+	sed -i '/big"/d' hatch.cape
+	run timeout 60 "$CAPETOOL" check --board qemu-vexpress hatch.cape
+	[ "$status" -ne 0 ] && [ "$status" -ne 124 ]
+	[[ "$output" == *"/dev/zero: longer than 1 MiB"* ]]
+}
