@@ -89,7 +89,7 @@ static void roundtrip(const uint8_t *buf, const struct hat_image *im)
 		abort();
 	hat_print_eepdump(f, im, true);
 	fclose(f);
-	if (!hat_settings_parse("fuzz", (const uint8_t *)text, tlen, 0, NULL, NULL, 0, &t)) {
+	if (!hat_settings_parse("fuzz", (const uint8_t *)text, tlen, (int)im->version, NULL, NULL, 0, &t)) {
 		img2 = hat_encode(&t, &len2);
 		if (len2 != len || memcmp(img2, buf, len)) {
 			fprintf(stderr, "settings round trip changed the image:\n%s", text);
