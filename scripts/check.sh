@@ -36,7 +36,7 @@ bisect     16
 kunit      159
 guest      187
 build-distro 1
-guest-distro 51
+guest-distro 52
 '
 
 # The distribution lane (kernel/configs/distro/: PM, drivers and capebus as
