@@ -627,21 +627,28 @@ struct bctx {
 	bool portable;		/* the board exports names: use only them, no pinmux */
 };
 
+static void vberr(struct bctx *c, const struct cape_dev *dv, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 static void berr(struct bctx *c, const struct cape_dev *dv, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+static void vberr(struct bctx *c, const struct cape_dev *dv, const char *fmt, va_list ap)
+{
+	c->errors++;
+	if (err_quiet)
+		return;
+	fprintf(stderr, "%s:%d: devices: ", c->d->file, dv ? dv->line : 0);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
 
 static void berr(struct bctx *c, const struct cape_dev *dv, const char *fmt, ...)
 {
 	va_list ap;
 
-	c->errors++;
-	if (err_quiet)
-		return;
-	fprintf(stderr, "%s:%d: devices: ", c->d->file, dv ? dv->line : 0);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vberr(c, dv, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 /* A pinmux group for the given pins, or NULL if the board has no pinmux. */
@@ -1669,14 +1676,9 @@ void ov_err(struct bctx *c, const struct cape_dev *dv, const char *fmt, ...)
 {
 	va_list ap;
 
-	c->errors++;
-	if (err_quiet)
-		return;
-	fprintf(stderr, "%s:%d: devices: ", c->d->file, dv ? dv->line : 0);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vberr(c, dv, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 struct onode *ov_bus(struct bctx *c, const struct cape_dev *dv, const char *want)
