@@ -91,16 +91,16 @@ build_base_dtbs() {
 		dtc -q -@ -I dts -O dtb -o "$out/vexpress.dtb" - || return 1
 }
 
-# no_ksrc WHY: what a test does when what it needs from the 6.12 tree is
-# missing: a skip when the suite runs alone without the tree; a failure,
-# saying WHY, under make check (CB_REQUIRE_KSRC=1), which builds the tree
-# first.
+# no_ksrc WHY [SKIP]: what a test does when what it needs from the 6.12
+# tree (or the kernel built from it) is missing: a skip, saying SKIP, when
+# the suite runs alone without it; a failure, saying WHY, under make check
+# (CB_REQUIRE_KSRC=1), which builds them first.
 no_ksrc() {
 	if [ "${CB_REQUIRE_KSRC:-0}" = 1 ]; then
 		echo "$1" >&2
 		return 1
 	fi
-	skip "no 6.12 tree at $KSRC"
+	skip "${2:-no 6.12 tree at $KSRC}"
 }
 
 # need_base_dtb NAME: the base DTB built by build_base_dtbs (setup_file),
@@ -170,4 +170,24 @@ fake_sysfs() {
 	echo eeprom > "$c/overlay"; echo > "$c/overlay_file"
 	printf 'P9.19 mode3 bidir pull-up rx slow\nP8.13 mode7 out no-pull fast\nP9.39\n' > "$c/pins"
 	printf 'vdd-3v3b 150\nvdd-5v 0\nsys-5v 0\ndc-supplied 0\n' > "$c/currents"
+}
+
+# nohdmi_board OUT: the Black's profile with its HDMI framer off (the
+# series' am335x-boneblack-nohdmi.dts), as a board of its own: its LCD and
+# McASP pins the capes', and no variants (they free board pins this profile
+# no longer has).
+nohdmi_board() {
+	python3 - "$TOP/schemas/boards/beaglebone-black.board" "$1" <<'PY'
+import sys
+s = open(sys.argv[1]).read()
+a = s.index("board-pins = [")
+b = s.index("]", a)
+s = s[:a] + 'board-pins = [ "P8.3", "P8.4", "P8.5", "P8.6", "P8.20", "P8.21", "P8.22", ' \
+    '"P8.23", "P8.24", "P8.25", "P9.41" ' + s[b:]
+s = s.replace('name = "beaglebone-black";', 'name = "beaglebone-black-nohdmi";', 1)
+# its variants free board pins this profile no longer has
+a = s.index("variants = (")
+s = s[:a] + s[s.index("\n);\n", a) + 4:]
+open(sys.argv[2], "w").write(s)
+PY
 }

@@ -13,8 +13,7 @@ setup() {
 	ko=${CAPEBUS_CACHE:-$HOME/.cache/capebus}/build/kernel/drivers/capebus/capebus.ko
 	names=$(cat "$TOP/tests/tools/family-names.ere")
 	if [ ! -f "$ko" ]; then
-		[ -z "${CB_REQUIRE_KSRC:-}" ] || { echo "no $ko (make kernel)" >&2; return 1; }
-		skip "no $ko (make kernel)"
+		no_ksrc "no $ko (make kernel)" "no $ko (make kernel)" || return
 	fi
 	# Built from these sources: the tree's copies are the worktree's and
 	# none is newer than the module.
@@ -27,8 +26,8 @@ setup() {
 		fi
 	done
 	if [ -n "$stale" ]; then
-		[ -z "${CB_REQUIRE_KSRC:-}" ] || { echo "$ko is older than$stale (make kernel)" >&2; return 1; }
-		skip "$ko is older than$stale (make kernel)"
+		no_ksrc "$ko is older than$stale (make kernel)" \
+			"$ko is older than$stale (make kernel)" || return
 	fi
 }
 
