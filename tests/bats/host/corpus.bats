@@ -16,19 +16,7 @@ setup_file() {
 	build_base_dtbs "$BASE_DTBS" || true
 	# The Black with its HDMI framer off (the series' am335x-boneblack-nohdmi.dts):
 	# the Black's profile, its LCD and McASP pins the capes'.
-	python3 - "$TOP/schemas/boards/beaglebone-black.board" "$BATS_FILE_TMPDIR/nohdmi.board" <<'PY'
-import sys
-s = open(sys.argv[1]).read()
-a = s.index("board-pins = [")
-b = s.index("]", a)
-s = s[:a] + 'board-pins = [ "P8.3", "P8.4", "P8.5", "P8.6", "P8.20", "P8.21", "P8.22", ' \
-    '"P8.23", "P8.24", "P8.25", "P9.41" ' + s[b:]
-s = s.replace('name = "beaglebone-black";', 'name = "beaglebone-black-nohdmi";', 1)
-# its variants free board pins this profile no longer has
-a = s.index("variants = (")
-s = s[:a] + s[s.index("\n);\n", a) + 4:]
-open(sys.argv[2], "w").write(s)
-PY
+	nohdmi_board "$BATS_FILE_TMPDIR/nohdmi.board"
 }
 
 # field FACTS KEY: the value of a facts file's KEY line

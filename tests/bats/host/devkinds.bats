@@ -7,19 +7,7 @@ load helpers
 
 setup_file() {
 	# the Black with its HDMI framer off: its LCD and McASP pins the capes'
-	python3 - "$TOP/schemas/boards/beaglebone-black.board" "$BATS_FILE_TMPDIR/nohdmi.board" <<'PY'
-import sys
-s = open(sys.argv[1]).read()
-a = s.index("board-pins = [")
-b = s.index("]", a)
-s = s[:a] + 'board-pins = [ "P8.3", "P8.4", "P8.5", "P8.6", "P8.20", "P8.21", "P8.22", ' \
-    '"P8.23", "P8.24", "P8.25", "P9.41" ' + s[b:]
-s = s.replace('name = "beaglebone-black";', 'name = "beaglebone-black-nohdmi";', 1)
-# its variants free board pins this profile no longer has
-a = s.index("variants = (")
-s = s[:a] + s[s.index("\n);\n", a) + 4:]
-open(sys.argv[2], "w").write(s)
-PY
+	nohdmi_board "$BATS_FILE_TMPDIR/nohdmi.board"
 }
 
 EEPROM='eeprom = { board-name = "Kind test"; version = "00A0"; manufacturer = "Example Labs"; part-number = "EXL-KIND-01"; };'
