@@ -452,6 +452,8 @@ int capebus_controller_set_target_pins(struct capebus_controller *ctrl,
 				       const unsigned long *pins);
 int capebus_controller_add_export(struct capebus_controller *ctrl,
 				  const char *name, struct device_node *np);
+int capebus_controller_of_read(struct capebus_controller *ctrl,
+			       struct device *dev);
 int capebus_controller_register(struct capebus_controller *ctrl);
 int devm_capebus_controller_register(struct device *dev,
 				     struct capebus_controller *ctrl);
