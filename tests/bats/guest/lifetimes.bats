@@ -124,7 +124,7 @@ read_all='for d in "$@"; do
 	# rmdir: the group goes with the last declaration; the core unloads
 	# and a new controller comes up.
 	cfs_run 'rmdir $CAPES/f $CAPES/e $CAPES/idle && sleep 0.5 && ls /sys/kernel/config/capebus | wc -l &&
-		cb-settle && { rmmod capebus_bone_weather 2>/dev/null; rmmod capebus; } &&
+		cb-settle && { rmmod capebus_bone_weather 2>/dev/null; unload_core; } &&
 		modprobe capebus-bone && for i in $(seq 100); do [ -d $CB ] && break; sleep 0.1; done; ls /sys/kernel/config/capebus'
 	[ "$status" -eq 0 ]
 	[ "${lines[*]}" = "0 capebus0" ]
