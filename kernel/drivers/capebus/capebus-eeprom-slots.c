@@ -38,6 +38,8 @@
 
 #include <linux/module.h>
 
+#include "capebus-internal.h"
+
 /* What a slot last made of its EEPROM (capebus_eeprom_slots.seen). */
 enum capebus_eeprom_seen {
 	CAPEBUS_EEPROM_SEEN_NOTHING,	/* not looked at yet */

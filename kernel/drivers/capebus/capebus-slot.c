@@ -43,7 +43,6 @@ const char *capebus_slot_state_name(enum capebus_slot_state state)
 
 	return capebus_slot_state_names[state];
 }
-EXPORT_SYMBOL_GPL(capebus_slot_state_name);
 
 static enum capebus_slot_state capebus_slot_state_locked(struct capebus_slot *slot)
 {
@@ -163,7 +162,6 @@ void capebus_slot_set_nvmem(struct capebus_slot *slot, struct device *nvmem)
 	}
 	slot->nvmem = get_device(nvmem);
 }
-EXPORT_SYMBOL_GPL(capebus_slot_set_nvmem);
 
 /**
  * capebus_slot_set_empty() - record that a slot holds no cape
@@ -311,7 +309,6 @@ int capebus_slot_set_eeprom(struct capebus_slot *slot, const void *raw,
 
 	return 0;
 }
-EXPORT_SYMBOL_GPL(capebus_slot_set_eeprom);
 
 /**
  * capebus_slot_read_eeprom() - read the bytes kept from a slot's EEPROM
