@@ -159,7 +159,6 @@ void capebus_controller_enable_parts(struct capebus_controller *ctrl);
 int capebus_controller_set_target_pins(struct capebus_controller *ctrl,
 				       struct device_node *np, const char *name,
 				       const unsigned long *pins);
-const char *capebus_slot_state_name(enum capebus_slot_state state);
 void capebus_slot_set_nvmem(struct capebus_slot *slot, struct device *nvmem);
 int capebus_slot_set_eeprom(struct capebus_slot *slot, const void *raw,
 			    size_t len);

@@ -43,6 +43,7 @@ const char *capebus_slot_state_name(enum capebus_slot_state state)
 
 	return capebus_slot_state_names[state];
 }
+EXPORT_SYMBOL_GPL(capebus_slot_state_name);
 
 static enum capebus_slot_state capebus_slot_state_locked(struct capebus_slot *slot)
 {

@@ -467,6 +467,7 @@ int capebus_header_gpio_pin(const struct capebus_header *header, u32 code);
 struct capebus_slot *capebus_slot(struct capebus_controller *ctrl,
 				  unsigned int nr);
 enum capebus_slot_state capebus_slot_state(struct capebus_slot *slot);
+const char *capebus_slot_state_name(enum capebus_slot_state state);
 void capebus_slot_set_empty(struct capebus_slot *slot);
 __printf(2, 3)
 void capebus_slot_set_failed(struct capebus_slot *slot, const char *fmt, ...);
