@@ -3,10 +3,11 @@
 # A second board family on the same core: the Raspberry Pi 40-pin header
 # (capebus-rpi) beside the BeagleBone header, in one boot.  The test board's
 # ID bus is segment 0 of QEMU's PCA9548 switch, with real at24 EEPROMs at
-# 0x50-0x53; I2C1 is segment 1, with QEMU's TMP105 at 0x48.  The HATs are
+# 0x50-0x53; I2C1 is segment 1, with QEMU's TMP105 at 0x49.  The HATs are
 # HAT+s whose images capetool writes from eepmake settings, and whose
-# overlays (<name>.dtbo, named in the EEPROM) the firmware loader finds in
-# the share:
+# overlays (<name>.dtbo, named in the EEPROM) the firmware loader finds: the
+# sample HAT+s of cape-defs/hats in the guest's /lib/firmware, the thief's
+# in the share:
 #   slot 0 (0x50)  Sensor HAT+: TMP105 on I2C1, LED on GPIO4
 #   slot 1 (0x51)  LED HAT+ (stackable): LED on GPIO17, supplies 1500 mA
 #   slot 2 (0x52)  Thief HAT+: wants GPIO4, which the Sensor HAT+ holds
@@ -27,17 +28,14 @@ setup_file() {
 	local ct=${CB_CAPETOOL:-$CB_TOP/build/capetool/host/capetool} d=$BATS_FILE_TMPDIR h
 	export CB_RUN=$d/guest
 	mkdir -p "$CB_RUN/share"
-	for h in sensor leds thief gpio-v1; do
+	for h in thief gpio-v1; do
 		"$ct" create "$FIX/$h.txt" -o "$d" >/dev/null
 	done
-	for h in sensor leds thief; do
-		dtc -q -@ -I dts -O dtb -o "$CB_RUN/share/capebus-hat-$h.dtbo" \
-			"$FIX/capebus-hat-$h.dtso"
-	done
+	dtc -q -@ -I dts -O dtb -o "$CB_RUN/share/capebus-hat-thief.dtbo" "$FIX/capebus-hat-thief.dtso"
 	cp "$d/gpio-v1.eep" "$CB_RUN/share/gpio-v1.eep"
 	guest_boot --slot 0="$CB_FIRMWARE/BB-WTHR-01-00A2.eeprom" \
-		   --hat 0="$d/sensor.eep" --hat 1="$d/leds.eep" --hat 2="$d/thief.eep" \
-		   --append firmware_class.path=/host
+		   --hat 0="$CB_FIRMWARE/sensor-hat.eep" --hat 1="$CB_FIRMWARE/led-hat.eep" \
+		   --hat 2="$d/thief.eep" --append firmware_class.path=/host
 	guest_put "$BATS_TEST_DIRNAME/fixtures/configfs-lib.sh" cfs.sh
 	wait_state 0 loaded
 	export HAT
@@ -85,6 +83,11 @@ teardown() {
 	guest_ok "for d in /sys/bus/i2c/devices/*-004[89]; do [ \"\$(cat \$d/name)\" = tmp105 ] && ls \$d/hwmon/*/temp1_input >/dev/null && echo \$d; done | wc -l"
 	# The weather cape's tmp105 at 0x48 on the bone's bus, the HAT's at 0x49 on I2C1.
 	[ "$output" = 2 ]
+	# The HAT's sensor is QEMU's TMP105 behind the switch: what QEMU sets,
+	# Linux reads through the HAT's overlay.
+	guest_qmp qom-set '{"path": "hat-temp", "property": "temperature", "value": 27500}' >/dev/null
+	guest_ok "cat /sys/bus/i2c/devices/*-0049/hwmon/hwmon*/temp1_input"
+	[ "$output" = 27500 ]
 	# The header's lines are gpio-sim's bank "hat-gpio" (the one with 28
 	# lines): line n is GPIOn.
 	guest_ok "echo 1 > /sys/class/leds/sensor-hat:green/brightness && echo 1 > /sys/class/leds/led-hat:red/brightness"
