@@ -31,7 +31,7 @@ host       301
 fuzz-kernel 11
 build      1
 checkpatch 12
-dtbinding  7
+dtbinding  10
 bisect     16
 kunit      164
 guest      195
