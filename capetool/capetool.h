@@ -375,7 +375,17 @@ int overlay_resolve(const char *src, const void *dtbo, size_t len, const struct 
 
 /* ---- sysfs.c: sysfs, configfs and nvmem access ---- */
 const char *sysfs_root(void);			/* $CAPETOOL_SYSFS or /sys */
-char *slot_nvmem_path(int slot, int *code);	/* malloc'ed path or NULL */
+/*
+ * The nvmem device of slot @slot of the controller @ctrl names (a name,
+ * capebus1, or a family, "bone" or "rpi"; NULL: any), or NULL after saying
+ * why; two controllers with that slot are refused (*code EXIT_USAGE), not
+ * guessed between.  *family (may be NULL): the controller's, malloc'ed.
+ */
+char *slot_nvmem_path(int slot, const char *ctrl, char **family, int *code);
+/* A controller's "family" attribute ("bone", "rpi"), "" if none; malloc'ed. */
+char *ctrl_family(const char *ctrl);
+/* Controller @ctrl is @want by name or family (@want NULL: any). */
+bool ctrl_matches(const char *ctrl, const char *want);
 char *configfs_ctrl_dir(const char *ctrl, int *code);
 char **list_dir(const char *path);		/* sorted, NULL-terminated */
 void free_list(char **v);

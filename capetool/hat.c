@@ -1123,7 +1123,7 @@ static void eepdump_data(FILE *f, const uint8_t *d, size_t len, bool readable)
 	}
 }
 
-static void uuid_str(const uint32_t u[4], char out[37])
+void hat_uuid_str(const uint32_t u[4], char out[37])
 {
 	snprintf(out, 37, "%08x-%04x-%04x-%04x-%04x%08x", u[3], u[2] >> 16, u[2] & 0xffff,
 		 u[1] >> 16, u[1] & 0xffff, u[0]);
@@ -1143,7 +1143,7 @@ void hat_print_eepdump(FILE *f, const struct hat_image *im, bool readable)
 		fprintf(f, "# Start of atom #%u of type 0x%04x and length %u\n", a->count, a->type, a->dlen);
 		switch (a->type) {
 		case RPI_HAT_ATOM_VENDOR:
-			uuid_str(im->uuid, u);
+			hat_uuid_str(im->uuid, u);
 			fprintf(f, "# Vendor info\nproduct_uuid %s\nproduct_id 0x%04x\nproduct_ver 0x%04x\n",
 				u, im->product_id, im->product_ver);
 			fprintf(f, "vendor \"%s\"   # length=%zu\n", im->vendor_str, strlen(im->vendor_str));
@@ -1253,7 +1253,7 @@ static void print_text(const char *src, const struct hat_image *im)
 	char u[37];
 	unsigned nc = 0;
 
-	uuid_str(im->uuid, u);
+	hat_uuid_str(im->uuid, u);
 	printf("source:        %s\n", src);
 	printf("format:        %s (version %u), %u atoms, %u bytes%s\n",
 	       im->version == RPI_HAT_VERSION_1 ? "HAT" : "HAT+", im->version, im->numatoms, im->eeplen,
@@ -1322,7 +1322,7 @@ static void print_json(const char *src, const struct hat_image *im)
 	char u[37];
 	bool first = true;
 
-	uuid_str(im->uuid, u);
+	hat_uuid_str(im->uuid, u);
 	printf("{\"source\": ");
 	json_str(src);
 	printf(", \"format\": \"%s\", \"version\": %u, \"numatoms\": %u, \"eeplen\": %u, \"uuid\": \"%s\"",

@@ -85,6 +85,8 @@ struct hat_image {
 /* Decode; on error EXIT_* and *why.  hat_image_free() in every case. */
 int hat_decode(const uint8_t *buf, size_t len, struct hat_image *im, char *why, size_t whylen);
 void hat_image_free(struct hat_image *im);
+/* "aaaaaaaa-bbbb-cccc-dddd-eeeeffffffff", as eepmake reads it */
+void hat_uuid_str(const uint32_t u[4], char out[37]);
 
 /*
  * decode's formats for a HAT image: text, JSON, eepdump's text, and the
