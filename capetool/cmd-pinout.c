@@ -15,10 +15,13 @@
 #include <string.h>
 #include <unistd.h>
 #include "capetool.h"
+#include "hat.h"
 
 static const char usage_text[] =
 	"usage: capetool pinout [--board B [--variant V]] [--json] [--svg FILE] [--color[=WHEN]]\n"
 	"                       [--live] [DEF|IMAGE]...\n"
+	"       capetool pinout [--board rpi] [--json] [--svg FILE] [--color[=WHEN]]\n"
+	"                       [HAT[@ADDR]]...\n"
 	"\n"
 	"Draw the headers P8 and P9 as the capes use them: each pin is power or\n"
 	"ground, the board's own (eMMC, HDMI...), the shared cape bus, free, or the\n"
@@ -27,6 +30,12 @@ static const char usage_text[] =
 	"board pin claimed by a cape, is a conflict: both claimants\n"
 	"are named.  Inputs are definitions and EEPROM images, in any mix (\"-\":\n"
 	"standard input); with none, the board's blank header map.\n"
+	"A Raspberry Pi's 40-pin header (--board rpi, or HAT settings or images\n"
+	"given without --board) is drawn as pinout.xyz does: pin 1 (3V3) top left,\n"
+	"odd pins left, GPIOs by BCM number, power, ground and ID_SD/ID_SC marked;\n"
+	"each GPIO a v1 HAT's map claims with the HAT and its function (in, out,\n"
+	"ALTn and the signal, from the profile), pull.  A GPIO two HATs claim, or\n"
+	"GPIO0/GPIO1, is a conflict.  HAT@ADDR: as check.\n"
 	"  -b, --board B     board profile (pin names, functions by mode, board pins)\n"
 	"      --variant V   the board's variants in use (no-hdmi...): their pins free\n"
 	"  -l, --live        add the capes the running kernel reports\n"
@@ -737,19 +746,6 @@ static const char *const cape_rgb[] = {
 };
 #define NRGB (sizeof(cape_rgb) / sizeof(cape_rgb[0]))
 
-static void xml_text(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
-
 /* @s, cut to @max characters (UTF-8 aware) with "..." if longer. */
 static void xml_text_max(FILE *f, const char *s, size_t max)
 {
@@ -1053,7 +1049,7 @@ static int write_svg(const struct view *v, const char *path)
 
 /* ---- the command ---- */
 
-static bool want_color(const char *when)
+bool pinout_want_color(const char *when)
 {
 	const char *nc = getenv("NO_COLOR");
 
@@ -1118,6 +1114,29 @@ int cmd_pinout(int argc, char **argv)
 		err("--svg - and --json: only one of them can go to standard output");
 		return EXIT_USAGE;
 	}
+	/* HATs: --board rpi, or (no board named) HAT settings or images given */
+	{
+		bool hats = optind < argc && !boardname;
+
+		for (int i = optind; hats && i < argc; i++) {
+			char *p;
+			int a;
+
+			if (hat_arg(argv[i], &p, &a))
+				return EXIT_USAGE;
+			hats = a >= 0 || hat_input_kind(p);
+			free(p);
+		}
+		if (hats || (boardname && board_is_rpi(boardname))) {
+			if (live || variant) {
+				err("%s: a Raspberry Pi header's pinout draws HAT files (no --live, no variants)",
+				    live ? "--live" : "--variant");
+				return EXIT_USAGE;
+			}
+			return pinout_rpi(boardname, argv + optind, argc - optind, json, svg,
+					  pinout_want_color(when));
+		}
+	}
 	v = xcalloc(1, sizeof(*v));
 	rc = board_load(boardname, &v->b);
 	if (!rc && (rc = board_apply_variants(&v->b, variant)))
@@ -1131,7 +1150,7 @@ int cmd_pinout(int argc, char **argv)
 	for (int i = optind; i < argc && !rc; i++)
 		rc = load_file(v, argv[i]);
 	if (!rc) {
-		v->color = !json && want_color(when);
+		v->color = !json && pinout_want_color(when);
 		classify(v);
 		if (svg)
 			rc = write_svg(v, svg);

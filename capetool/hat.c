@@ -100,6 +100,12 @@ static const char *const key_names[K_NKEYS] = {
 
 static bool is_gpio_key(int k) { return k >= K_DRIVE && k <= K_SETGPIO; }
 
+const char *hat_func_name(uint8_t pin) { return func_names[pin & RPI_HAT_PIN_FUNC_MASK]; }
+const char *hat_pull_name(uint8_t pin)
+{
+	return pull_names[(pin & RPI_HAT_PIN_PULL_MASK) >> RPI_HAT_PIN_PULL_SHIFT];
+}
+
 struct sctx {
 	const char *file;
 	int errors, line;
@@ -558,6 +564,22 @@ static void parse_line(struct sctx *c, char *line)
 	}
 }
 
+int hat_input_kind(const char *path)
+{
+	uint8_t *buf;
+	size_t len, n = strlen(path);
+	int kind;
+
+	if (read_file(path, &buf, &len))
+		return 0;	/* the reader of the other kind says why */
+	kind = hat_has_signature(buf, len) ? 2
+	       : hat_looks_like_settings(buf, len) ||
+	         (!file_kind_not_image(buf, len) && (buf_is_text(buf, len) || !len) && n > 4 &&
+		  !strcmp(path + n - 4, ".txt")) ? 1 : 0;
+	free(buf);
+	return kind;
+}
+
 bool hat_looks_like_settings(const uint8_t *buf, size_t len)
 {
 	size_t i = 0;
@@ -670,6 +692,7 @@ int hat_settings_parse(const char *name, const uint8_t *buf, size_t len, int ver
 		free(line);
 		i = e;
 	}
+	memcpy(s->gpio_line, c.gpio_line, sizeof(s->gpio_line));
 	if (c.in_string)
 		serr(&c, c.string_line, c.blob == -1 ? "dt_blob" : "custom_data",
 		     "the multi-line string is not closed (\\\" closes it)");

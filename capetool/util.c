@@ -548,3 +548,17 @@ int parse_slot_option(const char *arg)
 	}
 	return (int)slot;
 }
+
+/* @s as XML text (SVG): & < > " escaped. */
+void xml_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
