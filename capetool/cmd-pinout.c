@@ -1116,18 +1116,27 @@ int cmd_pinout(int argc, char **argv)
 	}
 	/* HATs: --board rpi, or (no board named) HAT settings or images given */
 	{
-		bool hats = optind < argc && !boardname;
+		int nhat = 0, first = -1;
+		bool rpi = boardname && board_is_rpi(boardname);
 
-		for (int i = optind; hats && i < argc; i++) {
+		for (int i = optind; i < argc; i++) {
 			char *p;
 			int a;
 
 			if (hat_arg(argv[i], &p, &a))
 				return EXIT_USAGE;
-			hats = a >= 0 || hat_input_kind(p);
+			if (a >= 0 || hat_input_kind(p)) {
+				nhat++;
+				first = first < 0 ? i : first;
+			}
 			free(p);
 		}
-		if (hats || (boardname && board_is_rpi(boardname))) {
+		if (nhat && !rpi && (boardname || nhat != argc - optind)) {
+			err("%s is a Raspberry Pi HAT (settings or image): HATs are drawn on a Raspberry Pi's header (--board rpi), apart from capes",
+			    in_name(argv[first]));
+			return EXIT_USAGE;
+		}
+		if (rpi || (nhat && nhat == argc - optind)) {
 			if (live || variant) {
 				err("%s: a Raspberry Pi header's pinout draws HAT files (no --live, no variants)",
 				    live ? "--live" : "--variant");
