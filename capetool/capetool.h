@@ -69,6 +69,13 @@ int write_attr_bin(const char *path, const void *buf, size_t len);
 char *path_dirname(const char *path);
 void json_str(const char *s);
 void xml_text(FILE *f, const char *s);
+/* ", \"KEY\": " and @val as a JSON string, or null */
+void json_opt(const char *key, const char *val);
+/*
+ * Close the open_memstream @f and write what it holds to @path as every
+ * output is written (write_file; "-": standard output).  EXIT_*, said.
+ */
+int memstream_write(FILE *f, char **mem, size_t *len, const char *path);
 bool utf8_valid(const char *s);
 /*
  * The candidate nearest @word (edit distance, case ignored, a start of the

@@ -646,15 +646,6 @@ static void json_claim(const struct view *v, const struct ppin *p, int i)
 	putchar('}');
 }
 
-static void json_opt(const char *key, const char *val)
-{
-	printf(", \"%s\": ", key);
-	if (val)
-		json_str(val);
-	else
-		printf("null");
-}
-
 static void print_json(const struct view *v)
 {
 	bool first = true;
@@ -917,7 +908,6 @@ static int write_svg(const struct view *v, const char *path)
 	static const int order[2] = { 1, 0 };	/* P9 left, P8 right, as on the board */
 	struct legend_line *lines = NULL;
 	size_t nlines = 0;
-	int r;
 
 	if (!f) {
 		err("out of memory");
@@ -1033,18 +1023,7 @@ static int write_svg(const struct view *v, const char *path)
 	}
 	free(lines);
 	fprintf(f, "</g>\n</svg>\n");
-	if (ferror(f) | fclose(f)) {
-		free(mem);
-		err("out of memory");
-		return EXIT_FAIL;
-	}
-	r = write_file(path, mem, memlen);
-	free(mem);
-	if (r) {
-		err("%s: cannot write: %s", out_name(path), strerror(-r));
-		return EXIT_IO;
-	}
-	return EXIT_OK;
+	return memstream_write(f, &mem, &memlen, path);
 }
 
 /* ---- the command ---- */

@@ -244,14 +244,6 @@ static void print_text(const struct rview *v)
 
 /* ---- JSON ---- */
 
-static void json_or_null(const char *s)
-{
-	if (s)
-		json_str(s);
-	else
-		printf("null");
-}
-
 static void print_json(const struct rview *v)
 {
 	bool first = true;
@@ -266,10 +258,8 @@ static void print_json(const struct rview *v)
 		       h ? ", " : "", 'A' + h, u->version == RPI_HAT_VERSION_1 ? "HAT" : "HAT+",
 		       u->version);
 		json_str(u->product);
-		printf(", \"vendor\": ");
-		json_str(u->vendor);
-		printf(", \"source\": ");
-		json_str(u->file);
+		json_opt("vendor", u->vendor);
+		json_opt("source", u->file);
 		printf(", \"address\": %d}", u->addr);
 	}
 	printf("], \"header\": [");
@@ -284,17 +274,18 @@ static void print_json(const struct rview *v)
 			printf("%d", r->p->gpio);
 		else
 			printf("null");
-		printf(", \"fixed\": ");
-		json_or_null(r->p->fixed);
-		printf(", \"use\": ");
-		json_or_null(r->p->use);
+		json_opt("fixed", r->p->fixed);
+		json_opt("use", r->p->use);
 		printf(", \"alt\": ");
 		if (r->p->gpio < 0) {
 			printf("null");
 		} else {
 			for (int k = 0; k < 6; k++) {
 				printf("%s", k ? ", " : "[");
-				json_or_null(r->p->alt[k]);
+				if (r->p->alt[k])
+					json_str(r->p->alt[k]);
+				else
+					printf("null");
 			}
 			putchar(']');
 		}
@@ -304,9 +295,9 @@ static void print_json(const struct rview *v)
 		for (int c = 0; c < r->nclaims; c++) {
 			uint8_t pin = v->hat[r->claim[c]].pins[r->p->gpio];
 
-			printf("%s{\"hat\": \"%c\", \"function\": \"%s\", \"signal\": ", c ? ", " : "",
+			printf("%s{\"hat\": \"%c\", \"function\": \"%s\"", c ? ", " : "",
 			       'A' + r->claim[c], hat_func_name(pin));
-			json_or_null(signal_of(r->p, pin));
+			json_opt("signal", signal_of(r->p, pin));
 			printf(", \"pull\": \"%s\", \"byte\": %u}", hat_pull_name(pin), pin);
 		}
 		printf("]}");
@@ -356,7 +347,7 @@ static int write_svg(const struct rview *v, const char *path)
 {
 	const int label = 1500, pads = 200, top = 400, w = 2 * label + pads + 200;
 	int lines = 5 + v->nhats + (v->nconflicts ? 1 + v->nconflicts : 0);
-	int h = top + RPI_HDR_PINS / 2 * 100 + 150 + lines * 90, x0 = 100 + label, r;
+	int h = top + RPI_HDR_PINS / 2 * 100 + 150 + lines * 90, x0 = 100 + label;
 	char *mem = NULL;
 	size_t memlen = 0;
 	FILE *f = open_memstream(&mem, &memlen);
@@ -426,18 +417,7 @@ static int write_svg(const struct rview *v, const char *path)
 		}
 		fprintf(f, "</g>\n</svg>\n");
 	}
-	if (ferror(f) | fclose(f)) {
-		free(mem);
-		err("out of memory");
-		return EXIT_FAIL;
-	}
-	r = write_file(path, mem, memlen);
-	free(mem);
-	if (r) {
-		err("%s: cannot write: %s", out_name(path), strerror(-r));
-		return EXIT_IO;
-	}
-	return EXIT_OK;
+	return memstream_write(f, &mem, &memlen, path);
 }
 
 int pinout_rpi(const char *board, char *const *files, int n, bool json, const char *svg,

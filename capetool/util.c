@@ -562,3 +562,31 @@ void xml_text(FILE *f, const char *s)
 		}
 	}
 }
+
+void json_opt(const char *key, const char *val)
+{
+	printf(", \"%s\": ", key);
+	if (val)
+		json_str(val);
+	else
+		printf("null");
+}
+
+int memstream_write(FILE *f, char **mem, size_t *len, const char *path)
+{
+	int r;
+
+	if (ferror(f) | fclose(f)) {
+		free(*mem);
+		err("out of memory");
+		return EXIT_FAIL;
+	}
+	r = write_file(path, *mem, *len);
+	free(*mem);
+	*mem = NULL;
+	if (r) {
+		err("%s: cannot write: %s", out_name(path), strerror(-r));
+		return EXIT_IO;
+	}
+	return EXIT_OK;
+}
