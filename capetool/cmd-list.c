@@ -13,8 +13,8 @@ static const char usage_text[] =
 	"cape) and every cape on the capebus bus (identity, slot, overlay source,\n"
 	"pins, currents), from /sys/class/capebus and /sys/bus/capebus.  Each\n"
 	"controller is named with its family (bone, rpi) when it has one: slot\n"
-	"numbers repeat across controllers (flash, read and decode --slot take\n"
-	"--controller NAME or FAMILY).\n"
+	"numbers repeat across controllers, and flash, read and decode of a slot\n"
+	"then take the controller's name or family too.\n"
 	"  -j, --json   JSON output\n"
 	"  -h, --help   this text\n";
 
