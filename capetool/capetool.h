@@ -76,6 +76,11 @@ void json_opt(const char *key, const char *val);
  * output is written (write_file; "-": standard output).  EXIT_*, said.
  */
 int memstream_write(FILE *f, char **mem, size_t *len, const char *path);
+/* Words on standard output wrapped at 79 columns, continuation lines indented. */
+struct wrap { int col; bool fresh; };
+void wrap_start(struct wrap *w, const char *indent);
+void wrap_word(struct wrap *w, const char *s);
+void wrap_end(struct wrap *w);
 bool utf8_valid(const char *s);
 /*
  * The candidate nearest @word (edit distance, case ignored, a start of the

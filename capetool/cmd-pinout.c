@@ -489,38 +489,6 @@ static void put_cell(const struct view *v, const struct ppin *p, bool right)
 		fputs(t, stdout);
 }
 
-/* A line of words wrapped at 79 columns, continuation lines indented. */
-struct wrap { int col; bool fresh; };
-
-static void wrap_start(struct wrap *w, const char *indent)
-{
-	fputs(indent, stdout);
-	w->col = (int)strlen(indent);
-	w->fresh = true;
-}
-
-static void wrap_word(struct wrap *w, const char *s)
-{
-	int n = (int)strlen(s);
-
-	if (!w->fresh && w->col + 1 + n > 79) {
-		printf("\n      ");
-		w->col = 6;
-	} else if (!w->fresh) {
-		putchar(' ');
-		w->col++;
-	}
-	fputs(s, stdout);
-	w->col += n;
-	w->fresh = false;
-}
-
-static void wrap_end(struct wrap *w)
-{
-	putchar('\n');
-	w->col = 0;
-}
-
 static void claimant(const struct view *v, const struct ppin *p, int i, char *out, size_t n)
 {
 	const struct pcape *c = &v->capes[p->claim[i]];

@@ -207,6 +207,19 @@ static char *conflict_line(const struct rview *v, const struct rpos *r)
 	return s;
 }
 
+/* A legend line (malloc'ed, freed here) in 80 columns. */
+static void print_wrapped(char *s)
+{
+	struct wrap w = { 0, true };
+	char *save = NULL;
+
+	wrap_start(&w, "  ");
+	for (char *t = strtok_r(s, " ", &save); t; t = strtok_r(NULL, " ", &save))
+		wrap_word(&w, t);
+	wrap_end(&w);
+	free(s);
+}
+
 static void print_text(const struct rview *v)
 {
 	printf("%*s%s%s%s\n", RCELL - 6, "", v->color ? "\033[1m" : "",
@@ -223,23 +236,13 @@ static void print_text(const struct rview *v)
 	printf("  A-Z a HAT (below): GPIO (BCM), in/out/ALTn and the signal, pull\n");
 	printf("  ! conflict: claimed by two HATs, or by a HAT and the Pi\n");
 	printf("HATs:%s\n", v->nhats ? "" : " none");
-	for (int h = 0; h < v->nhats; h++) {
-		char *s = hat_line(v, h);
-
-		printf("  %s\n", s);
-		free(s);
-	}
+	for (int h = 0; h < v->nhats; h++)
+		print_wrapped(hat_line(v, h));
 	if (v->nconflicts)
 		printf("Conflicts:\n");
-	for (int i = 0; i < RPI_HDR_PINS; i++) {
-		char *s;
-
-		if (v->pos[i].kind != R_CONFLICT)
-			continue;
-		s = conflict_line(v, &v->pos[i]);
-		printf("  %s\n", s);
-		free(s);
-	}
+	for (int i = 0; i < RPI_HDR_PINS; i++)
+		if (v->pos[i].kind == R_CONFLICT)
+			print_wrapped(conflict_line(v, &v->pos[i]));
 }
 
 /* ---- JSON ---- */

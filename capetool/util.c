@@ -590,3 +590,33 @@ int memstream_write(FILE *f, char **mem, size_t *len, const char *path)
 	}
 	return EXIT_OK;
 }
+
+/* A line of words wrapped at 79 columns, continuation lines indented. */
+void wrap_start(struct wrap *w, const char *indent)
+{
+	fputs(indent, stdout);
+	w->col = (int)strlen(indent);
+	w->fresh = true;
+}
+
+void wrap_word(struct wrap *w, const char *s)
+{
+	int n = (int)strlen(s);
+
+	if (!w->fresh && w->col + 1 + n > 79) {
+		printf("\n      ");
+		w->col = 6;
+	} else if (!w->fresh) {
+		putchar(' ');
+		w->col++;
+	}
+	fputs(s, stdout);
+	w->col += n;
+	w->fresh = false;
+}
+
+void wrap_end(struct wrap *w)
+{
+	putchar('\n');
+	w->col = 0;
+}
