@@ -13,7 +13,7 @@
 
 static const char usage_text[] =
 	"usage: capetool check DEF... [--board B [--variant V]] [--quiet]\n"
-	"       capetool check HAT[@ADDR]... [--board rpi] [--quiet]\n"
+	"       capetool check HAT[@ADDR]... [--board rpi] [--hat-version N] [--quiet]\n"
 	"\n"
 	"Validate cape definitions (schema, header pins, devices against the board\n"
 	"profile) without writing anything (DEF \"-\" is standard input).  The\n"
@@ -53,6 +53,9 @@ static const char usage_text[] =
 	"      --variant V the board set up to give pins to capes: V is one of its\n"
 	"                  variants or several, comma-separated (beaglebone-black:\n"
 	"                  no-hdmi, no-emmc; see capetool(1), BOARD PROFILES)\n"
+	"      --hat-version N  HAT settings read as 1: a v1 HAT (eepmake -v1), 2: a\n"
+	"                  HAT+ (eepmake's default: GPIO keywords refused); default:\n"
+	"                  as create, 1 if the settings have a GPIO map\n"
 	"  -q, --quiet     print only problems\n"
 	"  -h, --help      this text\n"
 	"Exit: 0 all fit, 3 invalid definition, 5 pin, address or slot conflict,\n"
@@ -385,11 +388,13 @@ int cmd_check(int argc, char **argv)
 		{ "board", required_argument, NULL, 'b' },
 		{ "variant", required_argument, NULL, OPT_VARIANT },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "hat-version", required_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	const char *boardname = NULL, *variant = NULL;
 	bool quiet = false;
+	int hat_version = 0;
 	struct board b;
 	struct fit f;
 	int c, rc = EXIT_OK, ndefs;
@@ -404,6 +409,10 @@ int cmd_check(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case 'q': quiet = true; break;
+		case 'V':
+			if ((hat_version = hat_version_option(optarg)) < 0)
+				return EXIT_USAGE;
+			break;
 		case 'h': fputs(usage_text, stdout); return EXIT_OK;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
@@ -442,8 +451,13 @@ int cmd_check(int argc, char **argv)
 				err("--variant: a Raspberry Pi header has no variants");
 				return EXIT_USAGE;
 			}
-			return hat_check(boardname, argv + optind, argc - optind, quiet);
+			return hat_check(boardname, argv + optind, argc - optind, hat_version,
+					 quiet);
 		}
+	}
+	if (hat_version) {
+		err("--hat-version is for HAT settings files, and %s is none", in_name(argv[optind]));
+		return EXIT_USAGE;
 	}
 	c = board_load(boardname, &b);
 	if (c)

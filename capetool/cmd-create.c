@@ -201,12 +201,10 @@ int cmd_create(int argc, char **argv)
 		case 'D': dout = optarg; break;
 		case 'f': force = true; break;
 		case 'V':
-			if (strcmp(optarg, "1") && strcmp(optarg, "2")) {
-				err("--hat-version: 1 (HAT) or 2 (HAT+), not %s", optarg);
+			if ((hat_version = hat_version_option(optarg)) < 0) {
 				free(custom);
 				return EXIT_USAGE;
 			}
-			hat_version = optarg[0] - '0';
 			break;
 		case 'T': dt_file = optarg; break;
 		case 'C':

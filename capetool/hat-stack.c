@@ -58,7 +58,7 @@ static void use_image(struct hat_use *u, const struct hat_image *im)
 	u->image = true;
 }
 
-int hat_use_load(const char *arg, struct hat_use *u)
+int hat_use_load(const char *arg, int version, struct hat_use *u)
 {
 	char *path, why[200];
 	int rc, addr;
@@ -89,8 +89,9 @@ int hat_use_load(const char *arg, struct hat_use *u)
 		struct hat_settings s;
 
 		/* at a stackable address, a HAT+: its reader refuses a GPIO map */
-		rc = hat_settings_load(path, addr > RPI_HAT_I2C_ADDR ? RPI_HAT_VERSION_2 : 0, NULL,
-				       NULL, 0, &s);
+		if (!version && addr > RPI_HAT_I2C_ADDR)
+			version = RPI_HAT_VERSION_2;
+		rc = hat_settings_load(path, version, NULL, NULL, 0, &s);
 		if (!rc) {
 			u->version = s.version;
 			memcpy(u->vendor, s.vendor, sizeof(u->vendor));
@@ -202,7 +203,7 @@ static void stack_problems(const struct rpi_board *b, const struct hat_use *u,
 	}
 }
 
-int hat_check(const char *board, char *const *args, int n, bool quiet)
+int hat_check(const char *board, char *const *args, int n, int version, bool quiet)
 {
 	struct rpi_board b;
 	struct hat_use *u;
@@ -213,7 +214,7 @@ int hat_check(const char *board, char *const *args, int n, bool quiet)
 	u = xcalloc((size_t)n, sizeof(*u));
 	for (int i = 0; i < n; i++) {
 		struct problems own = { 0 }, stack = { 0 };
-		int r = hat_use_load(args[i], &u[i]), ngpio = 0;
+		int r = hat_use_load(args[i], version, &u[i]), ngpio = 0;
 
 		if (r == EXIT_USAGE) {
 			rc = rc ? rc : r;

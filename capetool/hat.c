@@ -564,6 +564,15 @@ static void parse_line(struct sctx *c, char *line)
 	}
 }
 
+int hat_version_option(const char *arg)
+{
+	if (strcmp(arg, "1") && strcmp(arg, "2")) {
+		err("--hat-version: 1 (HAT) or 2 (HAT+), not %s", arg);
+		return -1;
+	}
+	return arg[0] - '0';
+}
+
 int hat_input_kind(const char *path)
 {
 	uint8_t *buf;

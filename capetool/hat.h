@@ -60,6 +60,8 @@ uint8_t *hat_encode(const struct hat_settings *s, size_t *len);
  * settings (or a text named .txt that is nothing else), 0 neither.
  */
 int hat_input_kind(const char *path);
+/* --hat-version N: 1 or 2, or -1 after saying why. */
+int hat_version_option(const char *arg);
 /* A GPIO map pin byte's function ("ALT0") and pull ("UP"), as eepmake writes them. */
 const char *hat_func_name(uint8_t pin);
 const char *hat_pull_name(uint8_t pin);
@@ -145,12 +147,16 @@ struct hat_use {
  * answers at.  *path malloc'ed.
  */
 int hat_arg(const char *arg, char **path, int *addr);
-/* A HAT settings file or image at FILE[@ADDR]; EXIT_*, every error said. */
-int hat_use_load(const char *arg, struct hat_use *u);
+/*
+ * A HAT settings file or image at FILE[@ADDR]; EXIT_*, every error said.
+ * Settings are read as @version (0: a GPIO map makes a v1 HAT, else a
+ * HAT+; at 0x51-0x53, a HAT+).
+ */
+int hat_use_load(const char *arg, int version, struct hat_use *u);
 void hat_use_free(struct hat_use *u);
 /* "GPIO4 (pin 7)" (the profile's pin), "GPIO30" off the header. */
 void hat_gpio_name(const struct rpi_board *b, int g, char *out, size_t n);
 /* check of HATs: each alone, then stacked in the order given.  EXIT_*. */
-int hat_check(const char *board, char *const *args, int n, bool quiet);
+int hat_check(const char *board, char *const *args, int n, int version, bool quiet);
 
 #endif

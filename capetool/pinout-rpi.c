@@ -434,7 +434,7 @@ int pinout_rpi(const char *board, char *const *files, int n, bool json, const ch
 		rc = EXIT_USAGE;
 	}
 	for (int i = 0; !rc && i < n; i++) {
-		rc = hat_use_load(files[i], &v->hat[i]);
+		rc = hat_use_load(files[i], 0, &v->hat[i]);
 		v->nhats++;
 	}
 	if (!rc) {

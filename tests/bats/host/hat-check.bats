@@ -145,3 +145,20 @@ for i in range(struct.unpack_from('<H', b, 6)[0]):
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"board raspberry-pi is a Raspberry Pi 40-pin header (family rpi)"* ]]
 }
+
+@test "--hat-version 2 reads settings as eepmake does by default: every GPIO keyword refused at its line" {
+	run ct check --hat-version 2 "$HAT/v1-gpio-dt.txt" "$HAT/v2-overlay.txt"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"v1-gpio-dt.txt:11: gpio_drive: not supported on HAT+ (a v1 HAT's GPIO map)"* ]]
+	[[ "$output" == *"v1-gpio-dt.txt:14: back_power: not supported on HAT+ (a v1 HAT's GPIO map)"* ]]
+	[[ "$output" == *"$HAT/v1-gpio-dt.txt: invalid"* ]]
+	[[ "$output" == *"$HAT/v2-overlay.txt: ok: HAT+ \"Weather HAT+\""* ]]
+	run ct check --hat-version 1 "$HAT/v1-gpio-dt.txt"
+	[ "$status" -eq 0 ]
+	run ct check --hat-version 3 "$HAT/v1-gpio-dt.txt"
+	[ "$status" -eq 2 ]
+	run ct check --hat-version 2 "$DEFS/weather.cape"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--hat-version is for HAT settings files"* ]]
+}
