@@ -125,7 +125,6 @@ void hat_gpio_name(const struct rpi_board *b, int g, char *out, size_t n)
 
 struct problems {
 	char *all;		/* "a; b": for the FILE: line */
-	int nlines;
 };
 
 static void problem(struct problems *p, const char *file, int line, const char *key,
@@ -214,7 +213,10 @@ int hat_check(const char *board, char *const *args, int n, int version, bool qui
 	u = xcalloc((size_t)n, sizeof(*u));
 	for (int i = 0; i < n; i++) {
 		struct problems own = { 0 }, stack = { 0 };
-		int r = hat_use_load(args[i], version, &u[i]), ngpio = 0;
+		int r, ngpio = 0;
+
+		fflush(stdout);		/* what was said of the HATs before, first */
+		r = hat_use_load(args[i], version, &u[i]);
 
 		if (r == EXIT_USAGE) {
 			rc = rc ? rc : r;
@@ -228,7 +230,6 @@ int hat_check(const char *board, char *const *args, int n, int version, bool qui
 		}
 		own_problems(&b, &u[i], &own);
 		stack_problems(&b, &u[i], u, i, &stack);
-		fflush(stdout);
 		if (own.all || stack.all) {
 			printf("%s: %s%s%s%s\n", u[i].file, own.all ? "invalid: " : "",
 			       own.all ? own.all : "", own.all && stack.all ? "; " : "",

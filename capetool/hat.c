@@ -123,18 +123,19 @@ static void serr(struct sctx *c, int line, const char *key, const char *fmt, ...
 static void serr(struct sctx *c, int line, const char *key, const char *fmt, ...)
 {
 	va_list ap;
+	char why[400];
 
 	c->errors++;
 	if (err_quiet)
 		return;
-	if (line)
-		fprintf(stderr, "%s:%d: %s: ", c->file, line, key);
-	else
-		fprintf(stderr, "%s: %s: ", c->file, key);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	/* one write a line: a line is never torn by standard output's */
+	if (line)
+		fprintf(stderr, "%s:%d: %s: %s\n", c->file, line, key, why);
+	else
+		fprintf(stderr, "%s: %s: %s\n", c->file, key, why);
 }
 
 static struct hat_blob *cur_blob(struct sctx *c)
