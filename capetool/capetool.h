@@ -406,11 +406,23 @@ const char *sysfs_root(void);			/* $CAPETOOL_SYSFS or /sys */
  * guessed between.  *family (may be NULL): the controller's, malloc'ed.
  */
 char *slot_nvmem_path(int slot, const char *ctrl, char **family, int *code);
+/*
+ * The same, but with @ctrl NULL and @prefer a family, the one controller of
+ * that family with slot @slot if there is exactly one (the family an image
+ * is for): a cape image picks the bone's slot 1, a HAT image the Pi's.
+ */
+char *slot_nvmem_path_for(int slot, const char *ctrl, const char *prefer, char **family,
+			  int *code);
 /* A controller's "family" attribute ("bone", "rpi"), "" if none; malloc'ed. */
 char *ctrl_family(const char *ctrl);
 /* Controller @ctrl is @want by name or family (@want NULL: any). */
 bool ctrl_matches(const char *ctrl, const char *want);
 char *configfs_ctrl_dir(const char *ctrl, int *code);
+/*
+ * The same, but with @ctrl NULL: the one controller that has @cape
+ * declared (if @cape), else the one of family @prefer (if @prefer).
+ */
+char *configfs_ctrl_dir_for(const char *ctrl, const char *prefer, const char *cape, int *code);
 char **list_dir(const char *path);		/* sorted, NULL-terminated */
 void free_list(char **v);
 int nvmem_read_image(const char *path, uint8_t **buf, size_t *len);	/* 0 or -errno */

@@ -37,8 +37,9 @@ static const char usage_text[] =
 	"slot's controller (a HAT in a bone slot).\n"
 	"  -s, --slot N       the EEPROM of slot N (its nvmem device, from sysfs)\n"
 	"      --controller C the controller of that slot: a name (capebus1) or a\n"
-	"                     family (bone, rpi); needed when two controllers\n"
-	"                     have slot N\n"
+	"                     family (bone, rpi); without it, the one controller\n"
+	"                     of the image's family (a HAT's: rpi; a cape's:\n"
+	"                     bone) with slot N, else the only one with slot N\n"
 	"  -d, --device PATH  a file or device (e.g. /sys/bus/nvmem/devices/0-00540/nvmem)\n"
 	"  -f, --force        replace an image with a different part number (HAT:\n"
 	"                     product UUID)\n"
@@ -445,7 +446,7 @@ int cmd_flash(int argc, char **argv)
 	if (!hat)
 		std = eeprom_std_size(im.a0);
 	if (slot >= 0) {
-		path = slot_nvmem_path(slot, ctrl, &family, &rc);
+		path = slot_nvmem_path_for(slot, ctrl, hat ? "rpi" : "bone", &family, &rc);
 		if (!path)
 			goto out;
 		/* a HAT in a bone slot, a cape in a Pi's: no reader there takes it */

@@ -164,7 +164,7 @@ int cmd_override(int argc, char **argv)
 			goto out;
 		eeprom_decode(img, imglen, &im, why, sizeof(why));
 	}
-	cdir = configfs_ctrl_dir(ctrl, &rc);
+	cdir = configfs_ctrl_dir_for(ctrl, "bone", NULL, &rc);
 	if (!cdir)
 		goto out;
 	if (!name)
@@ -252,7 +252,7 @@ int cmd_remove(int argc, char **argv)
 		fputs(remove_usage, stderr);
 		return EXIT_USAGE;
 	}
-	cdir = configfs_ctrl_dir(ctrl, &rc);
+	cdir = configfs_ctrl_dir_for(ctrl, NULL, argv[optind], &rc);
 	if (!cdir)
 		return rc;
 	dir = xasprintf("%s/capes/%s", cdir, argv[optind]);

@@ -162,6 +162,64 @@ char *slot_nvmem_path(int slot, const char *want, char **family, int *code)
 }
 
 /*
+ * The one entry of @base (a controller's directory) matching @want (a name
+ * or family; NULL: any) that has @sub, malloc'ed; NULL if none or several.
+ */
+static char *only_ctrl_with(const char *base, const char *sub, const char *want)
+{
+	char **v = list_dir(base);
+	char *res = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; v && v[i]; i++) {
+		char *p = xasprintf("%s/%s/%s", base, v[i], sub);
+
+		if (ctrl_matches(v[i], want) && !access(p, F_OK) && !n++)
+			res = xstrdup(v[i]);
+		free(p);
+	}
+	free_list(v);
+	if (n != 1) {
+		free(res);
+		res = NULL;
+	}
+	return res;
+}
+
+char *slot_nvmem_path_for(int slot, const char *ctrl, const char *prefer, char **family,
+			  int *code)
+{
+	char *cls = xasprintf("%s/class/capebus", sysfs_root());
+	char *sub = xasprintf("slot%d", slot);
+	char *only = !ctrl && prefer ? only_ctrl_with(cls, sub, prefer) : NULL;
+	char *res = slot_nvmem_path(slot, only ? only : ctrl, family, code);
+
+	free(only);
+	free(sub);
+	free(cls);
+	return res;
+}
+
+char *configfs_ctrl_dir_for(const char *ctrl, const char *prefer, const char *cape, int *code)
+{
+	char *base = xasprintf("%s/kernel/config/capebus", sysfs_root());
+	char *only = NULL, *res;
+
+	if (!ctrl && cape) {
+		char *sub = xasprintf("capes/%s", cape);
+
+		only = only_ctrl_with(base, sub, NULL);
+		free(sub);
+	}
+	if (!ctrl && !only && prefer)
+		only = only_ctrl_with(base, "capes", prefer);
+	res = configfs_ctrl_dir(only ? only : ctrl ? ctrl : prefer, code);
+	free(only);
+	free(base);
+	return res;
+}
+
+/*
  * The configfs directory of controller @ctrl: a name, or a family that one
  * controller has; NULL: the only one (with two, say which instead of
  * taking the first: the slot numbers of a bone and a Pi header repeat).

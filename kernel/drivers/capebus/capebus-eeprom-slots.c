@@ -71,10 +71,12 @@ struct capebus_eeprom_found {
  * @load_work: loads the capes in @found
  * @pending: slots to look at again (their EEPROM's driver came or went)
  * @i2c_nb: the I2C bus notifier (capebus_eeprom_i2c_notify())
- * @lock: @seen and @unbinding, and held across every use of an EEPROM's
- *	nvmem device, so that unbinding its driver waits for the read
+ * @lock: @seen, @unbinding and @stopping, and held across every use of an
+ *	EEPROM's nvmem device, so that unbinding its driver waits for the read
  * @seen: what the work made of each slot's EEPROM last
  * @unbinding: each slot's EEPROM driver is being unbound: do not read it
+ * @stopping: the slots are being stopped (capebus_eeprom_slots_stop()):
+ *	read no more EEPROMs
  * @found_lock: @found
  * @found: each slot's cape, read and handed to @load_work, or NULL
  * @start_time: when the controller probed (for the detection log lines)
@@ -93,6 +95,7 @@ struct capebus_eeprom_slots {
 	struct mutex lock;	/* see above */
 	enum capebus_eeprom_seen seen[CAPEBUS_EEPROM_MAX_SLOTS];
 	bool unbinding[CAPEBUS_EEPROM_MAX_SLOTS];
+	bool stopping;
 	spinlock_t found_lock;	/* see above */
 	struct capebus_eeprom_found *found[CAPEBUS_EEPROM_MAX_SLOTS];
 	ktime_t start_time;
@@ -200,12 +203,15 @@ static void capebus_eeprom_load_work(struct work_struct *work)
 		slot = capebus_slot(es->ctrl, nr);
 		if (es->ops->loading)
 			es->ops->loading(es, nr, found->info);
-		capebus_slot_detected(slot, found->info, found->overlay,
-				      found->overlay_len);
-		dev_info(es->dev, "slot %u: %s %s, done %lld us after probe\n",
-			 nr, found->info->text[CAPEBUS_PART_NUMBER],
-			 capebus_slot_state_name(capebus_slot_state(slot)),
-			 ktime_us_delta(ktime_get(), es->start_time));
+		if (capebus_slot_detected(slot, found->info, found->overlay,
+					  found->overlay_len) == -EBUSY)
+			dev_info(es->dev, "slot %u: %s not loaded: the slot holds another cape\n",
+				 nr, found->info->text[CAPEBUS_PART_NUMBER]);
+		else
+			dev_info(es->dev, "slot %u: %s %s, done %lld us after probe\n",
+				 nr, found->info->text[CAPEBUS_PART_NUMBER],
+				 capebus_slot_state_name(capebus_slot_state(slot)),
+				 ktime_us_delta(ktime_get(), es->start_time));
 		capebus_eeprom_found_free(found);
 	}
 }
@@ -252,6 +258,10 @@ static void capebus_eeprom_slot_read(struct capebus_eeprom_slots *es,
 		goto out;
 
 	mutex_lock(&es->lock);
+	if (es->stopping) {
+		mutex_unlock(&es->lock);
+		goto out;
+	}
 	if (es->unbinding[nr]) {
 		/*
 		 * Not read, and the slot is still empty: its unbound event
@@ -321,6 +331,8 @@ static void capebus_eeprom_scan_slot(struct capebus_eeprom_slots *es,
 	enum capebus_eeprom_seen want;
 
 	scoped_guard(mutex, &es->lock) {
+		if (es->stopping)
+			return;
 		want = capebus_eeprom_bound(es->ee_np[nr]) && !es->unbinding[nr] ?
 		       CAPEBUS_EEPROM_SEEN_READ : CAPEBUS_EEPROM_SEEN_ABSENT;
 		if (es->seen[nr] == want)
@@ -499,18 +511,24 @@ devm_capebus_eeprom_slots_alloc(struct device *dev, unsigned int max_slots,
 EXPORT_SYMBOL_GPL(devm_capebus_eeprom_slots_alloc);
 
 /*
- * No notifier can queue the scan once it is unregistered; the scan then
- * stops, and the load work with it (capes found but not loaded are
- * dropped), all before devres unregisters the controller.
+ * The scan stops first (no slot is read once @stopping is set, and the
+ * read in progress, if any, is waited for), then the load work (capes found
+ * but not loaded are dropped), and only then the notifier goes: while a
+ * read may run, an EEPROM driver's unbind must still wait for it (es->lock),
+ * or at24 frees what the read goes through (red team round 9: an Oops in
+ * at24_read() on rmmod capebus-rpi with at24 unbinding).  All before devres
+ * unregisters the controller.
  */
 static void capebus_eeprom_slots_stop(void *data)
 {
 	struct capebus_eeprom_slots *es = data;
 	unsigned int nr;
 
+	scoped_guard(mutex, &es->lock)
+		es->stopping = true;
+	disable_work_sync(&es->scan_work);
+	disable_work_sync(&es->load_work);
 	capebus_eeprom_unregister_notifier(es);
-	cancel_work_sync(&es->scan_work);
-	cancel_work_sync(&es->load_work);
 	for (nr = 0; nr < CAPEBUS_EEPROM_MAX_SLOTS; nr++)
 		capebus_eeprom_found_free(capebus_eeprom_found_take(es, nr));
 }

@@ -31,7 +31,15 @@ setup_file() {
 	for h in thief gpio-v1; do
 		"$ct" create "$FIX/$h.txt" -o "$d" >/dev/null
 	done
+	# A HAT+ that fills its 24C32 (a custom atom of 3900 bytes): reading
+	# it takes seconds in QEMU.
+	{ printf 'product_uuid 33333333-4444-4555-8666-777777777777\nproduct_id 0x0105\n'
+	  printf 'product_ver 0x0001\nvendor "capebus test"\nproduct "Big HAT+"\ncustom_data\n'
+	  head -c 3900 /dev/zero | od -An -v -tx1 | tr -d ' ' ; printf 'end\n'; } > "$d/big.txt"
+	"$ct" create "$d/big.txt" -o "$d" >/dev/null
+	cp "$d/big.eep" "$CB_RUN/share/big.eep"
 	dtc -q -@ -I dts -O dtb -o "$CB_RUN/share/capebus-hat-thief.dtbo" "$FIX/capebus-hat-thief.dtso"
+	dtc -q -@ -I dts -O dtb -o "$CB_RUN/share/hat-gpio2-led.dtbo" "$FIX/hat-gpio2-led.dtso"
 	cp "$d/gpio-v1.eep" "$CB_RUN/share/gpio-v1.eep"
 	guest_boot --slot 0="$CB_FIRMWARE/BB-WTHR-01-00A2.eeprom" \
 		   --hat 0="$CB_FIRMWARE/sensor-hat.eep" --hat 1="$CB_FIRMWARE/led-hat.eep" \
@@ -104,6 +112,16 @@ teardown() {
 	[ "${lines[*]}" = "0 0" ]
 }
 
+@test "a HAT may not take a shared pin (I2C1's GPIO2) as its GPIO; the tree is unchanged" {
+	guest_ok ". /host/cfs.sh; c=\$(for c in /sys/class/capebus/*; do [ \"\$(cat \$c/family)\" = rpi ] && basename \$c; done)
+		d=/sys/kernel/config/capebus/\$c/capes/sda; dt_hash > /tmp/dt.sda; mkdir \$d && echo CFS-SDA > \$d/part_number &&
+		cat /host/hat-gpio2-led.dtbo > \$d/dtbo; echo 1 > \$d/enable; cat \$d/status; rmdir \$d;
+		[ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.sda)\" ] && echo same-tree; ls /sys/class/leds | grep -c sda || true"
+	[[ "${lines[0]}" == "failed: "*"uses header pin GPIO2 as a GPIO, which every cape shares (a bus's pin)"* ]]
+	[ "${lines[1]}" = same-tree ]
+	[ "${lines[2]}" = 0 ]
+}
+
 @test "a HAT+ lists no ID pins (its overlay's exclusive-use claims them) and supplies what its power atom says" {
 	guest_ok "cat $HAT/slot0/cape/pins | wc -l; cat $HAT/slot1/cape/currents"
 	[ "${lines[0]}" = 0 ]
@@ -152,4 +170,41 @@ teardown() {
 	[ "${lines[2]}" = HAT ]
 	[ "${lines[*]:3}" = "GPIO2 alt0 GPIO3 alt0 GPIO22 input pull-up" ]
 	guest_ok "rmdir /sys/kernel/config/capebus/$hat/capes/button && echo gone"
+}
+
+@test "a HAT read while a declared cape holds its slot is the slot's disabled cape once that goes" {
+	local hat c
+	hat=$(cat "$BATS_FILE_TMPDIR/hat" 2>/dev/null || echo "$HAT")
+	c=$(basename "$hat")
+	guest_ok "K=/sys/kernel/config/capebus/$c; A=/sys/bus/i2c/drivers/at24; d=\$K/capes/into1
+		a=\$(basename \$(readlink -f $hat/slot1/nvmem/..))
+		echo 1 > \$K/slots/1/disable && mkdir \$d && echo CFS-INTO > \$d/part_number && echo 1 > \$d/slot &&
+		echo 1 > \$d/enable && cat \$d/status &&
+		echo \$a > \$A/unbind && sleep 1 && echo \$a > \$A/bind &&
+		for i in \$(seq 100); do dmesg | grep -q 'slot 1: LED HAT+ not loaded: the slot holds another cape' && break; sleep 0.2; done
+		cat $hat/slot1/cape/part_number; echo 0 > \$d/enable; rmdir \$d; cat $hat/slot1/state \$K/slots/1/disable
+		echo 0 > \$K/slots/1/disable && cat $hat/slot1/state $hat/slot1/cape/part_number"
+	[ "${lines[0]}" = detected ]
+	[ "${lines[1]}" = CFS-INTO ]
+	[ "${lines[2]}" = disabled ]
+	[ "${lines[3]}" = 1 ]
+	[ "${lines[4]}" = loaded ]
+	[ "${lines[5]}" = "LED HAT+" ]
+}
+
+@test "rmmod capebus-rpi while a slot is being read: its EEPROM's unbind waits for the read, at24 binds again" {
+	# Before: the notifier went before the read was waited for; the unbind
+	# did not wait, at24 freed what the read went through (an Oops in
+	# at24_read() under load) and every later bind failed with -EEXIST
+	# (red team round 9).
+	guest_ok "A=/sys/bus/i2c/drivers/at24; cat /host/big.eep > /sys/bus/i2c/devices/2-0052/eeprom &&
+		echo 2-0052 > \$A/unbind && echo 2-0052 > \$A/bind && sleep 1 &&
+		{ rmmod capebus_rpi & } && sleep 0.5 &&
+		echo 2-0052 > \$A/unbind && echo 2-0052 > \$A/bind && wait && echo rebound &&
+		dmesg | grep -c -e 'cannot create duplicate' -e 'Oops' -e 'probe with driver at24 failed' || true"
+	[ "${lines[*]}" = "rebound 0" ]
+	guest_ok "modprobe capebus-rpi && for i in \$(seq 300); do
+			for c in /sys/class/capebus/*; do [ \"\$(cat \$c/family)\" = rpi ] &&
+				[ \"\$(cat \$c/slot2/state 2>/dev/null)\" = detected ] && cat \$c/slot2/cape/part_number && exit 0; done; sleep 0.2; done; exit 1"
+	[ "$output" = "Big HAT+" ]
 }

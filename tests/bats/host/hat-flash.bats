@@ -1,9 +1,12 @@
 #!/usr/bin/env bats
 # Two capebus controllers, a bone header and a Raspberry Pi one, each with
-# a slot 0: --slot alone is ambiguous and refused; --controller picks one
-# by name or family; a HAT image is flashed and verified as far as its
-# eeplen.  list names each controller's family; override refuses to pick
-# one of two configfs controllers.
+# a slot 0: --slot alone picks the controller of the image's family (a
+# HAT's: rpi; a cape's: bone), and without an image (read, decode) is
+# ambiguous and refused; --controller picks one by name or family; a HAT
+# image is flashed and verified as far as its eeplen.  list names each
+# controller's family; override takes the bone controller for a cape
+# definition and refuses to pick one of two of them; remove takes the
+# controller the cape is declared on.
 
 load helpers
 
@@ -32,19 +35,33 @@ setup() {
 	BONE=$S/bus/nvmem/devices/0-00540/nvmem
 }
 
-@test "--slot 0 with two controllers that have slot 0 is refused, naming both" {
+@test "--slot 0 on two controllers: flash takes the image's family's; read and decode are refused, naming both" {
 	run ct flash "$HAT/v2-power.eep" --slot 0 --no-backup
 	no_sanitizer_report
-	[ "$status" -eq 2 ]
-	[[ "$output" == *"slot 0 is on 2 capebus controllers: capebus0 (bone), capebus1 (rpi); say which with --controller NAME or FAMILY"* ]]
-	# nothing was written anywhere
-	[ "$(tr -d '\377' < "$PI" | wc -c)" -eq 0 ]
+	[ "$status" -eq 0 ]
+	# the HAT went to the Pi's slot 0, nothing to the bone's
+	cmp -n "$(stat -c %s "$HAT/v2-power.eep")" "$HAT/v2-power.eep" "$PI"
 	[ "$(tr -d '\377' < "$BONE" | wc -c)" -eq 0 ]
+	run ct flash "$GOLDEN/BB-WTHR-01-00A2.eeprom" --slot 0 --no-backup
+	[ "$status" -eq 0 ]
+	cmp -n "$(stat -c %s "$GOLDEN/BB-WTHR-01-00A2.eeprom")" "$GOLDEN/BB-WTHR-01-00A2.eeprom" "$BONE"
 	run ct read --slot 0 -o "$BATS_TEST_TMPDIR/d"
 	[ "$status" -eq 2 ]
+	[[ "$output" == *"slot 0 is on 2 capebus controllers: capebus0 (bone), capebus1 (rpi); say which with --controller NAME or FAMILY"* ]]
 	run ct decode --slot 0
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"slot 0 is on 2 capebus controllers"* ]]
+}
+
+@test "two controllers of the image's family with that slot: flash refuses to pick, writing nothing" {
+	mkdir -p "$S/class/capebus/capebus2/slot0" "$S/bus/nvmem/devices/2-00500"
+	echo rpi > "$S/class/capebus/capebus2/family"
+	ln -s ../../../../bus/nvmem/devices/2-00500 "$S/class/capebus/capebus2/slot0/nvmem"
+	head -c 4096 /dev/zero | tr '\0' '\377' > "$S/bus/nvmem/devices/2-00500/nvmem"
+	run ct flash "$HAT/v2-power.eep" --slot 0 --no-backup
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"slot 0 is on 3 capebus controllers"* ]]
+	[ "$(tr -d '\377' < "$PI" | wc -c)" -eq 0 ]
 }
 
 @test "flash --controller rpi writes a HAT+ image as far as eeplen and verifies it" {
@@ -161,17 +178,33 @@ d = json.load(sys.stdin)
 assert [(c["name"], c["family"]) for c in d["controllers"]] == [("capebus0", "bone"), ("capebus1", "rpi")], d'
 }
 
-@test "override with two configfs controllers refuses to pick one; --controller by family picks" {
+@test "override takes the bone controller for a definition, refuses two of them; remove finds the cape's" {
 	for c in 0 1; do mkdir -p "$S/kernel/config/capebus/capebus$c/capes"; done
-	run ct override "$DEFS/weather.cape" --board qemu-vexpress
-	[ "$status" -eq 2 ]
-	[[ "$output" == *"2 capebus controllers in $S/kernel/config/capebus: capebus0 (bone), capebus1 (rpi); say which with --controller NAME or FAMILY"* ]]
-	[ -z "$(ls "$S/kernel/config/capebus/capebus0/capes")" ]
-	[ -z "$(ls "$S/kernel/config/capebus/capebus1/capes")" ]
 	# a plain directory gives no status: the kernel "refuses" (15), after writing there
-	run ct override "$DEFS/weather.cape" --board qemu-vexpress --controller bone
+	run ct override "$DEFS/weather.cape" --board qemu-vexpress
 	[ "$status" -eq 15 ]
 	[[ "$output" == *"the kernel refused BB-WTHR-01: no status"* ]]
+	[ -d "$S/kernel/config/capebus/capebus0/capes/BB-WTHR-01" ]
+	[ -z "$(ls "$S/kernel/config/capebus/capebus1/capes")" ]
+	# (configfs removes a cape's attribute files with it; a plain directory
+	# must be emptied first)
+	rm -f "$S/kernel/config/capebus/capebus0/capes/BB-WTHR-01"/*
+	run ct remove BB-WTHR-01
+	[ "$status" -eq 0 ]
+	[ ! -e "$S/kernel/config/capebus/capebus0/capes/BB-WTHR-01" ]
+	# a second bone controller: which one is the user's to say
+	mkdir -p "$S/class/capebus/capebus2" "$S/kernel/config/capebus/capebus2/capes"
+	echo bone > "$S/class/capebus/capebus2/family"
+	run ct override "$DEFS/weather.cape" --board qemu-vexpress
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"2 capebus controllers of family bone in $S/kernel/config/capebus: capebus0 (bone), capebus2 (bone); say which with --controller NAME or FAMILY"* ]]
+	[ -z "$(ls "$S/kernel/config/capebus/capebus0/capes")" ]
+	[ -z "$(ls "$S/kernel/config/capebus/capebus2/capes")" ]
+	run ct override "$DEFS/weather.cape" --board qemu-vexpress --controller capebus2
+	[ "$status" -eq 15 ]
+	[ -d "$S/kernel/config/capebus/capebus2/capes/BB-WTHR-01" ]
+	# the same part declared on two controllers: remove asks which
+	mkdir -p "$S/kernel/config/capebus/capebus0/capes/BB-WTHR-01"
 	run ct remove BB-WTHR-01
 	[ "$status" -eq 2 ]
 }

@@ -78,6 +78,12 @@ static int rpi_slot_read(struct capebus_eeprom_slots *es, unsigned int nr,
 				 eeplen, RPI_EEPROM_READ_MAX);
 			return -EINVAL;
 		}
+		if (eeplen > nvmem_dev_size(nvmem)) {
+			snprintf(why, why_len,
+				 "eeplen %u: larger than the slot's EEPROM (%zu bytes)",
+				 eeplen, nvmem_dev_size(nvmem));
+			return -EINVAL;
+		}
 		bigger = krealloc(buf, eeplen, GFP_KERNEL);
 		if (!bigger)
 			return -ENOMEM;
@@ -91,13 +97,12 @@ static int rpi_slot_read(struct capebus_eeprom_slots *es, unsigned int nr,
 		*lenp = len;
 	}
 
+	/* A bad CRC (-EBADMSG) fails the slot too, with the parser's reason. */
 	ret = rpi_eeprom_parse(ee, buf, len, why, why_len);
-	if (ret == -ENODATA || ret == -EMSGSIZE || ret == -EINVAL)
+	if (ret == -ENODATA || ret == -EMSGSIZE)
 		return ret;
-	if (ret) {
-		snprintf(why, why_len, "does not parse (%d)", ret);
+	if (ret)
 		return -EINVAL;
-	}
 	ret = rpi_info_from_eeprom(info, ee, why, why_len);
 	if (ret)
 		return ret;
