@@ -74,7 +74,8 @@ read_all='for d in "$@"; do
 	# One cape by its fields in hardware slot 2, with an overlay, pins and
 	# currents; one from an EEPROM image (the overlay embedded); one never
 	# enabled, in hardware slot 3.
-	cfs_run 'declare_cape f CFS-LEDS "LED Cape" && cat /host/leds.dtbo > $CAPES/f/dtbo &&
+	# The bone's group alone: the Pi header's controller goes first.
+	cfs_run 'rmmod capebus_rpi 2>/dev/null; declare_cape f CFS-LEDS "LED Cape" && cat /host/leds.dtbo > $CAPES/f/dtbo &&
 		echo 2 > $CAPES/f/slot && echo P9.12 > $CAPES/f/pins && echo "vdd-3v3b 20" > $CAPES/f/currents &&
 		echo 1 > $CAPES/f/enable &&
 		mkdir $CAPES/e && cat /host/weather.eeprom > $CAPES/e/eeprom && echo 1 > $CAPES/e/enable &&
