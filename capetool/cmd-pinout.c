@@ -254,7 +254,17 @@ static char *dev_attr(const char *dir, const char *name)
 	return s ? s : xstrdup("");
 }
 
-/* Every cape on the capebus bus: its "pins" in the kernel's words. */
+/* Is the cape at @dir another header family's (a HAT on a Pi header)? */
+static bool live_other_family(const char *dir)
+{
+	char *f = dev_attr(dir, "family");
+	bool other = *f && strcmp(f, "bone");
+
+	free(f);
+	return other;
+}
+
+/* Every bone cape on the capebus bus: its "pins" in the kernel's words. */
 static int load_live(struct view *v)
 {
 	char *bus = xasprintf("%s/bus/capebus/devices", sysfs_root());
@@ -268,9 +278,16 @@ static int load_live(struct view *v)
 	}
 	for (size_t i = 0; devs[i] && !rc; i++) {
 		char *dir = xasprintf("%s/%s", bus, devs[i]);
-		char *pins = dev_attr(dir, "pins"), *slot = dev_attr(dir, "slot");
-		char *save = NULL, *line;
-		struct pcape *c = new_cape(v, devs[i]);
+		char *pins, *slot, *save = NULL, *line;
+		struct pcape *c;
+
+		if (live_other_family(dir)) {
+			free(dir);
+			continue;
+		}
+		pins = dev_attr(dir, "pins");
+		slot = dev_attr(dir, "slot");
+		c = new_cape(v, devs[i]);
 
 		if (!c) {
 			rc = EXIT_USAGE;

@@ -114,9 +114,10 @@ teardown() {
 
 @test "a HAT may not take a shared pin (I2C1's GPIO2) as its GPIO; the tree is unchanged" {
 	guest_ok ". /host/cfs.sh; c=\$(for c in /sys/class/capebus/*; do [ \"\$(cat \$c/family)\" = rpi ] && basename \$c; done)
-		d=/sys/kernel/config/capebus/\$c/capes/sda; dt_hash > /tmp/dt.sda; mkdir \$d && echo CFS-SDA > \$d/part_number &&
+		CAPES=/sys/kernel/config/capebus/\$c/capes; d=\$CAPES/sda; dt_hash > /tmp/dt.sda; declare_cape sda CFS-SDA &&
 		cat /host/hat-gpio2-led.dtbo > \$d/dtbo; echo 1 > \$d/enable; cat \$d/status; rmdir \$d;
 		[ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.sda)\" ] && echo same-tree; ls /sys/class/leds | grep -c sda || true"
+	echo "$output"
 	[[ "${lines[0]}" == "failed: "*"uses header pin GPIO2 as a GPIO, which every cape shares (a bus's pin)"* ]]
 	[ "${lines[1]}" = same-tree ]
 	[ "${lines[2]}" = 0 ]
@@ -176,14 +177,15 @@ teardown() {
 	local hat c
 	hat=$(cat "$BATS_FILE_TMPDIR/hat" 2>/dev/null || echo "$HAT")
 	c=$(basename "$hat")
-	guest_ok "K=/sys/kernel/config/capebus/$c; A=/sys/bus/i2c/drivers/at24; d=\$K/capes/into1
+	guest_ok ". /host/cfs.sh; K=/sys/kernel/config/capebus/$c; CAPES=\$K/capes; A=/sys/bus/i2c/drivers/at24; d=\$K/capes/into1
 		a=\$(basename \$(readlink -f $hat/slot1/nvmem/..))
-		echo 1 > \$K/slots/1/disable && mkdir \$d && echo CFS-INTO > \$d/part_number && echo 1 > \$d/slot &&
+		echo 1 > \$K/slots/1/disable && declare_cape into1 CFS-INTO && echo 1 > \$d/slot &&
 		echo 1 > \$d/enable && cat \$d/status &&
 		echo \$a > \$A/unbind && sleep 1 && echo \$a > \$A/bind &&
 		for i in \$(seq 100); do dmesg | grep -q 'slot 1: LED HAT+ not loaded: the slot holds another cape' && break; sleep 0.2; done
 		cat $hat/slot1/cape/part_number; echo 0 > \$d/enable; rmdir \$d; cat $hat/slot1/state \$K/slots/1/disable
 		echo 0 > \$K/slots/1/disable && cat $hat/slot1/state $hat/slot1/cape/part_number"
+	echo "$output"
 	[ "${lines[0]}" = detected ]
 	[ "${lines[1]}" = CFS-INTO ]
 	[ "${lines[2]}" = disabled ]
