@@ -126,7 +126,7 @@ teardown() {
 @test "a HAT+ lists no ID pins (its overlay's exclusive-use claims them) and supplies what its power atom says" {
 	guest_ok "cat $HAT/slot0/cape/pins | wc -l; cat $HAT/slot1/cape/currents"
 	[ "${lines[0]}" = 0 ]
-	[ "${lines[*]:1}" = "3v3 0 5v 0 dc-supplied 1500" ]
+	[ "${lines[*]:1}" = "vdd-3v3 0 vdd-5v 0 dc-supplied 1500" ]
 }
 
 @test "a stacked HAT+ goes with its EEPROM and comes back, the other stays" {

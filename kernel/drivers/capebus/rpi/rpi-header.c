@@ -39,8 +39,8 @@ static const u32 rpi_gpio_codes[RPI_NUM_PINS] = {
 };
 
 static const char *const rpi_rail_names[RPI_NUM_RAILS] = {
-	[RPI_RAIL_3V3]	= "3v3",
-	[RPI_RAIL_5V]	= "5v",
+	[RPI_RAIL_3V3]	= "vdd-3v3",
+	[RPI_RAIL_5V]	= "vdd-5v",
 };
 
 const struct capebus_header rpi_header = {
