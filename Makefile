@@ -92,13 +92,21 @@ capetool-armhf: deps
 	@$(MAKE) -s -C capetool O=$(abspath $(B))/capetool armhf ARMHF_SYSROOT=$(SYSROOT)
 
 # Cape overlays the guest finds as firmware: <part>-<version>.dtbo, compiled
-# from cape-defs/ by capetool for the test board.
+# from cape-defs/ by capetool for the test board; and the sample HAT+s'
+# images (<name>.eep, from eepmake settings) and the overlays they name
+# (<name>.dtbo, from cape-defs/hats/*.dtso).
 # Written beside and moved in file by file, only what changed: guests may
 # be reading it while another build runs.
 firmware: capetool
 	@rm -rf $(FIRMWARE).new && mkdir -p $(FIRMWARE).new $(FIRMWARE)
 	@for def in cape-defs/*.cape; do \
 		$(CAPETOOL_HOST) create "$$def" --board qemu-vexpress -o $(FIRMWARE).new >/dev/null || exit 1; \
+	done
+	@for hat in cape-defs/hats/*.txt; do \
+		$(CAPETOOL_HOST) create "$$hat" -o $(FIRMWARE).new >/dev/null || exit 1; \
+	done
+	@for ov in cape-defs/hats/*.dtso; do \
+		dtc -q -@ -I dts -O dtb -o $(FIRMWARE).new/$$(basename $$ov .dtso).dtbo $$ov || exit 1; \
 	done
 	@rsync -a --checksum --delete $(FIRMWARE).new/ $(FIRMWARE)/ && rm -rf $(FIRMWARE).new
 	@echo "  FW      $$(ls $(FIRMWARE) | grep -c dtbo) overlays in $(FIRMWARE)"

@@ -231,6 +231,28 @@ static int board_parse_fields(const char *src, config_t *cfg, struct board *b)
 	memset(b, 0, sizeof(*b));
 	if (schema_validate(embedded_board_schema, src, root))
 		return EXIT_DEF;
+	if (strcmp(board_family(cfg), "bone")) {
+		config_setting_lookup_string(root, "name", &v);
+		err("board %s is a Raspberry Pi 40-pin header (family %s): it takes HATs (check and pinout of HAT settings or images), not cape definitions",
+		    v, board_family(cfg));
+		return EXIT_USAGE;
+	}
+	{
+		static const char *const need[] = { "compatible", "devices-target", "budget", "pins" };
+		bool missing = false;
+
+		for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
+			if (!config_setting_get_member(root, need[i])) {
+				err("%s: %s: required key missing (a bone profile)", src, need[i]);
+				missing = true;
+			}
+		if (config_setting_get_member(root, "gpio-header")) {
+			err("%s: gpio-header: a family rpi key (this profile is family bone)", src);
+			missing = true;
+		}
+		if (missing)
+			return EXIT_DEF;
+	}
 	config_setting_lookup_string(root, "name", &v);
 	b->name = xstrdup(v);
 	config_setting_lookup_string(root, "description", &v);
@@ -363,7 +385,8 @@ const char *board_detect(void)
 			config_t cfg;
 
 			config_init(&cfg);
-			if (config_read_string(&cfg, s->text) && board_parse(s->name, &cfg, &b) == 0) {
+			if (config_read_string(&cfg, s->text) && !strcmp(board_family(&cfg), "bone") &&
+			    board_parse(s->name, &cfg, &b) == 0) {
 				for (size_t i = 0; i < b.ncompatible && !found; i++)
 					for (size_t o = 0; o < len && !found;
 					     o += strnlen((char *)buf + o, len - o) + 1)
@@ -379,6 +402,85 @@ const char *board_detect(void)
 	return found ? found : "beaglebone-black";
 }
 
+const char *board_family(const config_t *cfg)
+{
+	const char *f;
+
+	return config_lookup_string(cfg, "family", &f) ? f : "bone";
+}
+
+/* The compiled-in profile of @name, or of family @name when one profile has it. */
+static const struct board_src *board_src_of(const char *name)
+{
+	const struct board_src *s, *found = NULL;
+	int n = 0;
+
+	for (s = embedded_boards; s->name; s++)
+		if (!strcmp(s->name, name))
+			return s;
+	for (s = embedded_boards; s->name; s++) {
+		config_t cfg;
+
+		config_init(&cfg);
+		if (config_read_string(&cfg, s->text) && !strcmp(board_family(&cfg), name)) {
+			found = s;
+			n++;
+		}
+		config_destroy(&cfg);
+	}
+	return n == 1 ? found : NULL;
+}
+
+int board_read_config(const char *name, config_t *cfg)
+{
+	const struct board_src *s;
+	int rc;
+
+	config_init(cfg);
+	if (strchr(name, '/')) {
+		if (!config_read_file(cfg, name)) {
+			/* unreadable: an I/O error; unparsable: an invalid input file */
+			rc = config_error_type(cfg) == CONFIG_ERR_FILE_IO ? EXIT_IO : EXIT_DEF;
+			if (rc == EXIT_IO)
+				err("%s: cannot read board profile", name);
+			else
+				def_syntax_error(name, cfg);
+			config_destroy(cfg);
+			return rc;
+		}
+		return EXIT_OK;
+	}
+	if (!(s = board_src_of(name))) {
+		err("unknown board \"%s\"; known boards:", name);
+		for (s = embedded_boards; s->name; s++)
+			fprintf(stderr, "  %s\n", s->name);
+		config_destroy(cfg);
+		return EXIT_USAGE;
+	}
+	if (!config_read_string(cfg, s->text)) {
+		err("internal: board %s: line %d: %s", name, config_error_line(cfg),
+		    config_error_text(cfg));
+		config_destroy(cfg);
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+bool board_is_rpi(const char *name)
+{
+	config_t cfg;
+	bool rpi, quiet = err_quiet;
+
+	err_quiet = true;	/* board_load says what is wrong with it */
+	rpi = !board_read_config(name, &cfg);
+	err_quiet = quiet;
+	if (!rpi)
+		return false;
+	rpi = !strcmp(board_family(&cfg), "rpi");
+	config_destroy(&cfg);
+	return rpi;
+}
+
 int board_load(const char *name, struct board *b)
 {
 	config_t cfg;
@@ -387,38 +489,8 @@ int board_load(const char *name, struct board *b)
 
 	if (!name)
 		name = board_detect();
-	config_init(&cfg);
-	if (strchr(name, '/')) {
-		if (!config_read_file(&cfg, name)) {
-			/* unreadable: an I/O error; unparsable: an invalid input file */
-			rc = config_error_type(&cfg) == CONFIG_ERR_FILE_IO ? EXIT_IO : EXIT_DEF;
-			if (rc == EXIT_IO)
-				err("%s: cannot read board profile", name);
-			else
-				def_syntax_error(name, &cfg);
-			config_destroy(&cfg);
-			return rc;
-		}
-	} else {
-		const struct board_src *s;
-
-		for (s = embedded_boards; s->name; s++)
-			if (!strcmp(s->name, name))
-				break;
-		if (!s->name) {
-			err("unknown board \"%s\"; known boards:", name);
-			for (s = embedded_boards; s->name; s++)
-				fprintf(stderr, "  %s\n", s->name);
-			config_destroy(&cfg);
-			return EXIT_USAGE;
-		}
-		if (!config_read_string(&cfg, s->text)) {
-			err("internal: board %s: line %d: %s", name, config_error_line(&cfg),
-			    config_error_text(&cfg));
-			config_destroy(&cfg);
-			return EXIT_FAIL;
-		}
-	}
+	if ((rc = board_read_config(name, &cfg)))
+		return rc;
 	rc = board_parse(name, &cfg, b);
 	config_destroy(&cfg);
 	if (!rc)

@@ -7,6 +7,7 @@
 #define CAPETOOL_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdbool.h>
 #include <linux/capebus-bone.h>
@@ -67,6 +68,19 @@ int write_attr(const char *path, const char *val);
 int write_attr_bin(const char *path, const void *buf, size_t len);
 char *path_dirname(const char *path);
 void json_str(const char *s);
+void xml_text(FILE *f, const char *s);
+/* ", \"KEY\": " and @val as a JSON string, or null */
+void json_opt(const char *key, const char *val);
+/*
+ * Close the open_memstream @f and write what it holds to @path as every
+ * output is written (write_file; "-": standard output).  EXIT_*, said.
+ */
+int memstream_write(FILE *f, char **mem, size_t *len, const char *path);
+/* Words on standard output wrapped at 79 columns, continuation lines indented. */
+struct wrap { int col; bool fresh; };
+void wrap_start(struct wrap *w, const char *indent);
+void wrap_word(struct wrap *w, const char *s);
+void wrap_end(struct wrap *w);
 bool utf8_valid(const char *s);
 /*
  * The candidate nearest @word (edit distance, case ignored, a start of the
@@ -272,6 +286,16 @@ struct board_src { const char *name; const char *text; };
 extern const struct board_src embedded_boards[];
 /* NAME of a compiled-in profile, a path to a .board file, or NULL: detect. */
 int board_load(const char *name, struct board *b);	/* EXIT_* */
+/*
+ * The profile text of @name (a compiled-in profile, a family one profile
+ * has, "rpi", or a path) into @cfg, config_init'ed; EXIT_*, said.  The
+ * caller config_destroys it on EXIT_OK.
+ */
+int board_read_config(const char *name, struct config_t *cfg);
+/* The profile's family: "bone" (the default) or "rpi". */
+const char *board_family(const struct config_t *cfg);
+/* @name is a family rpi profile (a Raspberry Pi 40-pin header). */
+bool board_is_rpi(const char *name);
 const char *board_detect(void);
 /*
  * --variant LIST: the board's variants named (comma-separated) give their
@@ -375,8 +399,30 @@ int overlay_resolve(const char *src, const void *dtbo, size_t len, const struct 
 
 /* ---- sysfs.c: sysfs, configfs and nvmem access ---- */
 const char *sysfs_root(void);			/* $CAPETOOL_SYSFS or /sys */
-char *slot_nvmem_path(int slot, int *code);	/* malloc'ed path or NULL */
+/*
+ * The nvmem device of slot @slot of the controller @ctrl names (a name,
+ * capebus1, or a family, "bone" or "rpi"; NULL: any), or NULL after saying
+ * why; two controllers with that slot are refused (*code EXIT_USAGE), not
+ * guessed between.  *family (may be NULL): the controller's, malloc'ed.
+ */
+char *slot_nvmem_path(int slot, const char *ctrl, char **family, int *code);
+/*
+ * The same, but with @ctrl NULL and @prefer a family, the one controller of
+ * that family with slot @slot if there is exactly one (the family an image
+ * is for): a cape image picks the bone's slot 1, a HAT image the Pi's.
+ */
+char *slot_nvmem_path_for(int slot, const char *ctrl, const char *prefer, char **family,
+			  int *code);
+/* A controller's "family" attribute ("bone", "rpi"), "" if none; malloc'ed. */
+char *ctrl_family(const char *ctrl);
+/* Controller @ctrl is @want by name or family (@want NULL: any). */
+bool ctrl_matches(const char *ctrl, const char *want);
 char *configfs_ctrl_dir(const char *ctrl, int *code);
+/*
+ * The same, but with @ctrl NULL: the one controller that has @cape
+ * declared (if @cape), else the one of family @prefer (if @prefer).
+ */
+char *configfs_ctrl_dir_for(const char *ctrl, const char *prefer, const char *cape, int *code);
 char **list_dir(const char *path);		/* sorted, NULL-terminated */
 void free_list(char **v);
 int nvmem_read_image(const char *path, uint8_t **buf, size_t *len);	/* 0 or -errno */
@@ -393,6 +439,11 @@ int cmd_list(int argc, char **argv);
 int cmd_schema(int argc, char **argv);
 int cmd_pinout(int argc, char **argv);
 int cmd_resolve(int argc, char **argv);
+/* pinout --color=WHEN: auto (a terminal, NO_COLOR unset), always, never */
+bool pinout_want_color(const char *when);
+/* pinout of HATs on a Raspberry Pi's 40-pin header (pinout-rpi.c); EXIT_* */
+int pinout_rpi(const char *board, char *const *files, int n, bool json, const char *svg,
+	       bool color);
 /* decode one buffer: fmt 0 text, 1 JSON, 2 definition; EXIT_* */
 int decode_buffer(const char *src, const uint8_t *buf, size_t len, int fmt, const char *xfile);
 

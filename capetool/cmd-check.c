@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "capetool.h"
+#include "hat.h"
 
 static const char usage_text[] =
 	"usage: capetool check DEF... [--board B [--variant V]] [--quiet]\n"
+	"       capetool check HAT[@ADDR]... [--board rpi] [--hat-version N] [--quiet]\n"
 	"\n"
 	"Validate cape definitions (schema, header pins, devices against the board\n"
 	"profile) without writing anything (DEF \"-\" is standard input).  The\n"
@@ -36,14 +38,28 @@ static const char usage_text[] =
 	"Every problem of a definition is said in one run, each as FILE:LINE on\n"
 	"stderr too; the exit status is the first class's (3, then 5, then 6).  create\n"
 	"and resolve refuse what check refuses of a cape alone, in the same words.\n"
-	"  -b, --board B   board profile (board pins, shared pins, rail budgets)\n"
+	"Raspberry Pi HATs (eepmake settings files or HAT images, told by content):\n"
+	"every problem of each in one run (settings: FILE:LINE), then the HATs\n"
+	"stacked in the order given: a GPIO map claiming GPIO0/GPIO1 (ID_SD/ID_SC,\n"
+	"the ID EEPROM's bus) or a GPIO map in a HAT+ is invalid (3); two HATs\n"
+	"claiming one GPIO (\"GPIO4 (pin 7) is held by HAT \"X\" (x.txt)\"), two ID\n"
+	"EEPROMs at one address, or a v1 HAT anywhere but 0x50 is a conflict (5).\n"
+	"HAT@ADDR: its ID EEPROM's address, 0x50 (the default: a HAT or a standard\n"
+	"HAT+), 0x51 (a stackable HAT+), 0x52/0x53 (a stackable power HAT+, MODE0,\n"
+	"MODE1); settings at 0x51-0x53 are read as a HAT+.  An invalid image exits\n"
+	"with decode's status (10-14).\n"
+	"  -b, --board B   board profile (board pins, shared pins, rail budgets; for\n"
+	"                  HATs a family rpi profile: rpi, the default for them)\n"
 	"      --variant V the board set up to give pins to capes: V is one of its\n"
 	"                  variants or several, comma-separated (beaglebone-black:\n"
 	"                  no-hdmi, no-emmc; see capetool(1), BOARD PROFILES)\n"
+	"      --hat-version N  HAT settings read as 1: a v1 HAT (eepmake -v1), 2: a\n"
+	"                  HAT+ (eepmake's default: GPIO keywords refused); default:\n"
+	"                  as create, 1 if the settings have a GPIO map\n"
 	"  -q, --quiet     print only problems\n"
 	"  -h, --help      this text\n"
 	"Exit: 0 all fit, 3 invalid definition, 5 pin, address or slot conflict,\n"
-	"6 over budget.\n";
+	"6 over budget; 2 HATs and capes given together.\n";
 
 static const char *const rails[] = { "vdd-3v3b", "vdd-5v", "sys-5v" };
 
@@ -372,11 +388,13 @@ int cmd_check(int argc, char **argv)
 		{ "board", required_argument, NULL, 'b' },
 		{ "variant", required_argument, NULL, OPT_VARIANT },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "hat-version", required_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	const char *boardname = NULL, *variant = NULL;
 	bool quiet = false;
+	int hat_version = 0;
 	struct board b;
 	struct fit f;
 	int c, rc = EXIT_OK, ndefs;
@@ -391,6 +409,10 @@ int cmd_check(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case 'q': quiet = true; break;
+		case 'V':
+			if ((hat_version = hat_version_option(optarg)) < 0)
+				return EXIT_USAGE;
+			break;
 		case 'h': fputs(usage_text, stdout); return EXIT_OK;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
@@ -404,6 +426,39 @@ int cmd_check(int argc, char **argv)
 			err("- (standard input) given twice: it holds one definition");
 			return EXIT_USAGE;
 		}
+	/* HATs, told by content (or an @ADDR): a Raspberry Pi header's */
+	for (int i = optind, n = 0; i < argc; i++) {
+		char *p;
+		int a;
+
+		if (hat_arg(argv[i], &p, &a))
+			return EXIT_USAGE;
+		n += a >= 0 || hat_input_kind(p);
+		free(p);
+		if (i < argc - 1)
+			continue;
+		if (!n && boardname && board_is_rpi(boardname)) {
+			err("board %s is a Raspberry Pi header: it takes HAT settings or images, and %s is neither (a cape definition goes on a bone header)",
+			    boardname, in_name(argv[optind]));
+			return EXIT_USAGE;
+		}
+		if (n && n != argc - optind) {
+			err("HAT settings or images and cape definitions in one check: a HAT goes on a Raspberry Pi's 40-pin header, a cape on a BeagleBone's");
+			return EXIT_USAGE;
+		}
+		if (n) {
+			if (variant) {
+				err("--variant: a Raspberry Pi header has no variants");
+				return EXIT_USAGE;
+			}
+			return hat_check(boardname, argv + optind, argc - optind, hat_version,
+					 quiet);
+		}
+	}
+	if (hat_version) {
+		err("--hat-version is for HAT settings files, and %s is none", in_name(argv[optind]));
+		return EXIT_USAGE;
+	}
 	c = board_load(boardname, &b);
 	if (c)
 		return c;

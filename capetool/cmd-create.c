@@ -65,22 +65,6 @@ static char *settings_stem(const char *path)
 	return dot && dot != b ? xasprintf("%.*s", (int)(dot - b), b) : xstrdup(b);
 }
 
-/* Settings text rather than a definition: by what it holds, else by name. */
-static bool is_hat_settings(const char *path)
-{
-	uint8_t *buf;
-	size_t len, n = strlen(path);
-	bool hat;
-
-	if (read_file(path, &buf, &len))
-		return false;	/* the definition reader says why */
-	hat = hat_looks_like_settings(buf, len) ||
-	      (!file_kind_not_image(buf, len) && (buf_is_text(buf, len) || !len) &&
-	       n > 4 && !strcmp(path + n - 4, ".txt"));
-	free(buf);
-	return hat;
-}
-
 static int create_hat(const char *in, int version, const char *dt_file, char **custom,
 		      size_t ncustom, const char *dir, const char *eout)
 {
@@ -217,12 +201,10 @@ int cmd_create(int argc, char **argv)
 		case 'D': dout = optarg; break;
 		case 'f': force = true; break;
 		case 'V':
-			if (strcmp(optarg, "1") && strcmp(optarg, "2")) {
-				err("--hat-version: 1 (HAT) or 2 (HAT+), not %s", optarg);
+			if ((hat_version = hat_version_option(optarg)) < 0) {
 				free(custom);
 				return EXIT_USAGE;
 			}
-			hat_version = optarg[0] - '0';
 			break;
 		case 'T': dt_file = optarg; break;
 		case 'C':
@@ -238,7 +220,7 @@ int cmd_create(int argc, char **argv)
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;
 	}
-	if (is_hat_settings(argv[optind])) {
+	if (hat_input_kind(argv[optind]) == 1) {
 		const char *bad = board ? "--board" : serial ? "--serial" : embed ? "--embed-overlay"
 				  : dout ? "--dtbo-out" : force ? "--force" : NULL;
 

@@ -8,13 +8,17 @@
 #include "hat.h"
 
 static const char usage_text[] =
-	"usage: capetool decode (IMAGE | --slot N) [--json | --format=cape] [-x FILE]\n"
+	"usage: capetool decode (IMAGE | --slot N [--controller C]) [--json | --format=cape]\n"
+	"                       [-x FILE]\n"
 	"\n"
 	"Print every field of a cape EEPROM image (A0 or A1), the used pins in the\n"
 	"kernel's words, and the capebus extension records; or of a Raspberry Pi HAT\n"
 	"or HAT+ image (\"R-Pi\" signature): every atom, its bounds and CRC checked.\n"
 	"IMAGE - reads the image from standard input.\n"
 	"  -s, --slot N              read slot N's EEPROM through its nvmem device\n"
+	"      --controller C        the controller of that slot: a name (capebus1)\n"
+	"                            or a family (bone, rpi); needed when two\n"
+	"                            controllers have slot N\n"
 	"  -j, --json                JSON output\n"
 	"      --format=text|json|cape|eepdump  cape: a definition that create\n"
 	"                            turns back into the same image; for a HAT\n"
@@ -246,6 +250,7 @@ int cmd_decode(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "slot", required_argument, NULL, 's' },
+		{ "controller", required_argument, NULL, 'C' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "extract-overlay", required_argument, NULL, 'x' },
@@ -253,7 +258,7 @@ int cmd_decode(int argc, char **argv)
 		{ 0 }
 	};
 	int fmt = FMT_TEXT, slot = -1, c, rc;
-	const char *xfile = NULL;
+	const char *xfile = NULL, *ctrl = NULL;
 	char *path;
 	uint8_t *buf;
 	size_t len;
@@ -266,6 +271,7 @@ int cmd_decode(int argc, char **argv)
 			if (slot < 0)
 				return EXIT_USAGE;
 			break;
+		case 'C': ctrl = optarg; break;
 		case 'j': fmt = FMT_JSON; break;
 		case 'F':
 			if (!strcmp(optarg, "cape"))
@@ -286,7 +292,7 @@ int cmd_decode(int argc, char **argv)
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
 	}
-	if ((slot < 0) == (optind == argc) || optind < argc - 1) {
+	if ((slot < 0) == (optind == argc) || optind < argc - 1 || (ctrl && slot < 0)) {
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;
 	}
@@ -295,7 +301,7 @@ int cmd_decode(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (slot >= 0) {
-		path = slot_nvmem_path(slot, &rc);
+		path = slot_nvmem_path(slot, ctrl, NULL, &rc);
 		if (!path)
 			return rc;
 	} else {

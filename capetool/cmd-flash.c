@@ -15,9 +15,10 @@
 #include <time.h>
 #include <unistd.h>
 #include "capetool.h"
+#include "hat.h"
 
 static const char usage_text[] =
-	"usage: capetool flash IMAGE (--slot N | --device PATH) [--force]\n"
+	"usage: capetool flash IMAGE (--slot N [--controller C] | --device PATH) [--force]\n"
 	"                      [--no-backup | --backup FILE]\n"
 	"\n"
 	"Write a cape EEPROM image (IMAGE \"-\": from standard input).  The old content (as many bytes as the image or\n"
@@ -29,9 +30,19 @@ static const char usage_text[] =
 	"and the embedded overlay (or its absence) must be the image's.  If a write\n"
 	"or the verify fails, the backup and the command restoring it are printed.\n"
 	"An image larger than a slot's nvmem device (or any sized device) is refused.\n"
+	"A Raspberry Pi HAT or HAT+ image (\"R-Pi\") is written as far as its eeplen,\n"
+	"read back and decoded the same way; a HAT of another product UUID, or a\n"
+	"cape where a HAT is written (and the other way round), is only replaced\n"
+	"with --force, and so is an image for another header family than the\n"
+	"slot's controller (a HAT in a bone slot).\n"
 	"  -s, --slot N       the EEPROM of slot N (its nvmem device, from sysfs)\n"
+	"      --controller C the controller of that slot: a name (capebus1) or a\n"
+	"                     family (bone, rpi); without it, the one controller\n"
+	"                     of the image's family (a HAT's: rpi; a cape's:\n"
+	"                     bone) with slot N, else the only one with slot N\n"
 	"  -d, --device PATH  a file or device (e.g. /sys/bus/nvmem/devices/0-00540/nvmem)\n"
-	"  -f, --force        replace an image with a different part number\n"
+	"  -f, --force        replace an image with a different part number (HAT:\n"
+	"                     product UUID)\n"
 	"  -n, --no-backup    do not save the old content\n"
 	"      --backup FILE  where to save it (\"-\": standard output; default:\n"
 	"                     ./capetool-backup-<slotN|device>-<YYYYmmddHHMMSS>.eeprom)\n"
@@ -152,6 +163,63 @@ static size_t old_image(int fd, struct cape_image *im, uint8_t **bufp)
 	}
 	*bufp = buf;
 	return im->total_len;
+}
+
+/* The valid HAT image at the start of the device: its eeplen, 0 if none. */
+static size_t old_hat(int fd, struct hat_image *him)
+{
+	uint8_t h[sizeof(struct rpi_hat_header)], *buf;
+	size_t got = 0, len;
+	char why[160];
+	int r;
+
+	memset(him, 0, sizeof(*him));
+	if (read_at(fd, h, sizeof(h), 0, &got) || got < sizeof(h) || !hat_has_signature(h, got))
+		return 0;
+	len = (size_t)h[8] | (size_t)h[9] << 8 | (size_t)h[10] << 16 | (size_t)h[11] << 24;
+	if (len > HAT_IMAGE_MAX || len < sizeof(h))
+		return 0;
+	buf = xmalloc(len);
+	r = read_at(fd, buf, len, 0, &got) ? -1 : hat_decode(buf, got, him, why, sizeof(why));
+	hat_image_free(him);	/* the fields kept are copies */
+	free(buf);
+	return r ? 0 : len;
+}
+
+/* "HAT+ \"Product\" by Vendor (uuid ...)", for messages. */
+static char *hat_words(const struct hat_image *him)
+{
+	char u[37];
+
+	hat_uuid_str(him->uuid, u);
+	return xasprintf("%s \"%s\" by %s (uuid %s)",
+			 him->version == RPI_HAT_VERSION_1 ? "HAT" : "HAT+", him->product_str,
+			 him->vendor_str, u);
+}
+
+/*
+ * Whether writing over what the device holds needs --force: another part
+ * (a cape's part number, a HAT's product UUID), or a cape where a HAT is
+ * written or the other way round.  The message says what is there.
+ */
+static bool other_part(const char *path, bool hat, const struct cape_image *im,
+		       const struct hat_image *him, size_t oldlen, const struct cape_image *oldim,
+		       size_t oldhat, const struct hat_image *oldhim)
+{
+	bool other = (oldlen && (hat || strcmp(oldim->part_number, im->part_number))) ||
+		     (oldhat && (!hat || memcmp(oldhim->uuid, him->uuid, sizeof(him->uuid))));
+	char *mine, *theirs;
+
+	if (!other)
+		return false;
+	mine = hat ? hat_words(him) : xasprintf("part %s", im->part_number);
+	theirs = oldhat ? hat_words(oldhim)
+			: xasprintf("%s %s (part %s)", oldim->board_name, oldim->version,
+				    oldim->part_number);
+	err("%s holds %s, the image is %s: use --force to replace it", path, theirs, mine);
+	free(mine);
+	free(theirs);
+	return other;
 }
 
 /*
@@ -310,6 +378,7 @@ int cmd_flash(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "slot", required_argument, NULL, 's' },
 		{ "device", required_argument, NULL, 'd' },
+		{ "controller", required_argument, NULL, 'C' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "no-backup", no_argument, NULL, 'n' },
 		{ "backup", required_argument, NULL, 'B' },
@@ -317,12 +386,13 @@ int cmd_flash(int argc, char **argv)
 		{ 0 }
 	};
 	int slot = -1, c, rc, fd = -1;
-	bool force = false, nobackup = false;
-	const char *device = NULL, *backup = NULL, *diff;
-	char *path = NULL, *bpath = NULL, why[240];
+	bool force = false, nobackup = false, hat;
+	const char *device = NULL, *backup = NULL, *diff, *ctrl = NULL;
+	char *path = NULL, *bpath = NULL, *family = NULL, why[240];
 	uint8_t *img = NULL, *old = NULL, *oldbuf = NULL, *rb = NULL;
-	size_t imglen, wlen, oldlen, blen, got, done, std, ext_end;
+	size_t imglen, wlen, oldlen, oldhat = 0, blen, got, done, std = 0, ext_end, total;
 	struct cape_image im, oldim, rbim;
+	struct hat_image him = { 0 }, oldhim, rbhim = { 0 };
 	struct stat st;
 	FILE *info = stdout;
 
@@ -335,6 +405,7 @@ int cmd_flash(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case 'd': device = optarg; break;
+		case 'C': ctrl = optarg; break;
 		case 'f': force = true; break;
 		case 'n': nobackup = true; break;
 		case 'B': backup = optarg; break;
@@ -342,7 +413,8 @@ int cmd_flash(int argc, char **argv)
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1 || (slot >= 0) == !!device || (nobackup && backup)) {
+	if (optind != argc - 1 || (slot >= 0) == !!device || (nobackup && backup) ||
+	    (ctrl && slot < 0)) {
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;
 	}
@@ -357,21 +429,33 @@ int cmd_flash(int argc, char **argv)
 		err("%s: %s", in_name(argv[optind]), strerror(-rc));
 		return EXIT_IO;
 	}
-	rc = eeprom_decode(img, imglen, &im, why, sizeof(why));
+	hat = hat_has_signature(img, imglen);
+	rc = hat ? hat_decode(img, imglen, &him, why, sizeof(why))
+		 : eeprom_decode(img, imglen, &im, why, sizeof(why));
 	if (rc) {
-		err("%s: not a valid cape image, refusing to flash it: %s", in_name(argv[optind]), why);
+		err("%s: not a valid %s image, refusing to flash it: %s", in_name(argv[optind]),
+		    hat ? "HAT" : "cape", why);
 		goto out;
 	}
-	if (imglen > im.total_len) {
+	total = hat ? him.eeplen : im.total_len;
+	if (imglen > total) {
 		fprintf(info, "%s: writing the %zu bytes the image defines (%zu trailing bytes ignored)\n",
-			in_name(argv[optind]), im.total_len, imglen - im.total_len);
-		imglen = im.total_len;
+			in_name(argv[optind]), total, imglen - total);
+		imglen = total;
 	}
-	std = eeprom_std_size(im.a0);
+	if (!hat)
+		std = eeprom_std_size(im.a0);
 	if (slot >= 0) {
-		path = slot_nvmem_path(slot, &rc);
+		path = slot_nvmem_path_for(slot, ctrl, hat ? "rpi" : "bone", &family, &rc);
 		if (!path)
 			goto out;
+		/* a HAT in a bone slot, a cape in a Pi's: no reader there takes it */
+		if (*family && hat != !strcmp(family, "rpi") && !force) {
+			err("slot %d is on a header of family %s: %s image does not go there (use --force to write it anyway)",
+			    slot, family, hat ? "a Raspberry Pi HAT" : "a cape");
+			rc = EXIT_REFUSED;
+			goto out;
+		}
 	} else {
 		path = xstrdup(device);
 	}
@@ -400,12 +484,14 @@ int cmd_flash(int argc, char **argv)
 		goto out;
 	}
 	oldlen = old_image(fd, &oldim, &oldbuf);
-	if (oldlen && strcmp(oldim.part_number, im.part_number) && !force) {
-		err("%s holds %s %s (part %s), the image is part %s: use --force to replace it",
-		    path, oldim.board_name, oldim.version, oldim.part_number, im.part_number);
+	if (!oldlen)
+		oldhat = old_hat(fd, &oldhim);
+	if (!force && other_part(path, hat, &im, &him, oldlen, &oldim, oldhat, &oldhim)) {
 		rc = EXIT_REFUSED;
 		goto out;
 	}
+	if (oldhat)
+		oldlen = oldhat;
 	/*
 	 * An image without an extension area written over one with an area
 	 * would leave the old area behind it: a reader would still find the old
@@ -413,7 +499,7 @@ int cmd_flash(int argc, char **argv)
 	 * matches).  Blank (0xff) that area along with the image.
 	 */
 	wlen = imglen;
-	ext_end = im.has_ext ? 0 : stale_ext_end(fd, std);
+	ext_end = hat || im.has_ext ? 0 : stale_ext_end(fd, std);
 	if (ext_end) {
 		if (ext_end > CAPE_EEPROM_SIZE_MAX)
 			ext_end = CAPE_EEPROM_SIZE_MAX;
@@ -494,6 +580,27 @@ int cmd_flash(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (hat) {
+		/* the bytes match: does a reader see the HAT the image is? */
+		if (hat_decode(rb, got, &rbhim, why, sizeof(why))) {
+			err("%s: verify failed: what was read back does not decode: %s", path, why);
+			say_partial(path, backup, oldlen > 0);
+			goto out;
+		}
+		if (rbhim.eeplen != him.eeplen || rbhim.numatoms != him.numatoms ||
+		    memcmp(rbhim.uuid, him.uuid, sizeof(him.uuid))) {
+			err("%s: verify failed: a reader sees %u atoms in %u bytes, meant %u in %u",
+			    path, rbhim.numatoms, rbhim.eeplen, him.numatoms, him.eeplen);
+			say_partial(path, backup, oldlen > 0);
+			goto out;
+		}
+		diff = hat_words(&him);
+		fprintf(info, "wrote %zu bytes (%s) to %s, verified: it decodes as the image\n",
+			imglen, diff, path);
+		free((char *)diff);
+		rc = EXIT_OK;
+		goto out;
+	}
 	/* the bytes match: does a reader see the cape the image describes? */
 	if (eeprom_decode(rb, got, &rbim, why, sizeof(why))) {
 		err("%s: verify failed: what was read back does not decode: %s", path, why);
@@ -517,15 +624,19 @@ out:
 	free(rb);
 	free(path);
 	free(bpath);
+	free(family);
+	hat_image_free(&him);
+	hat_image_free(&rbhim);
 	return rc;
 }
 
 static const char read_usage_text[] =
-	"usage: capetool read (--slot N | --device PATH) -o FILE\n"
+	"usage: capetool read (--slot N [--controller C] | --device PATH) -o FILE\n"
 	"\n"
 	"Save the whole content of a cape EEPROM to FILE, byte for byte (as\n"
 	"eepflash.sh -r does): a backup that 'capetool flash' or dd writes back.\n"
 	"  -s, --slot N       the EEPROM of slot N (its nvmem device, from sysfs)\n"
+	"      --controller C the controller of that slot (a name or a family)\n"
 	"  -d, --device PATH  a file or device (e.g. /sys/bus/nvmem/devices/0-00540/nvmem)\n"
 	"  -o, --output FILE  where to write it (\"-\": standard output)\n"
 	"  -h, --help         this text\n"
@@ -536,12 +647,13 @@ int cmd_read(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "slot", required_argument, NULL, 's' },
 		{ "device", required_argument, NULL, 'd' },
+		{ "controller", required_argument, NULL, 'C' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	int slot = -1, c, rc, fd;
-	const char *device = NULL, *out = NULL;
+	const char *device = NULL, *out = NULL, *ctrl = NULL;
 	char *path, why[160];
 	uint8_t *buf;
 	size_t cap, got;
@@ -557,12 +669,13 @@ int cmd_read(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case 'd': device = optarg; break;
+		case 'C': ctrl = optarg; break;
 		case 'o': out = optarg; break;
 		case 'h': fputs(read_usage_text, stdout); return EXIT_OK;
 		default: fputs(read_usage_text, stderr); return EXIT_USAGE;
 		}
 	}
-	if (optind != argc || (slot >= 0) == !!device || !out) {
+	if (optind != argc || (slot >= 0) == !!device || !out || (ctrl && slot < 0)) {
 		fputs(read_usage_text, stderr);
 		return EXIT_USAGE;
 	}
@@ -571,7 +684,7 @@ int cmd_read(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (slot >= 0) {
-		path = slot_nvmem_path(slot, &rc);
+		path = slot_nvmem_path(slot, ctrl, NULL, &rc);
 		if (!path)
 			return rc;
 	} else {

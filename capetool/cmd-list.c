@@ -11,7 +11,10 @@ static const char usage_text[] =
 	"\n"
 	"Show every capebus controller's slots (state, reason, EEPROM nvmem device,\n"
 	"cape) and every cape on the capebus bus (identity, slot, overlay source,\n"
-	"pins, currents), from /sys/class/capebus and /sys/bus/capebus.\n"
+	"pins, currents), from /sys/class/capebus and /sys/bus/capebus.  Each\n"
+	"controller is named with its family (bone, rpi) when it has one: slot\n"
+	"numbers repeat across controllers, and flash, read and decode of a slot\n"
+	"then take the controller's name or family too.\n"
 	"  -j, --json   JSON output\n"
 	"  -h, --help   this text\n";
 
@@ -90,7 +93,7 @@ int cmd_list(int argc, char **argv)
 		printf("{\"controllers\": [");
 	for (size_t i = 0; ctrls[i]; i++) {
 		char *cdir = xasprintf("%s/%s", cls, ctrls[i]);
-		char **ents = list_dir(cdir), **slots;
+		char **ents = list_dir(cdir), **slots, *family;
 		size_t ns = 0;
 
 		slots = xcalloc(1, sizeof(*slots));
@@ -103,13 +106,21 @@ int cmd_list(int argc, char **argv)
 			slots[ns] = NULL;
 		}
 		qsort(slots, ns, sizeof(*slots), slot_cmp);
+		family = ctrl_family(ctrls[i]);
 		if (json) {
 			printf("%s{\"name\": ", i ? ", " : "");
 			json_str(ctrls[i]);
+			printf(", \"family\": ");
+			if (*family)
+				json_str(family);
+			else
+				printf("null");
 			printf(", \"slots\": [");
 		} else {
-			printf("%s:\n", ctrls[i]);
+			printf("%s%s%s%s:\n", ctrls[i], *family ? " (family " : "", family,
+			       *family ? ")" : "");
 		}
+		free(family);
 		for (size_t k = 0; k < ns; k++) {
 			char *sdir = xasprintf("%s/%s", cdir, slots[k]);
 			char *v[N(slot_attrs)];

@@ -29,7 +29,9 @@ static const char usage_text[] =
 	"  -b, --board B         board profile for a definition (default: detected)\n"
 	"      --variant V       the board's variants in use (no-hdmi, no-emmc)\n"
 	"      --overlay DTBO    overlay for an image without an overlay record\n"
-	"      --controller C    capebus controller (default: the first)\n"
+	"      --controller C    capebus controller: a name (capebus1) or a family\n"
+	"                        (bone, rpi); default: the only one (with two,\n"
+	"                        refused: say which)\n"
 	"  -h, --help            this text\n"
 	"Exit: 9 no capebus configfs, 15 the kernel refused the cape.\n";
 
@@ -37,7 +39,9 @@ static const char remove_usage[] =
 	"usage: capetool remove NAME [--controller CTRL]\n"
 	"\n"
 	"Disable and remove a cape declared with override.\n"
-	"      --controller C    capebus controller (default: the first)\n"
+	"      --controller C    capebus controller: a name (capebus1) or a family\n"
+	"                        (bone, rpi); default: the only one (with two,\n"
+	"                        refused: say which)\n"
 	"  -h, --help            this text\n";
 
 static int put(const char *dir, const char *attr, const void *val, size_t len, bool text)
@@ -160,7 +164,7 @@ int cmd_override(int argc, char **argv)
 			goto out;
 		eeprom_decode(img, imglen, &im, why, sizeof(why));
 	}
-	cdir = configfs_ctrl_dir(ctrl, &rc);
+	cdir = configfs_ctrl_dir_for(ctrl, "bone", NULL, &rc);
 	if (!cdir)
 		goto out;
 	if (!name)
@@ -248,7 +252,7 @@ int cmd_remove(int argc, char **argv)
 		fputs(remove_usage, stderr);
 		return EXIT_USAGE;
 	}
-	cdir = configfs_ctrl_dir(ctrl, &rc);
+	cdir = configfs_ctrl_dir_for(ctrl, NULL, argv[optind], &rc);
 	if (!cdir)
 		return rc;
 	dir = xasprintf("%s/capes/%s", cdir, argv[optind]);

@@ -15,10 +15,13 @@
 #include <string.h>
 #include <unistd.h>
 #include "capetool.h"
+#include "hat.h"
 
 static const char usage_text[] =
 	"usage: capetool pinout [--board B [--variant V]] [--json] [--svg FILE] [--color[=WHEN]]\n"
 	"                       [--live] [DEF|IMAGE]...\n"
+	"       capetool pinout [--board rpi] [--json] [--svg FILE] [--color[=WHEN]]\n"
+	"                       [HAT[@ADDR]]...\n"
 	"\n"
 	"Draw the headers P8 and P9 as the capes use them: each pin is power or\n"
 	"ground, the board's own (eMMC, HDMI...), the shared cape bus, free, or the\n"
@@ -27,6 +30,12 @@ static const char usage_text[] =
 	"board pin claimed by a cape, is a conflict: both claimants\n"
 	"are named.  Inputs are definitions and EEPROM images, in any mix (\"-\":\n"
 	"standard input); with none, the board's blank header map.\n"
+	"A Raspberry Pi's 40-pin header (--board rpi, or HAT settings or images\n"
+	"given without --board) is drawn as pinout.xyz does: pin 1 (3V3) top left,\n"
+	"odd pins left, GPIOs by BCM number, power, ground and ID_SD/ID_SC marked;\n"
+	"each GPIO a v1 HAT's map claims with the HAT and its function (in, out,\n"
+	"ALTn and the signal, from the profile), pull.  A GPIO two HATs claim, or\n"
+	"GPIO0/GPIO1, is a conflict.  HAT@ADDR: as check.\n"
 	"  -b, --board B     board profile (pin names, functions by mode, board pins)\n"
 	"      --variant V   the board's variants in use (no-hdmi...): their pins free\n"
 	"  -l, --live        add the capes the running kernel reports\n"
@@ -245,7 +254,17 @@ static char *dev_attr(const char *dir, const char *name)
 	return s ? s : xstrdup("");
 }
 
-/* Every cape on the capebus bus: its "pins" in the kernel's words. */
+/* Is the cape at @dir another header family's (a HAT on a Pi header)? */
+static bool live_other_family(const char *dir)
+{
+	char *f = dev_attr(dir, "family");
+	bool other = *f && strcmp(f, "bone");
+
+	free(f);
+	return other;
+}
+
+/* Every bone cape on the capebus bus: its "pins" in the kernel's words. */
 static int load_live(struct view *v)
 {
 	char *bus = xasprintf("%s/bus/capebus/devices", sysfs_root());
@@ -259,9 +278,16 @@ static int load_live(struct view *v)
 	}
 	for (size_t i = 0; devs[i] && !rc; i++) {
 		char *dir = xasprintf("%s/%s", bus, devs[i]);
-		char *pins = dev_attr(dir, "pins"), *slot = dev_attr(dir, "slot");
-		char *save = NULL, *line;
-		struct pcape *c = new_cape(v, devs[i]);
+		char *pins, *slot, *save = NULL, *line;
+		struct pcape *c;
+
+		if (live_other_family(dir)) {
+			free(dir);
+			continue;
+		}
+		pins = dev_attr(dir, "pins");
+		slot = dev_attr(dir, "slot");
+		c = new_cape(v, devs[i]);
 
 		if (!c) {
 			rc = EXIT_USAGE;
@@ -480,38 +506,6 @@ static void put_cell(const struct view *v, const struct ppin *p, bool right)
 		fputs(t, stdout);
 }
 
-/* A line of words wrapped at 79 columns, continuation lines indented. */
-struct wrap { int col; bool fresh; };
-
-static void wrap_start(struct wrap *w, const char *indent)
-{
-	fputs(indent, stdout);
-	w->col = (int)strlen(indent);
-	w->fresh = true;
-}
-
-static void wrap_word(struct wrap *w, const char *s)
-{
-	int n = (int)strlen(s);
-
-	if (!w->fresh && w->col + 1 + n > 79) {
-		printf("\n      ");
-		w->col = 6;
-	} else if (!w->fresh) {
-		putchar(' ');
-		w->col++;
-	}
-	fputs(s, stdout);
-	w->col += n;
-	w->fresh = false;
-}
-
-static void wrap_end(struct wrap *w)
-{
-	putchar('\n');
-	w->col = 0;
-}
-
 static void claimant(const struct view *v, const struct ppin *p, int i, char *out, size_t n)
 {
 	const struct pcape *c = &v->capes[p->claim[i]];
@@ -637,15 +631,6 @@ static void json_claim(const struct view *v, const struct ppin *p, int i)
 	putchar('}');
 }
 
-static void json_opt(const char *key, const char *val)
-{
-	printf(", \"%s\": ", key);
-	if (val)
-		json_str(val);
-	else
-		printf("null");
-}
-
 static void print_json(const struct view *v)
 {
 	bool first = true;
@@ -736,19 +721,6 @@ static const char *const cape_rgb[] = {
 	"#2e7d32", "#1565c0", "#8e24aa", "#00838f", "#ef6c00", "#6d4c41", "#c2185b", "#558b2f",
 };
 #define NRGB (sizeof(cape_rgb) / sizeof(cape_rgb[0]))
-
-static void xml_text(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
 
 /* @s, cut to @max characters (UTF-8 aware) with "..." if longer. */
 static void xml_text_max(FILE *f, const char *s, size_t max)
@@ -921,7 +893,6 @@ static int write_svg(const struct view *v, const char *path)
 	static const int order[2] = { 1, 0 };	/* P9 left, P8 right, as on the board */
 	struct legend_line *lines = NULL;
 	size_t nlines = 0;
-	int r;
 
 	if (!f) {
 		err("out of memory");
@@ -1037,23 +1008,12 @@ static int write_svg(const struct view *v, const char *path)
 	}
 	free(lines);
 	fprintf(f, "</g>\n</svg>\n");
-	if (ferror(f) | fclose(f)) {
-		free(mem);
-		err("out of memory");
-		return EXIT_FAIL;
-	}
-	r = write_file(path, mem, memlen);
-	free(mem);
-	if (r) {
-		err("%s: cannot write: %s", out_name(path), strerror(-r));
-		return EXIT_IO;
-	}
-	return EXIT_OK;
+	return memstream_write(f, &mem, &memlen, path);
 }
 
 /* ---- the command ---- */
 
-static bool want_color(const char *when)
+bool pinout_want_color(const char *when)
 {
 	const char *nc = getenv("NO_COLOR");
 
@@ -1118,6 +1078,38 @@ int cmd_pinout(int argc, char **argv)
 		err("--svg - and --json: only one of them can go to standard output");
 		return EXIT_USAGE;
 	}
+	/* HATs: --board rpi, or (no board named) HAT settings or images given */
+	{
+		int nhat = 0, first = -1;
+		bool rpi = boardname && board_is_rpi(boardname);
+
+		for (int i = optind; i < argc; i++) {
+			char *p;
+			int a;
+
+			if (hat_arg(argv[i], &p, &a))
+				return EXIT_USAGE;
+			if (a >= 0 || hat_input_kind(p)) {
+				nhat++;
+				first = first < 0 ? i : first;
+			}
+			free(p);
+		}
+		if (nhat && !rpi && (boardname || nhat != argc - optind)) {
+			err("%s is a Raspberry Pi HAT (settings or image): HATs are drawn on a Raspberry Pi's header (--board rpi), apart from capes",
+			    in_name(argv[first]));
+			return EXIT_USAGE;
+		}
+		if (rpi || (nhat && nhat == argc - optind)) {
+			if (live || variant) {
+				err("%s: a Raspberry Pi header's pinout draws HAT files (no --live, no variants)",
+				    live ? "--live" : "--variant");
+				return EXIT_USAGE;
+			}
+			return pinout_rpi(boardname, argv + optind, argc - optind, json, svg,
+					  pinout_want_color(when));
+		}
+	}
 	v = xcalloc(1, sizeof(*v));
 	rc = board_load(boardname, &v->b);
 	if (!rc && (rc = board_apply_variants(&v->b, variant)))
@@ -1131,7 +1123,7 @@ int cmd_pinout(int argc, char **argv)
 	for (int i = optind; i < argc && !rc; i++)
 		rc = load_file(v, argv[i]);
 	if (!rc) {
-		v->color = !json && want_color(when);
+		v->color = !json && pinout_want_color(when);
 		classify(v);
 		if (svg)
 			rc = write_svg(v, svg);

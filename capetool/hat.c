@@ -100,6 +100,12 @@ static const char *const key_names[K_NKEYS] = {
 
 static bool is_gpio_key(int k) { return k >= K_DRIVE && k <= K_SETGPIO; }
 
+const char *hat_func_name(uint8_t pin) { return func_names[pin & RPI_HAT_PIN_FUNC_MASK]; }
+const char *hat_pull_name(uint8_t pin)
+{
+	return pull_names[(pin & RPI_HAT_PIN_PULL_MASK) >> RPI_HAT_PIN_PULL_SHIFT];
+}
+
 struct sctx {
 	const char *file;
 	int errors, line;
@@ -117,18 +123,19 @@ static void serr(struct sctx *c, int line, const char *key, const char *fmt, ...
 static void serr(struct sctx *c, int line, const char *key, const char *fmt, ...)
 {
 	va_list ap;
+	char why[400];
 
 	c->errors++;
 	if (err_quiet)
 		return;
-	if (line)
-		fprintf(stderr, "%s:%d: %s: ", c->file, line, key);
-	else
-		fprintf(stderr, "%s: %s: ", c->file, key);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	/* one write a line: a line is never torn by standard output's */
+	if (line)
+		fprintf(stderr, "%s:%d: %s: %s\n", c->file, line, key, why);
+	else
+		fprintf(stderr, "%s: %s: %s\n", c->file, key, why);
 }
 
 static struct hat_blob *cur_blob(struct sctx *c)
@@ -558,6 +565,31 @@ static void parse_line(struct sctx *c, char *line)
 	}
 }
 
+int hat_version_option(const char *arg)
+{
+	if (strcmp(arg, "1") && strcmp(arg, "2")) {
+		err("--hat-version: 1 (HAT) or 2 (HAT+), not %s", arg);
+		return -1;
+	}
+	return arg[0] - '0';
+}
+
+int hat_input_kind(const char *path)
+{
+	uint8_t *buf;
+	size_t len, n = strlen(path);
+	int kind;
+
+	if (read_file(path, &buf, &len))
+		return 0;	/* the reader of the other kind says why */
+	kind = hat_has_signature(buf, len) ? 2
+	       : hat_looks_like_settings(buf, len) ||
+	         (!file_kind_not_image(buf, len) && (buf_is_text(buf, len) || !len) && n > 4 &&
+		  !strcmp(path + n - 4, ".txt")) ? 1 : 0;
+	free(buf);
+	return kind;
+}
+
 bool hat_looks_like_settings(const uint8_t *buf, size_t len)
 {
 	size_t i = 0;
@@ -670,6 +702,7 @@ int hat_settings_parse(const char *name, const uint8_t *buf, size_t len, int ver
 		free(line);
 		i = e;
 	}
+	memcpy(s->gpio_line, c.gpio_line, sizeof(s->gpio_line));
 	if (c.in_string)
 		serr(&c, c.string_line, c.blob == -1 ? "dt_blob" : "custom_data",
 		     "the multi-line string is not closed (\\\" closes it)");
@@ -1123,7 +1156,7 @@ static void eepdump_data(FILE *f, const uint8_t *d, size_t len, bool readable)
 	}
 }
 
-static void uuid_str(const uint32_t u[4], char out[37])
+void hat_uuid_str(const uint32_t u[4], char out[37])
 {
 	snprintf(out, 37, "%08x-%04x-%04x-%04x-%04x%08x", u[3], u[2] >> 16, u[2] & 0xffff,
 		 u[1] >> 16, u[1] & 0xffff, u[0]);
@@ -1143,7 +1176,7 @@ void hat_print_eepdump(FILE *f, const struct hat_image *im, bool readable)
 		fprintf(f, "# Start of atom #%u of type 0x%04x and length %u\n", a->count, a->type, a->dlen);
 		switch (a->type) {
 		case RPI_HAT_ATOM_VENDOR:
-			uuid_str(im->uuid, u);
+			hat_uuid_str(im->uuid, u);
 			fprintf(f, "# Vendor info\nproduct_uuid %s\nproduct_id 0x%04x\nproduct_ver 0x%04x\n",
 				u, im->product_id, im->product_ver);
 			fprintf(f, "vendor \"%s\"   # length=%zu\n", im->vendor_str, strlen(im->vendor_str));
@@ -1253,7 +1286,7 @@ static void print_text(const char *src, const struct hat_image *im)
 	char u[37];
 	unsigned nc = 0;
 
-	uuid_str(im->uuid, u);
+	hat_uuid_str(im->uuid, u);
 	printf("source:        %s\n", src);
 	printf("format:        %s (version %u), %u atoms, %u bytes%s\n",
 	       im->version == RPI_HAT_VERSION_1 ? "HAT" : "HAT+", im->version, im->numatoms, im->eeplen,
@@ -1322,7 +1355,7 @@ static void print_json(const char *src, const struct hat_image *im)
 	char u[37];
 	bool first = true;
 
-	uuid_str(im->uuid, u);
+	hat_uuid_str(im->uuid, u);
 	printf("{\"source\": ");
 	json_str(src);
 	printf(", \"format\": \"%s\", \"version\": %u, \"numatoms\": %u, \"eeplen\": %u, \"uuid\": \"%s\"",

@@ -32,6 +32,7 @@ struct hat_settings {
 	bool has_gpio[2];		/* banks 0 and 1 */
 	uint8_t gpio_flags[2], back_power;
 	uint8_t pins[HAT_GPIO_TOTAL];
+	int gpio_line[HAT_GPIO_TOTAL];	/* the setgpio line of each, 0: none */
 	uint32_t current_supply;	/* 0: no power supply atom */
 	bool has_dt;
 	struct hat_blob dt;
@@ -54,6 +55,16 @@ int hat_settings_parse(const char *name, const uint8_t *buf, size_t len, int ver
 void hat_settings_free(struct hat_settings *s);
 /* The image eepmake writes for @s (malloc'ed). */
 uint8_t *hat_encode(const struct hat_settings *s, size_t *len);
+/*
+ * What the file at @path is, by content: 2 a HAT image ("R-Pi"), 1 eepmake
+ * settings (or a text named .txt that is nothing else), 0 neither.
+ */
+int hat_input_kind(const char *path);
+/* --hat-version N: 1 or 2, or -1 after saying why. */
+int hat_version_option(const char *arg);
+/* A GPIO map pin byte's function ("ALT0") and pull ("UP"), as eepmake writes them. */
+const char *hat_func_name(uint8_t pin);
+const char *hat_pull_name(uint8_t pin);
 /* Text whose lines are eepmake settings (a key it knows, not "key ="). */
 bool hat_looks_like_settings(const uint8_t *buf, size_t len);
 bool hat_has_signature(const uint8_t *buf, size_t len);
@@ -85,6 +96,8 @@ struct hat_image {
 /* Decode; on error EXIT_* and *why.  hat_image_free() in every case. */
 int hat_decode(const uint8_t *buf, size_t len, struct hat_image *im, char *why, size_t whylen);
 void hat_image_free(struct hat_image *im);
+/* "aaaaaaaa-bbbb-cccc-dddd-eeeeffffffff", as eepmake reads it */
+void hat_uuid_str(const uint32_t u[4], char out[37]);
 
 /*
  * decode's formats for a HAT image: text, JSON, eepdump's text, and the
@@ -96,5 +109,54 @@ int hat_decode_buffer(const char *src, const uint8_t *buf, size_t len, enum hat_
 		      const char *xfile);
 /* the settings eepdump writes for @im, to @f; @readable: HAT_FMT_SETTINGS */
 void hat_print_eepdump(FILE *f, const struct hat_image *im, bool readable);
+
+/* ---- board-rpi.c: the Raspberry Pi 40-pin header profile (family rpi) ---- */
+#define RPI_HDR_PINS 40
+struct rpi_pin {
+	int gpio;			/* BCM number; -1: a power or ground pin */
+	char *fixed;			/* "3V3", "5V", "GND"; NULL: a GPIO */
+	char *use;			/* what the Pi keeps it for (ID_SD...), or NULL */
+	char *alt[6];			/* ALT0-ALT5; NULL: none listed */
+};
+struct rpi_board {
+	char *name, *description;
+	struct rpi_pin pin[RPI_HDR_PINS];	/* by position - 1 */
+	int pin_of_gpio[HAT_GPIO_TOTAL];	/* header position, 0: not on the header */
+};
+/* @name: a profile of family rpi (a name, "rpi", a path); NULL: "rpi". */
+int rpi_board_load(const char *name, struct rpi_board *b);
+void rpi_board_free(struct rpi_board *b);
+/* The ALT number (0-5) a pin byte's function selects, -1: input or output. */
+int rpi_alt_of_func(int func);
+
+/* ---- hat-stack.c: HATs on the header, as check and pinout take them ---- */
+struct hat_use {
+	char *file;			/* as messages name it */
+	int version;			/* 0: not read */
+	int addr;			/* its ID EEPROM's address, 0x50-0x53 */
+	bool addr_given, image;
+	char vendor[RPI_HAT_STRING_MAX + 1], product[RPI_HAT_STRING_MAX + 1];
+	uint8_t pins[HAT_GPIO_TOTAL];	/* GPIO map bytes (RPI_HAT_PIN_*), 0: unused */
+	int line[HAT_GPIO_TOTAL];	/* settings: each GPIO's setgpio line; 0: none */
+	bool gpio_map_v2, power_v1;	/* an image's atoms its version has not */
+	uint32_t current_supply;
+};
+/*
+ * FILE[@ADDR]: the file (when no file has the whole name) and the address
+ * (-1: none given).  EXIT_USAGE after saying why for an address no HAT
+ * answers at.  *path malloc'ed.
+ */
+int hat_arg(const char *arg, char **path, int *addr);
+/*
+ * A HAT settings file or image at FILE[@ADDR]; EXIT_*, every error said.
+ * Settings are read as @version (0: a GPIO map makes a v1 HAT, else a
+ * HAT+; at 0x51-0x53, a HAT+).
+ */
+int hat_use_load(const char *arg, int version, struct hat_use *u);
+void hat_use_free(struct hat_use *u);
+/* "GPIO4 (pin 7)" (the profile's pin), "GPIO30" off the header. */
+void hat_gpio_name(const struct rpi_board *b, int g, char *out, size_t n);
+/* check of HATs: each alone, then stacked in the order given.  EXIT_*. */
+int hat_check(const char *board, char *const *args, int n, int version, bool quiet);
 
 #endif

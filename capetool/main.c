@@ -16,14 +16,14 @@ struct cmd {
 static const struct cmd cmds[] = {
 	{ "create", cmd_create, "write <part>-<version>.eeprom and .dtbo from a definition, or a HAT image" },
 	{ "decode", cmd_decode, "print every field of an EEPROM image or a slot's EEPROM" },
-	{ "check", cmd_check, "validate definitions; report pin conflicts and power budget" },
+	{ "check", cmd_check, "validate definitions or HATs; report pin conflicts and power budget" },
 	{ "flash", cmd_flash, "write an image to a slot's EEPROM or a file/device, verified" },
 	{ "read", cmd_read, "save a slot's whole EEPROM to a file (raw dump)" },
 	{ "override", cmd_override, "declare a cape to the kernel through configfs" },
 	{ "remove", cmd_remove, "remove a cape declared with override" },
 	{ "list", cmd_list, "slots and capes the kernel reports" },
 	{ "schema", cmd_schema, "print the definition format (from the compiled-in schema)" },
-	{ "pinout", cmd_pinout, "draw headers P8 and P9 as capes use them; conflicts named" },
+	{ "pinout", cmd_pinout, "draw P8 and P9 as capes use them, or a Pi's 40 pins as HATs do" },
 	{ "resolve", cmd_resolve, "a portable overlay into one for a board's tree (U-Boot)" },
 };
 
@@ -31,7 +31,8 @@ static const char exit_codes[] =
 	"Exit codes:\n"
 	"   0  success\n"
 	"   1  other failure\n"
-	"   2  bad command line (option, argument, board or command name)\n"
+	"   2  bad command line (option, argument, board or command name; a slot\n"
+	"      two controllers have, without --controller)\n"
 	"   3  invalid input file: definition, board profile or escape-hatch\n"
 	"      overlay (FILE:LINE: KEY: reason); resolve: not a portable overlay\n"
 	"      for the board\n"
@@ -41,7 +42,8 @@ static const char exit_codes[] =
 	"      create, resolve: the cape alone does not fit the board (as check)\n"
 	"   6  check: power over budget; create, resolve: the cape alone is over\n"
 	"      the board's budget\n"
-	"   7  flash: the EEPROM holds a different part (use --force)\n"
+	"   7  flash: the EEPROM holds a different part, or the image is for\n"
+	"      another header family than the slot's (use --force)\n"
 	"   8  flash: read-back differs from the image\n"
 	"   9  EEPROM, slot, sysfs or configfs missing, or EEPROM write-protected\n"
 	"  10  image (decode, flash, override): bad magic\n"

@@ -58,64 +58,202 @@ void free_list(char **v)
 	free(v);
 }
 
-char *slot_nvmem_path(int slot, int *code)
+/* A controller's family ("bone", "rpi"), or "" if it does not say. */
+char *ctrl_family(const char *ctrl)
+{
+	char *p = xasprintf("%s/class/capebus/%s/family", sysfs_root(), ctrl);
+	char *f = read_attr(p);
+
+	free(p);
+	return f ? f : xstrdup("");
+}
+
+/* "capebus0 (bone), capebus1 (rpi)": @names with their families. */
+static char *ctrl_list(char *const *names, size_t n)
+{
+	char *s = xstrdup("");
+
+	for (size_t i = 0; i < n; i++) {
+		char *f = ctrl_family(names[i]);
+		char *j = xasprintf("%s%s%s%s%s%s", s, i ? ", " : "", names[i], *f ? " (" : "",
+				    f, *f ? ")" : "");
+
+		free(f);
+		free(s);
+		s = j;
+	}
+	return s;
+}
+
+bool ctrl_matches(const char *ctrl, const char *want)
+{
+	char *f;
+	bool m;
+
+	if (!want || !strcmp(ctrl, want))
+		return true;
+	f = ctrl_family(ctrl);
+	m = !strcmp(f, want);
+	free(f);
+	return m;
+}
+
+char *slot_nvmem_path(int slot, const char *want, char **family, int *code)
 {
 	char *cls = xasprintf("%s/class/capebus", sysfs_root());
-	char **ctrls = list_dir(cls);
+	char **ctrls = list_dir(cls), **with = NULL;
 	char *res = NULL;
-	bool seen = false;
+	size_t nwith = 0, nmatch = 0;
 
 	*code = EXIT_NODEV;
-	for (size_t i = 0; ctrls && ctrls[i] && !res; i++) {
+	if (family)
+		*family = NULL;
+	for (size_t i = 0; ctrls && ctrls[i]; i++) {
 		char *p = xasprintf("%s/%s/slot%d", cls, ctrls[i], slot);
-		char *link = xasprintf("%s/nvmem", p);
-		char *name = read_link_name(link);
 
-		if (access(p, F_OK) == 0) {
-			seen = true;
-			if (name && *name)
-				res = xasprintf("%s/bus/nvmem/devices/%s/nvmem", sysfs_root(), name);
+		if (ctrl_matches(ctrls[i], want)) {
+			nmatch++;
+			if (access(p, F_OK) == 0) {
+				with = xrealloc(with, (nwith + 1) * sizeof(*with));
+				with[nwith++] = ctrls[i];
+			}
 		}
-		free(name);
-		free(link);
 		free(p);
 	}
-	if (!ctrls)
+	if (!ctrls) {
 		err("no capebus controller: %s is missing (kernel without capebus?)", cls);
-	else if (!seen)
-		err("no slot %d on any capebus controller in %s", slot, cls);
-	else if (!res)
-		err("slot %d has no EEPROM device (no nvmem: unpopulated or failed to probe)", slot);
+	} else if (want && !nmatch) {
+		size_t n = 0;
+		char *l;
+
+		while (ctrls[n])
+			n++;
+		l = ctrl_list(ctrls, n);
+		err("--controller %s: no capebus controller of that name or family in %s (there: %s)",
+		    want, cls, n ? l : "none");
+		free(l);
+	} else if (!nwith) {
+		err("no slot %d on %s capebus controller in %s", slot, want ? want : "any", cls);
+	} else if (nwith > 1) {
+		char *l = ctrl_list(with, nwith);
+
+		err("slot %d is on %zu capebus controllers: %s; say which with --controller NAME or FAMILY",
+		    slot, nwith, l);
+		free(l);
+		*code = EXIT_USAGE;
+	} else {
+		char *link = xasprintf("%s/%s/slot%d/nvmem", cls, with[0], slot);
+		char *name = read_link_name(link);
+
+		if (name && *name)
+			res = xasprintf("%s/bus/nvmem/devices/%s/nvmem", sysfs_root(), name);
+		else
+			err("slot %d%s%s has no EEPROM device (no nvmem: unpopulated or failed to probe)",
+			    slot, want ? " of " : "", want ? with[0] : "");
+		if (family)
+			*family = ctrl_family(with[0]);
+		free(name);
+		free(link);
+	}
+	free(with);
 	free_list(ctrls);
 	free(cls);
 	return res;
 }
 
+/*
+ * The one entry of @base (a controller's directory) matching @want (a name
+ * or family; NULL: any) that has @sub, malloc'ed; NULL if none or several.
+ */
+static char *only_ctrl_with(const char *base, const char *sub, const char *want)
+{
+	char **v = list_dir(base);
+	char *res = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; v && v[i]; i++) {
+		char *p = xasprintf("%s/%s/%s", base, v[i], sub);
+
+		if (ctrl_matches(v[i], want) && !access(p, F_OK) && !n++)
+			res = xstrdup(v[i]);
+		free(p);
+	}
+	free_list(v);
+	if (n != 1) {
+		free(res);
+		res = NULL;
+	}
+	return res;
+}
+
+char *slot_nvmem_path_for(int slot, const char *ctrl, const char *prefer, char **family,
+			  int *code)
+{
+	char *cls = xasprintf("%s/class/capebus", sysfs_root());
+	char *sub = xasprintf("slot%d", slot);
+	char *only = !ctrl && prefer ? only_ctrl_with(cls, sub, prefer) : NULL;
+	char *res = slot_nvmem_path(slot, only ? only : ctrl, family, code);
+
+	free(only);
+	free(sub);
+	free(cls);
+	return res;
+}
+
+char *configfs_ctrl_dir_for(const char *ctrl, const char *prefer, const char *cape, int *code)
+{
+	char *base = xasprintf("%s/kernel/config/capebus", sysfs_root());
+	char *only = NULL, *res;
+
+	if (!ctrl && cape) {
+		char *sub = xasprintf("capes/%s", cape);
+
+		only = only_ctrl_with(base, sub, NULL);
+		free(sub);
+	}
+	if (!ctrl && !only && prefer)
+		only = only_ctrl_with(base, "capes", prefer);
+	res = configfs_ctrl_dir(only ? only : ctrl ? ctrl : prefer, code);
+	free(only);
+	free(base);
+	return res;
+}
+
+/*
+ * The configfs directory of controller @ctrl: a name, or a family that one
+ * controller has; NULL: the only one (with two, say which instead of
+ * taking the first: the slot numbers of a bone and a Pi header repeat).
+ */
 char *configfs_ctrl_dir(const char *ctrl, int *code)
 {
 	char *base = xasprintf("%s/kernel/config/capebus", sysfs_root());
-	char **v;
+	char **v = list_dir(base), **m = NULL;
 	char *res = NULL;
+	size_t n = 0;
 
 	*code = EXIT_NODEV;
-	if (ctrl) {
-		struct stat st;
-
-		res = xasprintf("%s/%s", base, ctrl);
-		if (stat(res, &st)) {
-			err("%s: %s", res, strerror(errno));
-			free(res);
-			res = NULL;
+	for (size_t i = 0; v && v[i]; i++)
+		if (ctrl_matches(v[i], ctrl)) {
+			m = xrealloc(m, (n + 1) * sizeof(*m));
+			m[n++] = v[i];
 		}
+	if (n == 1) {
+		res = xasprintf("%s/%s", base, m[0]);
+	} else if (!v || !v[0]) {
+		err("%s: no capebus controller in configfs (configfs not mounted, or kernel without capebus configfs?)",
+		    base);
+	} else if (!n) {
+		err("%s/%s: no capebus controller of that name or family in configfs", base, ctrl);
 	} else {
-		v = list_dir(base);
-		if (v && v[0])
-			res = xasprintf("%s/%s", base, v[0]);
-		else
-			err("%s: no capebus controller in configfs (configfs not mounted, or kernel without capebus configfs?)",
-			    base);
-		free_list(v);
+		char *l = ctrl_list(m, n);
+
+		err("%zu capebus controllers%s%s in %s: %s; say which with --controller NAME or FAMILY",
+		    n, ctrl ? " of family " : "", ctrl ? ctrl : "", base, l);
+		free(l);
+		*code = EXIT_USAGE;
 	}
+	free(m);
+	free_list(v);
 	free(base);
 	return res;
 }

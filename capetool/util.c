@@ -548,3 +548,75 @@ int parse_slot_option(const char *arg)
 	}
 	return (int)slot;
 }
+
+/* @s as XML text (SVG): & < > " escaped. */
+void xml_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+void json_opt(const char *key, const char *val)
+{
+	printf(", \"%s\": ", key);
+	if (val)
+		json_str(val);
+	else
+		printf("null");
+}
+
+int memstream_write(FILE *f, char **mem, size_t *len, const char *path)
+{
+	int r;
+
+	if (ferror(f) | fclose(f)) {
+		free(*mem);
+		err("out of memory");
+		return EXIT_FAIL;
+	}
+	r = write_file(path, *mem, *len);
+	free(*mem);
+	*mem = NULL;
+	if (r) {
+		err("%s: cannot write: %s", out_name(path), strerror(-r));
+		return EXIT_IO;
+	}
+	return EXIT_OK;
+}
+
+/* A line of words wrapped at 79 columns, continuation lines indented. */
+void wrap_start(struct wrap *w, const char *indent)
+{
+	fputs(indent, stdout);
+	w->col = (int)strlen(indent);
+	w->fresh = true;
+}
+
+void wrap_word(struct wrap *w, const char *s)
+{
+	int n = (int)strlen(s);
+
+	if (!w->fresh && w->col + 1 + n > 79) {
+		printf("\n      ");
+		w->col = 6;
+	} else if (!w->fresh) {
+		putchar(' ');
+		w->col++;
+	}
+	fputs(s, stdout);
+	w->col += n;
+	w->fresh = false;
+}
+
+void wrap_end(struct wrap *w)
+{
+	putchar('\n');
+	w->col = 0;
+}

@@ -31,12 +31,12 @@ host       301
 fuzz-kernel 11
 build      1
 checkpatch 12
-dtbinding  7
+dtbinding  10
 bisect     16
-kunit      159
-guest      187
+kunit      164
+guest      195
 build-distro 1
-guest-distro 52
+guest-distro 60
 '
 
 # The distribution lane (kernel/configs/distro/: PM, drivers and capebus as
@@ -49,9 +49,11 @@ guest-distro 52
 # conflicting EEPROMs (capebus-faults), configfs writes, module unload and
 # reload, and the two-shell configfs race (configfs).  PM's power/ beside a
 # cape's attributes is seen by every suite that adds a cape (the harness
-# fails a sysfs duplicate).
+# fails a sysfs duplicate).  And the Raspberry Pi connector (hat): HAT
+# EEPROMs read and parsed under KASAN, its controller loaded by alias.
 DISTRO_SUITES='
 hostile .
+hat .
 capebus-faults pin another cape holds|already holding the pin|refused cape.s overlay|corrupt EEPROM|other slots work|logged no Oops
 lifetimes .
 configfs weather cape declared by mkdir|rmdir removes the cape|garbage, truncated|EEPROM image takes|truncated EEPROM image|rounds of mkdir|module cannot be unloaded|controller removed with capes

@@ -27,6 +27,7 @@ done
 rc=0
 say "== What capebus found"
 guest_run 'for s in /sys/class/capebus/*/slot*; do
+	c=${s%/slot*}; [ "$c" = "$last" ] || echo "  $(basename $c): the $(cat $c/family) header"; last=$c
 	n=${s##*slot}; st=$(cat $s/state); cape=$(readlink $s/cape | sed "s,.*/,,")
 	if [ -n "$cape" ]; then
 		d=/sys/bus/capebus/devices/$cape
@@ -42,7 +43,7 @@ say "$output"
 say ""
 
 say "== Weather cape: its tmp105 sensor, through hwmon"
-hw='for h in /sys/class/hwmon/hwmon*; do [ "$(cat $h/name)" = tmp105 ] && echo $h; done'
+hw='for h in /sys/bus/i2c/devices/*-0048/hwmon/hwmon*; do [ "$(cat $h/name)" = tmp105 ] && echo $h; done'
 guest_run "$hw"
 hwmon=$output
 if [ -z "$hwmon" ]; then
@@ -61,6 +62,28 @@ if [ -n "$output" ]; then
 	guest_run "echo 1 > $led/brightness; cat $led/brightness"
 	say "  status LED $(basename "$led") (a header GPIO): brightness set to 1, reads $output"
 fi
+say ""
+
+say "== Sensor HAT+: its tmp105 on the Raspberry Pi header's I2C1"
+guest_run 'for t in /sys/bus/i2c/devices/*-0049/hwmon/hwmon*/temp1_input; do [ -e $t ] && echo $t; done'
+hat_temp=$output
+if [ -z "$hat_temp" ]; then
+	say "  no tmp105 at 0x49: the Sensor HAT+'s overlay did not work"
+	rc=1
+else
+	guest_qmp qom-set '{"path": "hat-temp", "property": "temperature", "value": 19750}' >/dev/null
+	guest_run "cat $hat_temp"
+	say "  QEMU sets the HAT's sensor to 19.750 C; Linux reads $hat_temp = $output m°C"
+fi
+for led in sensor-hat:green led-hat:red; do
+	guest_run "echo 1 > /sys/class/leds/$led/brightness && cat /sys/class/leds/$led/brightness"
+	if [ "$status" = 0 ]; then
+		say "  LED $led (a HAT's GPIO, through the header's nexus): brightness set to 1, reads $output"
+	else
+		say "  no LED $led: a HAT+'s overlay did not work"
+		rc=1
+	fi
+done
 say ""
 
 say "== RTC cape: its ds1338 clock"

@@ -7,9 +7,10 @@
 # `make dt_binding_check` refuses Debian 12's dt-schema (2022.08; 6.12 wants
 # 2023.9), so this runs the part of it that tool can do: dt-doc-validate.
 # With KOBJ (a configured ARM build directory of SRC, the series applied),
-# the BeagleBone Black's (and its HDMI-off variant's) and Green's DTBs are built there (`make
-# ti/omap/am335x-boneblack.dtb`) and their capebus connector is checked
-# with dt-validate against the series' binding.  dt-validate reads the
+# the BeagleBone Black's (and its HDMI-off variant's) and Green's DTBs, and
+# the Raspberry Pi 4 B's, are built there (`make ti/omap/am335x-boneblack.dtb`)
+# and their capebus connector is checked with dt-validate against the
+# series' binding.  dt-validate reads the
 # tree as YAML from dtc (2022.08 guesses the type of a property in a DTB
 # it has no schema type for, such as target-pins' strings), and exits 0
 # whatever it finds: any line it prints fails the test.
@@ -18,7 +19,15 @@ src=$1 kobj=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
 mapfile -t yamls < <("$here/kernel-series.sh" files | grep '^Documentation/devicetree/bindings/.*\.yaml$')
 boards=()
-[ -n "$kobj" ] && boards=(am335x-boneblack am335x-boneblack-nohdmi am335x-bonegreen)
+[ -n "$kobj" ] && boards=(ti/omap/am335x-boneblack ti/omap/am335x-boneblack-nohdmi
+			  ti/omap/am335x-bonegreen broadcom/bcm2711-rpi-4-b)
+# connector BOARD: the compatible of the capebus connector BOARD must have.
+connector() {
+	case $1 in
+	ti/*) echo beagle,bone-capebus ;;
+	broadcom/*) echo raspberrypi,hat-capebus ;;
+	esac
+}
 echo "1..$((${#yamls[@]} + 2 * ${#boards[@]}))"
 n=0 fail=0
 for y in "${yamls[@]}"; do
@@ -43,8 +52,9 @@ dt-mk-schema -j -o "$tmp/processed.json" "$tmp/schemas" >"$tmp/mk.log" 2>&1 ||
 dts=$src/arch/arm/boot/dts
 for b in "${boards[@]}"; do
 	n=$((n + 1))
-	if out=$(make -s -C "$kobj" ARCH=arm "ti/omap/$b.dtb" 2>&1) &&
-	   [ -f "$kobj/arch/arm/boot/dts/ti/omap/$b.dtb" ]; then
+	compat=$(connector "$b")
+	if out=$(make -s -C "$kobj" ARCH=arm "$b.dtb" 2>&1) &&
+	   [ -f "$kobj/arch/arm/boot/dts/$b.dtb" ]; then
 		echo "ok $n $b.dtb builds from the series"
 	else
 		echo "not ok $n $b.dtb builds from the series"
@@ -55,16 +65,17 @@ for b in "${boards[@]}"; do
 		continue
 	fi
 	n=$((n + 1))
-	pre=$kobj/arch/arm/boot/dts/ti/omap/.$b.dtb.dts.tmp
+	pre=$kobj/arch/arm/boot/dts/$(dirname "$b")/.$(basename "$b").dtb.dts.tmp
 	out=$schema_err
 	if [ -z "$out" ]; then
-		out=$(dtc -q -I dts -O yaml -i "$dts/ti/omap" -i "$dts" -i "$src/include" \
-			-o "$tmp/$b.dt.yaml" "$pre" 2>&1 &&
-		      dt-validate -s "$tmp/processed.json" -l beagle,bone-capebus "$tmp/$b.dt.yaml" 2>&1)
+		y=$tmp/$(basename "$b").dt.yaml
+		out=$(dtc -q -I dts -O yaml -i "$dts/$(dirname "$b")" -i "$dts" -i "$src/include" \
+			-o "$y" "$pre" 2>&1 &&
+		      dt-validate -s "$tmp/processed.json" -l "$compat" "$y" 2>&1)
 		# The connector must be there to be checked at all.
-		grep -q 'beagle,bone-capebus' "$tmp/$b.dt.yaml" 2>/dev/null ||
+		grep -q "$compat" "$y" 2>/dev/null ||
 			out="${out:+$out
-}no beagle,bone-capebus node in $b"
+}no $compat node in $b"
 	fi
 	if [ -z "$out" ]; then
 		echo "ok $n dt-validate $b.dtb: capebus connector"

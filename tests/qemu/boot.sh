@@ -1,14 +1,18 @@
 #!/bin/bash
 # Boot the capebus test board in QEMU.
 #
-# usage: boot.sh RUNDIR [--slot N=IMAGE]... [--blank N]... [--keep]
-#                [--interactive] [--append ARGS] [--qemu ARG]...
+# usage: boot.sh RUNDIR [--slot N=IMAGE]... [--blank N]... [--hat N=IMAGE]...
+#                [--keep] [--interactive] [--append ARGS] [--qemu ARG]...
 #
 #   --slot N=IMAGE  slot N (0-3) gets a 24C256 EEPROM holding IMAGE (padded
 #                   with 0xff to 32 KiB) in RUNDIR/slotN.eeprom; guest
 #                   writes land in that file
 #   --blank N       slot N gets a blank (all 0xff) EEPROM
-#   --keep          reuse the RUNDIR/slot*.eeprom files of an earlier boot
+#   --hat N=IMAGE   the 40-pin header's slot N (0-3) gets a 24C32 EEPROM at
+#                   0x50 + N on its ID bus (segment 0 of the PCA9548 switch
+#                   at 0x70) holding IMAGE, in RUNDIR/hatN.eeprom
+#   --keep          reuse the RUNDIR/slot*.eeprom and hat*.eeprom files of an
+#                   earlier boot
 #   --interactive   console on this terminal (the demo); default: console
 #                   to RUNDIR/console.log and QEMU in the background
 #
@@ -21,14 +25,16 @@
 set -euo pipefail
 
 EEPROM_SIZE=32768
+HAT_EEPROM_SIZE=4096
 run=$1
 shift
-declare -A slots=()
+declare -A slots=() hats=()
 keep=0 interactive=0 append="" extra=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--slot) slots[${2%%=*}]=${2#*=}; shift ;;
 	--blank) slots[$2]=blank; shift ;;
+	--hat) hats[${2%%=*}]=${2#*=}; shift ;;
 	--keep) keep=1 ;;
 	--interactive) interactive=1 ;;
 	--append) append="$append $2"; shift ;;
@@ -67,26 +73,42 @@ args=(-M vexpress-a9 -smp 2 -m 256 -no-reboot
       -kernel "$CB_KERNEL" -dtb "$CB_DTB" -initrd "$CB_INITRD"
       -append "console=ttyAMA0 panic=-1 $append"
       "${console[@]}" -serial pipe:"$run/agent")
+# eeprom_file FILE IMAGE SIZE: IMAGE padded with 0xff to SIZE bytes, or blank.
+eeprom_file() {
+	local size
+	if [ $keep = 1 ] && [ -f "$1" ]; then
+		return 0
+	fi
+	if [ "$2" = blank ]; then
+		head -c "$3" /dev/zero | tr '\0' '\377' > "$1"
+		return 0
+	fi
+	[ -f "$2" ] || { echo "boot.sh: no such image $2" >&2; exit 1; }
+	size=$(stat -c %s "$2")
+	[ "$size" -le "$3" ] || { echo "boot.sh: $2 is larger than $3 bytes" >&2; exit 1; }
+	{ cat "$2"; head -c $(($3 - size)) /dev/zero | tr '\0' '\377'; } > "$1"
+}
 for n in 0 1 2 3; do
 	[ -n "${slots[$n]:-}" ] || continue
-	img=$run/slot$n.eeprom
-	if [ $keep = 0 ] || [ ! -f "$img" ]; then
-		if [ "${slots[$n]}" = blank ]; then
-			head -c $EEPROM_SIZE /dev/zero | tr '\0' '\377' > "$img"
-		else
-			[ -f "${slots[$n]}" ] || { echo "boot.sh: slot $n: no such image ${slots[$n]}" >&2; exit 1; }
-			size=$(stat -c %s "${slots[$n]}")
-			[ "$size" -le $EEPROM_SIZE ] || { echo "boot.sh: slot $n: ${slots[$n]} is larger than 32 KiB" >&2; exit 1; }
-			{ cat "${slots[$n]}"; head -c $((EEPROM_SIZE - size)) /dev/zero | tr '\0' '\377'; } > "$img"
-		fi
-	fi
-	args+=(-drive "if=none,id=ee$n,file=$img,format=raw"
+	eeprom_file "$run/slot$n.eeprom" "${slots[$n]}" $EEPROM_SIZE
+	args+=(-drive "if=none,id=ee$n,file=$run/slot$n.eeprom,format=raw"
 	       -device "at24c-eeprom,bus=i2c,address=0x5$((4 + n)),drive=ee$n,rom-size=$EEPROM_SIZE")
+done
+# The 40-pin header: its ID bus and its I2C1 are segments 0 and 1 of a
+# PCA9548 switch on the same SBCon bus (a bus of their own, as on a Pi,
+# where the ID EEPROMs' 0x50-0x53 would meet the DVI's DDC at 0x50).
+args+=(-device pca9548,bus=i2c,address=0x70,id=hat-mux)
+for n in 0 1 2 3; do
+	[ -n "${hats[$n]:-}" ] || continue
+	eeprom_file "$run/hat$n.eeprom" "${hats[$n]}" $HAT_EEPROM_SIZE
+	args+=(-drive "if=none,id=hat$n,file=$run/hat$n.eeprom,format=raw"
+	       -device "at24c-eeprom,bus=i2c.0,address=0x5$n,drive=hat$n,rom-size=$HAT_EEPROM_SIZE")
 done
 # The cape devices themselves: always on the bus (QEMU cannot hot-plug I2C),
 # visible to Linux only once a cape's overlay describes them.
 args+=(-device tmp105,bus=i2c,address=0x48,id=weather-temp
        -device ds1338,bus=i2c,address=0x68,id=rtc-clock
+       -device tmp105,bus=i2c.1,address=0x49,id=hat-temp
        -qmp unix:"$run/qmp.sock",server=on,wait=off
        -fsdev local,id=share,path="$run/share",security_model=none
        -device virtio-9p-device,fsdev=share,mount_tag=host)

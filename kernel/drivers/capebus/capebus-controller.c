@@ -1535,7 +1535,6 @@ int capebus_controller_set_target_pins(struct capebus_controller *ctrl,
 
 	return 0;
 }
-EXPORT_SYMBOL_GPL(capebus_controller_set_target_pins);
 
 /**
  * capebus_controller_add_export() - export a node to cape overlays by name
@@ -1914,4 +1913,3 @@ void capebus_controller_enable_parts(struct capebus_controller *ctrl)
 		kfree(info);
 	}
 }
-EXPORT_SYMBOL_GPL(capebus_controller_enable_parts);

@@ -151,6 +151,18 @@ struct capebus_controller {
 extern const struct class capebus_class;
 extern const struct device_type capebus_cape_type;
 
+/*
+ * For the core's EEPROM slots helper and connector-node reader
+ * (capebus-eeprom-slots.c, capebus-of.c): documented where defined.
+ */
+void capebus_controller_enable_parts(struct capebus_controller *ctrl);
+int capebus_controller_set_target_pins(struct capebus_controller *ctrl,
+				       struct device_node *np, const char *name,
+				       const unsigned long *pins);
+void capebus_slot_set_nvmem(struct capebus_slot *slot, struct device *nvmem);
+int capebus_slot_set_eeprom(struct capebus_slot *slot, const void *raw,
+			    size_t len);
+
 /* capebus-bus.c: a cape's "currents" format, shared with configfs. */
 ssize_t capebus_currents_emit(const struct capebus_header *header,
 			      const struct capebus_cape_info *info, char *buf);

@@ -504,6 +504,15 @@ static int capebus_verify_nexus_pin(struct capebus_apply *ap,
 		return capebus_refuse(ap,
 				      "references: property %s of node %pOFn uses header pin %s, which the cape does not declare",
 				      prop->name, np, header->pin_names[pin]);
+	/*
+	 * A shared pin is a bus's (the Pi's I2C1 on GPIO2/3), every cape's at
+	 * once: as one cape's GPIO it would cut the bus off from the others
+	 * (red team round 9).  The shared set is fixed before registration.
+	 */
+	if (test_bit(pin, ap->cape->ctrl->res->shared))
+		return capebus_refuse(ap,
+				      "references: property %s of node %pOFn uses header pin %s as a GPIO, which every cape shares (a bus's pin)",
+				      prop->name, np, header->pin_names[pin]);
 
 	return 0;
 }

@@ -163,7 +163,6 @@ void capebus_slot_set_nvmem(struct capebus_slot *slot, struct device *nvmem)
 	}
 	slot->nvmem = get_device(nvmem);
 }
-EXPORT_SYMBOL_GPL(capebus_slot_set_nvmem);
 
 /**
  * capebus_slot_set_empty() - record that a slot holds no cape
@@ -188,8 +187,12 @@ void capebus_slot_set_empty(struct capebus_slot *slot)
 		slot->overlay_len = 0;
 		if (slot->override_info)
 			return;	/* the override stands in for the EEPROM */
-		if (slot->cape && !slot->cape->detected)
-			return;	/* a declared cape: not the EEPROM's */
+		if (slot->cape && !slot->cape->detected) {
+			/* A declared cape: not the EEPROM's; nothing behind it now. */
+			slot->state = CAPEBUS_SLOT_EMPTY;
+			slot->reason[0] = '\0';
+			return;
+		}
 		if (slot->cape && slot->cape->applied_by)
 			return;	/* its overlay stays in the tree: so does it */
 		if (slot->cape)
@@ -311,7 +314,6 @@ int capebus_slot_set_eeprom(struct capebus_slot *slot, const void *raw,
 
 	return 0;
 }
-EXPORT_SYMBOL_GPL(capebus_slot_set_eeprom);
 
 /**
  * capebus_slot_read_eeprom() - read the bytes kept from a slot's EEPROM
@@ -434,6 +436,20 @@ int capebus_slot_detected(struct capebus_slot *slot,
 					 "slot %u: its EEPROM names %s now; %s stays (applied before Linux started) until reboot\n",
 					 slot->nr, info->text[CAPEBUS_PART_NUMBER],
 					 slot->cape->holder);
+			/*
+			 * A cape declared into the (disabled) slot holds it:
+			 * the EEPROM's cape is the slot's disabled one when
+			 * that goes, as it was before its EEPROM came again.
+			 */
+			if (!slot->cape->detected && !slot->cape->applied_by) {
+				swap(slot->desc_info, info_copy);
+				swap(slot->overlay, ov_copy);
+				slot->overlay_len = overlay ? overlay_len : 0;
+				slot->state = CAPEBUS_SLOT_DISABLED;
+				snprintf(slot->reason, sizeof(slot->reason),
+					 "%s disabled: a declared cape holds the slot",
+					 info->text[CAPEBUS_PART_NUMBER]);
+			}
 			kvfree(ov_copy);
 			kfree(info_copy);
 			return -EBUSY;

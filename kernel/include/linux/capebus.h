@@ -106,7 +106,8 @@ enum capebus_text {
  *	enable_partno parameter), or NULL for none
  * @partno_params: the capebus.disable_partno and capebus.enable_partno
  *	parameters apply to this header's capes (a family whose users know
- *	them; capebus_controller_enable_parts() does nothing otherwise)
+ *	them); the EEPROM slots helper loads enable_partno's parts after
+ *	its first look at the slots
  *
  * Data only.  The core copies it, strings and tables, when a controller is
  * allocated, and never looks at the controller module's again: the copy
@@ -447,11 +448,10 @@ int capebus_controller_add_target(struct capebus_controller *ctrl,
 				  struct device_node *np);
 int capebus_controller_add_platform_compatible(struct capebus_controller *ctrl,
 					       const char *compatible);
-int capebus_controller_set_target_pins(struct capebus_controller *ctrl,
-				       struct device_node *np, const char *name,
-				       const unsigned long *pins);
 int capebus_controller_add_export(struct capebus_controller *ctrl,
 				  const char *name, struct device_node *np);
+int capebus_controller_of_read(struct capebus_controller *ctrl,
+			       struct device *dev);
 int capebus_controller_register(struct capebus_controller *ctrl);
 int devm_capebus_controller_register(struct device *dev,
 				     struct capebus_controller *ctrl);
@@ -460,7 +460,6 @@ void capebus_controller_put(struct capebus_controller *ctrl);
 void capebus_controller_set_drvdata(struct capebus_controller *ctrl,
 				    void *data);
 void *capebus_controller_get_drvdata(const struct capebus_controller *ctrl);
-void capebus_controller_enable_parts(struct capebus_controller *ctrl);
 int capebus_header_pin_index(const struct capebus_header *header,
 			     const char *name);
 int capebus_header_gpio_pin(const struct capebus_header *header, u32 code);
@@ -469,12 +468,9 @@ struct capebus_slot *capebus_slot(struct capebus_controller *ctrl,
 				  unsigned int nr);
 enum capebus_slot_state capebus_slot_state(struct capebus_slot *slot);
 const char *capebus_slot_state_name(enum capebus_slot_state state);
-void capebus_slot_set_nvmem(struct capebus_slot *slot, struct device *nvmem);
 void capebus_slot_set_empty(struct capebus_slot *slot);
 __printf(2, 3)
 void capebus_slot_set_failed(struct capebus_slot *slot, const char *fmt, ...);
-int capebus_slot_set_eeprom(struct capebus_slot *slot, const void *raw,
-			    size_t len);
 int capebus_slot_detected(struct capebus_slot *slot,
 			  const struct capebus_cape_info *info,
 			  const void *overlay, size_t overlay_len);

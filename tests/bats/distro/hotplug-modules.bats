@@ -142,9 +142,9 @@ teardown() {
 }
 
 @test "the cape modules unload and load again; the slots read their EEPROMs again" {
-	guest_ok "rmmod capebus_bone_weather && rmmod capebus_bone && rmmod capebus && $MODS"
+	guest_ok "rmmod capebus_bone_weather && rmmod capebus_bone && rmmod capebus_rpi && rmmod capebus && $MODS"
 	[[ " $output " != *" capebus"* ]]
-	guest_ok "modprobe capebus-bone"
+	guest_ok "modprobe capebus-bone && modprobe capebus-rpi"
 	wait_states loaded loaded
 	guest_ok "cb-settle && $DRIVER"
 	[ "$output" = capebus-bone-weather ]

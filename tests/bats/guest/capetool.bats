@@ -1,7 +1,9 @@
 #!/usr/bin/env bats
 # capetool in the guest: list, decode, flash a blank slot and reboot into the
-# detected cape, override then remove a cape, a refused override, and
-# pinout --live against the kernel's pins files.
+# detected cape, flash a HAT+ into the Raspberry Pi header's blank slot 1
+# (the bone's slot 1 is blank too: the image's family picks the slot),
+# override then remove a cape, a refused override, and pinout --live
+# against the kernel's pins files.
 # Uses the harness in tests/qemu/lib.bash; the guest has /usr/bin/capetool
 # (static armhf) and no cape-defs, so definitions are passed in /host.
 
@@ -13,9 +15,10 @@ setup_file() {
 	mkdir -p "$IMGDIR"
 	"$CT_HOST" create "$CB_TOP/cape-defs/weather.cape" --board qemu-vexpress -o "$IMGDIR" >/dev/null
 	# slot 1: a blank 24C256 (an EEPROM device with no cape data yet);
-	# slots 0, 2, 3: no EEPROM at all
-	guest_boot --blank 1
+	# slots 0, 2, 3: no EEPROM at all; the Pi header's 0x51: a blank 24C32
+	guest_boot --blank 1 --hat 1=blank
 	guest_put "$IMGDIR/BB-WTHR-01-00A2.eeprom" weather.eeprom
+	guest_put "$CB_FIRMWARE/led-hat.eep" led-hat.eep
 	guest_put "$CB_TOP/cape-defs/rtc.cape" rtc.cape
 	guest_put "$CB_TOP/cape-defs/weather-conflict.cape" weather-conflict.cape
 }
@@ -47,7 +50,7 @@ teardown() {
 }
 
 @test "flash writes the weather image into the blank slot; after a reboot the kernel loads it" {
-	guest_run 'capetool flash /host/weather.eeprom --slot 1 --backup /tmp/slot1.bak && capetool decode --slot 1'
+	guest_run 'capetool flash /host/weather.eeprom --slot 1 --backup /tmp/slot1.bak && capetool decode --slot 1 --controller bone'
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"verified"* ]]
 	[[ "$output" == *"part number:   BB-WTHR-01"* ]]
@@ -59,6 +62,24 @@ teardown() {
 	guest_run 'capetool list'
 	[[ "$output" == *"loaded    BB-WTHR-01 00A2 (capebus0-slot1"* ]]
 	[[ "$output" == *"P8.13 mode7 out no-pull fast"* ]]
+}
+
+@test "flash writes a HAT+ into the Pi header's blank slot 1, not the bone's; the kernel loads it once its EEPROM is read again" {
+	guest_run 'capetool flash /host/led-hat.eep --slot 1 --no-backup && capetool decode --slot 1 --controller rpi'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"verified"* ]]
+	[[ "$output" == *"LED HAT+"* ]]
+	# the bone's slot 1 got nothing of it (its weather image, if flashed above, stays)
+	guest_run 'capetool read --slot 1 --controller bone -o /tmp/bone1 && head -c 4 /tmp/bone1 | od -An -tx1'
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"52 2d 50 69"* ]]
+	# the slot is read when its EEPROM's driver binds: bind it again
+	guest_run 'c=$(for c in /sys/class/capebus/*; do [ "$(cat $c/family)" = rpi ] && echo $c; done);
+		a=$(basename $(readlink -f $c/slot1/nvmem/..)); echo $a > /sys/bus/i2c/drivers/at24/unbind; echo $a > /sys/bus/i2c/drivers/at24/bind;
+		for i in $(seq 150); do [ "$(cat $c/slot1/state)" = loaded ] && break; sleep 0.2; done
+		cat $c/slot1/state $c/slot1/cape/part_number; ls /sys/class/leds | grep -c led-hat'
+	[ "$status" -eq 0 ]
+	[ "${lines[*]}" = "loaded LED HAT+ 1" ]
 }
 
 @test "override declares the RTC cape, remove takes it away" {

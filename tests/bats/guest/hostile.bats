@@ -29,9 +29,23 @@ boot() {
 	guest_run '. /host/cfs.sh; dt_hash > /tmp/dt.base'
 }
 
+# One boot for the file: slots 0-2 hold EEPROMs whose overlays break the
+# structure, confinement and the cell bounds (the last one, before the
+# bounds, jumped to 0xdead0000 in of_irq_parse_raw()), with
+# capebus.eeprom_overlays=1; the first test judges what they did at boot.
+# Refused, they leave no device, no pin and nothing in the tree, so the
+# configfs tests after it start from the board's own tree as before (each
+# compares with the tree of this boot).
 setup_file() {
-	"$FIX/hostile-gen.py" "$BATS_FILE_TMPDIR/blobs" "$CB_DTB"
-	boot
+	local d=$BATS_FILE_TMPDIR f i=0
+	"$FIX/hostile-gen.py" "$d/blobs" "$CB_DTB"
+	for f in nested-open raw-assigned-clocks irq-cells-100; do
+		"$FIX/configfs-eeprom.py" "$d/slot$i.eeprom" "Hostile Cape $i" 00A0 \
+			capebus-tests "EVIL-$i" "0000EVIL000$i" --overlay "$d/blobs/$f.dtbo"
+		i=$((i + 1))
+	done
+	boot --append capebus.eeprom_overlays=1 --slot 0="$d/slot0.eeprom" \
+		--slot 1="$d/slot1.eeprom" --slot 2="$d/slot2.eeprom"
 }
 
 teardown_file() {
@@ -58,6 +72,19 @@ refused() {
 	[[ "${lines[0]}" == "failed: "*"$2"* ]] || { echo "want: $2" >&2; return 1; }
 	[ "${lines[1]}" = none ]
 	[ "${lines[2]}" = same-tree ]
+}
+
+@test "hostile EEPROMs at boot: each slot fails naming the rule, nothing of them is applied" {
+	local i
+	for i in 0 1 2; do
+		wait_state "$i" failed
+	done
+	guest_run "for n in 0 1 2; do echo \"\$(cat $CTRL/slot\$n/state): \$(cat $CTRL/slot\$n/reason)\"; done; ls /sys/bus/capebus/devices | wc -l"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "failed: "*"overlay nests nodes deeper than 10" ]]
+	[[ "${lines[1]}" == "failed: "*"references: property assigned-clocks of node dev names "*"sysctl@1000, which the connector does not export" ]]
+	[[ "${lines[2]}" == "failed: "*"property #interrupt-cells of node ctl is not one cell of at most 8" ]]
+	[ "${lines[3]}" = 0 ]
 }
 
 @test "structure: 17 nodes opened and never closed (136 bytes) are refused" {
@@ -150,8 +177,10 @@ refused() {
 
 @test "a connector added by a cape overlay is refused: capes make no platform device the connector does not list" {
 	refused nested-connector "platform devices: fragment fragment@0 adds evil to /cape-devices, a platform device of compatible beagle,bone-capebus, which capebus0 does not let capes make"
-	guest_run 'ls /sys/class/capebus'
-	[ "$output" = capebus0 ]
+	# No controller came of it: the board's two (its BeagleBone and
+	# Raspberry Pi headers) only.
+	guest_run 'ls /sys/class/capebus | tr "\n" " "'
+	[ "$output" = "capebus0 capebus1 " ]
 }
 
 @test "platform devices: a driver that trusts its parent (vexpress-osc) is no platform device capes may make" {
@@ -257,28 +286,4 @@ nested() {
 		rmdir $CAPES/ok; [ "$(dt_hash)" = "$(cat /tmp/dt.base)" ] && echo same-tree'
 	[ "$status" -eq 0 ]
 	[ "${lines[*]}" = "loaded same-tree" ]
-}
-
-@test "hostile EEPROMs at boot: each slot fails naming the rule, nothing of them is applied" {
-	local d=$BATS_FILE_TMPDIR f i=0
-	# Three slots whose EEPROMs carry an overlay that breaks the
-	# structure, confinement, and the cell bounds (the last one, before
-	# the bounds, jumped to 0xdead0000 in of_irq_parse_raw()).
-	for f in nested-open raw-assigned-clocks irq-cells-100; do
-		"$FIX/configfs-eeprom.py" "$d/slot$i.eeprom" "Hostile Cape $i" 00A0 \
-			capebus-tests "EVIL-$i" "0000EVIL000$i" --overlay "$d/blobs/$f.dtbo"
-		i=$((i + 1))
-	done
-	guest_shutdown
-	boot --append capebus.eeprom_overlays=1 --slot 0="$d/slot0.eeprom" \
-		--slot 1="$d/slot1.eeprom" --slot 2="$d/slot2.eeprom"
-	for i in 0 1 2; do
-		wait_state "$i" failed
-	done
-	guest_run "for n in 0 1 2; do echo \"\$(cat $CTRL/slot\$n/state): \$(cat $CTRL/slot\$n/reason)\"; done; ls /sys/bus/capebus/devices | wc -l"
-	[ "$status" -eq 0 ]
-	[[ "${lines[0]}" == "failed: "*"overlay nests nodes deeper than 10" ]]
-	[[ "${lines[1]}" == "failed: "*"references: property assigned-clocks of node dev names "*"sysctl@1000, which the connector does not export" ]]
-	[[ "${lines[2]}" == "failed: "*"property #interrupt-cells of node ctl is not one cell of at most 8" ]]
-	[ "${lines[3]}" = 0 ]
 }

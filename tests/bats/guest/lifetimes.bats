@@ -74,7 +74,8 @@ read_all='for d in "$@"; do
 	# One cape by its fields in hardware slot 2, with an overlay, pins and
 	# currents; one from an EEPROM image (the overlay embedded); one never
 	# enabled, in hardware slot 3.
-	cfs_run 'declare_cape f CFS-LEDS "LED Cape" && cat /host/leds.dtbo > $CAPES/f/dtbo &&
+	# The bone's group alone: the Pi header's controller goes first.
+	cfs_run 'rmmod capebus_rpi 2>/dev/null; declare_cape f CFS-LEDS "LED Cape" && cat /host/leds.dtbo > $CAPES/f/dtbo &&
 		echo 2 > $CAPES/f/slot && echo P9.12 > $CAPES/f/pins && echo "vdd-3v3b 20" > $CAPES/f/currents &&
 		echo 1 > $CAPES/f/enable &&
 		mkdir $CAPES/e && cat /host/weather.eeprom > $CAPES/e/eeprom && echo 1 > $CAPES/e/enable &&
@@ -124,7 +125,7 @@ read_all='for d in "$@"; do
 	# rmdir: the group goes with the last declaration; the core unloads
 	# and a new controller comes up.
 	cfs_run 'rmdir $CAPES/f $CAPES/e $CAPES/idle && sleep 0.5 && ls /sys/kernel/config/capebus | wc -l &&
-		cb-settle && { rmmod capebus_bone_weather 2>/dev/null; rmmod capebus; } &&
+		cb-settle && { rmmod capebus_bone_weather 2>/dev/null; unload_core; } &&
 		modprobe capebus-bone && for i in $(seq 100); do [ -d $CB ] && break; sleep 0.1; done; ls /sys/kernel/config/capebus'
 	[ "$status" -eq 0 ]
 	[ "${lines[*]}" = "0 capebus0" ]

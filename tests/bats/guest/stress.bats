@@ -105,7 +105,7 @@ baseline='[ "$(cat $S/state)" = loaded ] && [ "$(ls $CAPES | wc -l)" = 0 ] &&
 	cfs_run 'declare_cape u CFS-U && cat /host/leds.dtbo > $CAPES/u/dtbo
 		flip() { for r in $(seq 40); do echo $((r % 2)) > $CAPES/u/enable 2>/dev/null; done; }
 		unload() { n=0; for r in $(seq 20); do rmmod capebus 2>/dev/null && n=$((n + 1)); usleep 5000; done; echo "unloaded $n"; }
-		flip & a=$!; unload; wait $a
+		rmmod capebus_rpi 2>/dev/null; flip & a=$!; unload; wait $a
 		rmdir $CAPES/u && '"$baseline"
 	[ "$status" -eq 0 ]
 	[ "${lines[*]}" = "unloaded 0 baseline" ]

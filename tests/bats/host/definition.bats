@@ -340,7 +340,7 @@ CAPE
 	run ct schema --raw
 	[ "$output" = "$(cat "$TOP/schemas/cape.schema")" ]
 	run ct schema --boards
-	[ "$output" = "$(printf 'beaglebone-black\nqemu-vexpress')" ]
+	[ "$output" = "$(printf 'beaglebone-black\nqemu-vexpress\nraspberry-pi')" ]
 }
 
 @test "a definition's errors, its board pins and its power come in one run, each at FILE:LINE; the exit status is the definition's" {

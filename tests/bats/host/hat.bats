@@ -19,36 +19,6 @@ hat_args() {
 
 HAT_FIXTURES="v1-minimal v1-gpio-dt v1-bank1 v2-minimal v2-overlay v2-power v2-custom"
 
-# hat_patch IN OUT PYTHON: OUT is IN after PYTHON edits bytearray b; then
-# fix=True (the default) makes every atom's CRC right again as far as the
-# atoms can be walked.
-hat_patch() {
-	python3 - "$1" "$2" "$3" <<'PY'
-import struct, sys
-def crc16(d):
-    c = 0
-    for x in d:
-        c ^= x
-        for _ in range(8):
-            c = (c >> 1) ^ 0xA001 if c & 1 else c >> 1
-    return c
-b = bytearray(open(sys.argv[1], 'rb').read())
-fix = True
-exec(sys.argv[3])
-if fix and len(b) >= 12:
-    off, n = 12, struct.unpack_from('<H', b, 6)[0]
-    for i in range(n):
-        if off + 8 > len(b):
-            break
-        dlen = struct.unpack_from('<I', b, off + 4)[0]
-        if dlen < 2 or off + 8 + dlen > len(b):
-            break
-        struct.pack_into('<H', b, off + 8 + dlen - 2, crc16(b[off:off + 8 + dlen - 2]))
-        off += 8 + dlen
-open(sys.argv[2], 'wb').write(b)
-PY
-}
-
 @test "create writes eepmake's image, byte for byte, for every fixture" {
 	local f
 	for f in $HAT_FIXTURES; do

@@ -205,6 +205,20 @@ live_tree() {
 	printf 'P9.17 mode0 out no-pull fast\nP9.21 mode0 in pull-up rx fast\nP9.22 mode0 bidir pull-down rx slow\nP9.40\n' > "$c/pins"
 }
 
+@test "--live on a bone header leaves out the capes of another header family (a HAT on a Pi header)" {
+	live_tree "$BATS_TEST_TMPDIR/sys"
+	local h=$BATS_TEST_TMPDIR/sys/bus/capebus/devices/capebus1-slot0
+	mkdir -p "$h"
+	echo "LED HAT+" > "$h/board_name"; echo 0x0001 > "$h/version"
+	echo "LED HAT+" > "$h/part_number"; echo 0 > "$h/slot"; echo rpi > "$h/family"
+	printf 'GPIO17 output\n' > "$h/pins"
+	CAPETOOL_SYSFS=$BATS_TEST_TMPDIR/sys run ct pinout --live --board beaglebone-black
+	no_sanitizer_report
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"  B BB-SINK-01 00A0"* ]]
+	[[ "$output" != *"LED HAT+"* ]]
+}
+
 @test "--live draws the capes the kernel reports, from their pins files" {
 	live_tree "$BATS_TEST_TMPDIR/sys"
 	CAPETOOL_SYSFS=$BATS_TEST_TMPDIR/sys run ct pinout --live --board beaglebone-black

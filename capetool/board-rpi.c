@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capetool: the Raspberry Pi 40-pin header profile (a board profile of
+ * family "rpi", schemas/boards/raspberry-pi.board): which GPIO, power or
+ * ground pin each position is, and each GPIO's ALT functions.  check and
+ * pinout of HATs read it; the header's facts are the profile's, not C's.
+ */
+#include <libconfig.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "capetool.h"
+#include "hat.h"
+
+static int rpi_parse(const char *src, config_t *cfg, struct rpi_board *b)
+{
+	config_setting_t *root = config_root_setting(cfg), *list;
+	const char *v;
+	int n;
+
+	if (schema_validate(embedded_board_schema, src, root))
+		return EXIT_DEF;
+	if (strcmp(board_family(cfg), "rpi")) {
+		err("board %s is a BeagleBone cape header (family %s): HATs go on a Raspberry Pi's (--board rpi)",
+		    src, board_family(cfg));
+		return EXIT_USAGE;
+	}
+	config_setting_lookup_string(root, "name", &v);
+	b->name = xstrdup(v);
+	config_setting_lookup_string(root, "description", &v);
+	b->description = xstrdup(v);
+	for (int g = 0; g < HAT_GPIO_TOTAL; g++)
+		b->pin_of_gpio[g] = 0;
+	list = config_setting_get_member(root, "gpio-header");
+	n = list ? config_setting_length(list) : 0;
+	if (!list) {
+		err("%s: gpio-header: required key missing (a family rpi profile)", src);
+		return EXIT_DEF;
+	}
+	for (int i = 0; i < n; i++) {
+		config_setting_t *e = config_setting_get_elem(list, (unsigned)i), *alt;
+		struct rpi_pin *p;
+		int pos = 0, gpio;
+		bool has_gpio = config_setting_lookup_int(e, "gpio", &gpio);
+
+		config_setting_lookup_int(e, "pin", &pos);
+		p = &b->pin[pos - 1];
+		if (p->fixed || p->gpio >= 0) {
+			err("%s: gpio-header: pin %d listed twice", src, pos);
+			return EXIT_DEF;
+		}
+		if (config_setting_lookup_string(e, "fixed", &v))
+			p->fixed = xstrdup(v);
+		if (has_gpio == !!p->fixed) {
+			err("%s: gpio-header: pin %d: either a gpio or a fixed name", src, pos);
+			return EXIT_DEF;
+		}
+		if (has_gpio) {
+			if (b->pin_of_gpio[gpio]) {
+				err("%s: gpio-header: GPIO%d on pins %d and %d", src, gpio,
+				    b->pin_of_gpio[gpio], pos);
+				return EXIT_DEF;
+			}
+			p->gpio = gpio;
+			b->pin_of_gpio[gpio] = pos;
+		}
+		if (config_setting_lookup_string(e, "use", &v))
+			p->use = xstrdup(v);
+		if ((alt = config_setting_get_member(e, "alt"))) {
+			if (!has_gpio || config_setting_length(alt) != 6) {
+				err("%s: gpio-header: pin %d: alt lists the six functions ALT0-ALT5 of a GPIO",
+				    src, pos);
+				return EXIT_DEF;
+			}
+			for (int k = 0; k < 6; k++) {
+				const char *f = config_setting_get_string_elem(alt, k);
+
+				p->alt[k] = f && *f ? xstrdup(f) : NULL;
+			}
+		}
+	}
+	for (int pos = 1; pos <= RPI_HDR_PINS; pos++)
+		if (!b->pin[pos - 1].fixed && b->pin[pos - 1].gpio < 0) {
+			err("%s: gpio-header: pin %d is missing (every position 1 to 40 once)", src, pos);
+			return EXIT_DEF;
+		}
+	return EXIT_OK;
+}
+
+int rpi_board_load(const char *name, struct rpi_board *b)
+{
+	config_t cfg;
+	int rc;
+
+	memset(b, 0, sizeof(*b));
+	for (int i = 0; i < RPI_HDR_PINS; i++)
+		b->pin[i].gpio = -1;
+	if ((rc = board_read_config(name ? name : "rpi", &cfg)))
+		return rc;
+	rc = rpi_parse(name ? name : "rpi", &cfg, b);
+	config_destroy(&cfg);
+	if (rc)
+		rpi_board_free(b);
+	return rc;
+}
+
+void rpi_board_free(struct rpi_board *b)
+{
+	free(b->name);
+	free(b->description);
+	for (int i = 0; i < RPI_HDR_PINS; i++) {
+		free(b->pin[i].fixed);
+		free(b->pin[i].use);
+		for (int k = 0; k < 6; k++)
+			free(b->pin[i].alt[k]);
+	}
+	memset(b, 0, sizeof(*b));
+}
+
+/* ALT0-ALT5 as RPI_HAT_PIN_FUNC_* codes select them (the BCM283x GPFSEL). */
+int rpi_alt_of_func(int func)
+{
+	static const int alt[8] = {
+		[RPI_HAT_PIN_FUNC_INPUT] = -1, [RPI_HAT_PIN_FUNC_OUTPUT] = -1,
+		[RPI_HAT_PIN_FUNC_ALT0] = 0, [RPI_HAT_PIN_FUNC_ALT1] = 1, [RPI_HAT_PIN_FUNC_ALT2] = 2,
+		[RPI_HAT_PIN_FUNC_ALT3] = 3, [RPI_HAT_PIN_FUNC_ALT4] = 4, [RPI_HAT_PIN_FUNC_ALT5] = 5,
+	};
+
+	return alt[func & RPI_HAT_PIN_FUNC_MASK];
+}

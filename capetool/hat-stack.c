@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capetool: HATs on a Raspberry Pi's 40-pin header, as check and pinout
+ * take them: a settings file or an image, at an ID EEPROM address
+ * (FILE@0x51), with the GPIOs its map claims; and check's rules for them
+ * alone and stacked (rpi-hat.md, eepflash.sh): a HAT's map leaves
+ * GPIO0/GPIO1 (ID_SD/ID_SC, the ID EEPROM's bus) alone, a HAT+ has no map,
+ * one ID EEPROM per address (0x50 a HAT or a standard HAT+, 0x51 a
+ * stackable HAT+, 0x52/0x53 a stackable power HAT+), one HAT per GPIO.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "capetool.h"
+#include "hat.h"
+
+int hat_arg(const char *arg, char **path, int *addr)
+{
+	const char *at = strrchr(arg, '@');
+	char *end;
+	long a;
+
+	*addr = -1;
+	*path = xstrdup(arg);
+	if (!at || is_stdio(arg) || !access(arg, F_OK) || at == arg || !at[1])
+		return EXIT_OK;
+	errno = 0;
+	a = strtol(at + 1, &end, 0);
+	if (*end || errno)
+		return EXIT_OK;		/* a name with '@' in it: its reader says */
+	if (a < RPI_HAT_I2C_ADDR || a > RPI_HAT_I2C_ADDR_POWER_MODE1) {
+		err("%s: a HAT's ID EEPROM answers at 0x50 (a HAT, a standard HAT+), 0x51 (a stackable HAT+), 0x52 or 0x53 (a stackable power HAT+, MODE0 or MODE1), not %s",
+		    arg, at + 1);
+		free(*path);
+		*path = NULL;
+		return EXIT_USAGE;
+	}
+	(*path)[at - arg] = 0;
+	*addr = (int)a;
+	return EXIT_OK;
+}
+
+static void use_image(struct hat_use *u, const struct hat_image *im)
+{
+	u->version = (int)im->version;
+	memcpy(u->vendor, im->vendor_str, sizeof(u->vendor));
+	memcpy(u->product, im->product_str, sizeof(u->product));
+	for (int b = 0; b < 2; b++)
+		if (im->gpio[b] >= 0)
+			memcpy(u->pins + (b ? RPI_HAT_GPIO_BANK0_NUM : 0), im->atoms[im->gpio[b]].data + 2,
+			       b ? RPI_HAT_GPIO_BANK1_NUM : RPI_HAT_GPIO_BANK0_NUM);
+	u->gpio_map_v2 = im->version == RPI_HAT_VERSION_2 && (im->gpio[0] >= 0 || im->gpio[1] >= 0);
+	u->power_v1 = im->version == RPI_HAT_VERSION_1 && im->power >= 0;
+	u->current_supply = im->current_supply;
+	u->image = true;
+}
+
+int hat_use_load(const char *arg, int version, struct hat_use *u)
+{
+	char *path, why[200];
+	int rc, addr;
+
+	memset(u, 0, sizeof(*u));
+	if ((rc = hat_arg(arg, &path, &addr)))
+		return rc;
+	u->file = xstrdup(in_name(path));
+	u->addr = addr < 0 ? RPI_HAT_I2C_ADDR : addr;
+	u->addr_given = addr >= 0;
+	if (hat_input_kind(path) == 2) {
+		struct hat_image im;
+		uint8_t *buf;
+		size_t len;
+
+		if ((rc = read_file(path, &buf, &len))) {
+			err("%s: %s", u->file, strerror(-rc));
+			free(path);
+			return EXIT_IO;
+		}
+		if ((rc = hat_decode(buf, len, &im, why, sizeof(why))))
+			err("%s: %s", u->file, why);
+		else
+			use_image(u, &im);
+		hat_image_free(&im);
+		free(buf);
+	} else {
+		struct hat_settings s;
+
+		/* at a stackable address, a HAT+: its reader refuses a GPIO map */
+		if (!version && addr > RPI_HAT_I2C_ADDR)
+			version = RPI_HAT_VERSION_2;
+		rc = hat_settings_load(path, version, NULL, NULL, 0, &s);
+		if (!rc) {
+			u->version = s.version;
+			memcpy(u->vendor, s.vendor, sizeof(u->vendor));
+			memcpy(u->product, s.product, sizeof(u->product));
+			memcpy(u->pins, s.pins, sizeof(u->pins));
+			memcpy(u->line, s.gpio_line, sizeof(u->line));
+			u->current_supply = s.current_supply;
+			hat_settings_free(&s);
+		}
+	}
+	free(path);
+	return rc;
+}
+
+void hat_use_free(struct hat_use *u)
+{
+	free(u->file);
+	u->file = NULL;
+}
+
+/* "GPIO4 (pin 7)", or "GPIO30" for a GPIO not on the header. */
+void hat_gpio_name(const struct rpi_board *b, int g, char *out, size_t n)
+{
+	if (b->pin_of_gpio[g])
+		snprintf(out, n, "GPIO%d (pin %d)", g, b->pin_of_gpio[g]);
+	else
+		snprintf(out, n, "GPIO%d", g);
+}
+
+/* ---- check ---- */
+
+struct problems {
+	char *all;		/* "a; b": for the FILE: line */
+};
+
+static void problem(struct problems *p, const char *file, int line, const char *key,
+		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void problem(struct problems *p, const char *file, int line, const char *key,
+		    const char *fmt, ...)
+{
+	va_list ap;
+	char *m, *j;
+
+	va_start(ap, fmt);
+	if (vasprintf(&m, fmt, ap) < 0)
+		m = NULL;
+	va_end(ap);
+	if (!m)
+		return;
+	/* where the settings say it, as check says a definition's problems */
+	if (line && !err_quiet)
+		fprintf(stderr, "%s:%d: %s: %s\n", file, line, key, m);
+	j = p->all ? xasprintf("%s; %s", p->all, m) : xstrdup(m);
+	free(p->all);
+	free(m);
+	p->all = j;
+}
+
+static const char *hat_kind(const struct hat_use *u)
+{
+	return u->version == RPI_HAT_VERSION_1 ? "HAT" : "HAT+";
+}
+
+/* What is wrong with HAT @u itself that its reader let through (an image's). */
+static void own_problems(const struct rpi_board *b, const struct hat_use *u, struct problems *p)
+{
+	char g[32];
+
+	for (int i = 0; i < RPI_HAT_GPIO_FIRST; i++) {
+		if (!(u->pins[i] & RPI_HAT_PIN_USED))
+			continue;
+		hat_gpio_name(b, i, g, sizeof(g));
+		problem(p, u->file, u->line[i], "setgpio",
+			"%s is %s, the ID EEPROM's own bus: a GPIO map leaves GPIO0 and GPIO1 alone",
+			g, i ? "ID_SC" : "ID_SD");
+	}
+	if (u->gpio_map_v2)
+		problem(p, u->file, 0, "", "a GPIO map in a HAT+ (eepmake refuses every GPIO keyword on HAT+: a v1 HAT's atom)");
+	if (u->power_v1)
+		problem(p, u->file, 0, "", "a power supply atom in a v1 HAT (HAT+ only)");
+}
+
+/* Where HAT @u sits, beside the HATs before it: address and GPIOs held. */
+static void stack_problems(const struct rpi_board *b, const struct hat_use *u,
+			   const struct hat_use *before, int n, struct problems *p)
+{
+	char g[32];
+
+	if (u->version == RPI_HAT_VERSION_1 && u->addr != RPI_HAT_I2C_ADDR)
+		problem(p, u->file, 0, "", "a v1 HAT's ID EEPROM answers at 0x50 only, not 0x%02x (0x51-0x53 are stackable HAT+s')",
+			u->addr);
+	for (int j = 0; j < n; j++)
+		if (before[j].file && before[j].version && before[j].addr == u->addr)
+			problem(p, u->file, 0, "",
+				"ID EEPROM address 0x%02x is held by %s \"%s\" (%s): one HAT%s per address",
+				u->addr, hat_kind(&before[j]), before[j].product, before[j].file,
+				u->version == RPI_HAT_VERSION_1 ? "" : "+");
+	for (int i = RPI_HAT_GPIO_FIRST; i < HAT_GPIO_TOTAL; i++) {
+		if (!(u->pins[i] & RPI_HAT_PIN_USED))
+			continue;
+		for (int j = 0; j < n; j++) {
+			if (!before[j].version || !(before[j].pins[i] & RPI_HAT_PIN_USED))
+				continue;
+			hat_gpio_name(b, i, g, sizeof(g));
+			problem(p, u->file, u->line[i], "setgpio", "%s is held by %s \"%s\" (%s)", g,
+				hat_kind(&before[j]), before[j].product, before[j].file);
+		}
+	}
+}
+
+int hat_check(const char *board, char *const *args, int n, int version, bool quiet)
+{
+	struct rpi_board b;
+	struct hat_use *u;
+	int rc = rpi_board_load(board, &b), conflict = 0;
+
+	if (rc)
+		return rc;
+	u = xcalloc((size_t)n, sizeof(*u));
+	for (int i = 0; i < n; i++) {
+		struct problems own = { 0 }, stack = { 0 };
+		int r, ngpio = 0;
+
+		fflush(stdout);		/* what was said of the HATs before, first */
+		r = hat_use_load(args[i], version, &u[i]);
+
+		if (r == EXIT_USAGE) {
+			rc = rc ? rc : r;
+			break;
+		}
+		if (r) {
+			printf("%s: invalid\n", u[i].file);
+			rc = rc ? rc : r;
+			u[i].version = 0;	/* nothing of it holds anything */
+			continue;
+		}
+		own_problems(&b, &u[i], &own);
+		stack_problems(&b, &u[i], u, i, &stack);
+		if (own.all || stack.all) {
+			printf("%s: %s%s%s%s\n", u[i].file, own.all ? "invalid: " : "",
+			       own.all ? own.all : "", own.all && stack.all ? "; " : "",
+			       stack.all ? stack.all : "");
+			if (own.all)
+				rc = rc ? rc : EXIT_DEF;
+			conflict |= !!stack.all;
+		}
+		/* current_supply: the firmware takes it from a normal HAT+ alone only */
+		if (u[i].current_supply && (u[i].addr != RPI_HAT_I2C_ADDR || n > 1))
+			err("warning: %s: current_supply %u mA counts only for a standard HAT+ (0x50) alone on the Pi; %s",
+			    u[i].file, u[i].current_supply,
+			    u[i].addr != RPI_HAT_I2C_ADDR ? "this one is stackable"
+							  : "with HATs stacked the firmware ignores it");
+		if (!own.all && !stack.all && !quiet) {
+			for (int g = 0; g < HAT_GPIO_TOTAL; g++)
+				ngpio += !!(u[i].pins[g] & RPI_HAT_PIN_USED);
+			printf("%s: ok: %s \"%s\" by %s at 0x%02x", u[i].file, hat_kind(&u[i]),
+			       u[i].product, u[i].vendor, u[i].addr);
+			if (u[i].version == RPI_HAT_VERSION_1)
+				printf(", %d GPIO%s", ngpio, ngpio == 1 ? "" : "s");
+			if (u[i].current_supply)
+				printf(", current_supply %u mA", u[i].current_supply);
+			printf(" (board %s)\n", b.name);
+		}
+		free(own.all);
+		free(stack.all);
+	}
+	if (!rc && conflict)
+		rc = EXIT_CONFLICT;
+	for (int i = 0; i < n; i++)
+		hat_use_free(&u[i]);
+	free(u);
+	rpi_board_free(&b);
+	return rc;
+}
