@@ -516,8 +516,8 @@ EXPORT_SYMBOL_GPL(devm_capebus_eeprom_slots_alloc);
  * but not loaded are dropped), and only then the notifier goes: while a
  * read may run, an EEPROM driver's unbind must still wait for it (es->lock),
  * or at24 frees what the read goes through (red team round 9: an Oops in
- * at24_read() on rmmod capebus-rpi with at24 unbinding).  All before devres
- * unregisters the controller.
+ * at24_read() as a controller module was unloaded and at24 unbound).  All
+ * before devres unregisters the controller.
  */
 static void capebus_eeprom_slots_stop(void *data)
 {

@@ -75,14 +75,15 @@ family_names=$(cat "$BATS_TEST_DIRNAME/../../tools/family-names.ere")
 	for s in $exports; do
 		case " $driver_api " in *" $s "*) continue ;; esac
 		# A caller outside the core's own module: a controller module
-		# (bone, rpi) or the test module (capebus-*-test.c), directly or through a macro of
+		# (bone, rpi), the test module (capebus-*-test.c) or a test
+		# module of the guest suites (tests/modules/), directly or through a macro of
 		# the public header (__devm_..._alloc behind devm_..._alloc).
 		users=$s
 		m=$(grep -oE "^#define [a-z_]+\(" "$k/include/linux/capebus.h" | sed 's/#define //; s/($//' |
 			while read -r d; do grep -A3 "^#define $d(" "$k/include/linux/capebus.h" | grep -qw "$s" && echo "$d"; done || true)
 		[ -n "$m" ] && users="$s|$(echo $m | tr ' ' '|')"
 		run grep -lwE "$users" "$k"/drivers/capebus/bone/*.c "$k"/drivers/capebus/rpi/*.c \
-			"$k"/drivers/capebus/capebus-*-test.c
+			"$k"/drivers/capebus/capebus-*-test.c "$BATS_TEST_DIRNAME"/../../modules/*/*.c
 		[ "$status" -eq 0 ] || { echo "$s is exported but no other module uses it"; false; }
 	done
 	# And nothing is exported from a file that no other module links.
