@@ -165,7 +165,7 @@ char *slot_nvmem_path(int slot, const char *want, char **family, int *code)
  * The one entry of @base (a controller's directory) matching @want (a name
  * or family; NULL: any) that has @sub, malloc'ed; NULL if none or several.
  */
-static char *only_ctrl_with(const char *base, const char *sub, const char *want)
+static char *only_ctrl_with(const char *base, const char *sub, const char *want, size_t *count)
 {
 	char **v = list_dir(base);
 	char *res = NULL;
@@ -179,6 +179,8 @@ static char *only_ctrl_with(const char *base, const char *sub, const char *want)
 		free(p);
 	}
 	free_list(v);
+	if (count)
+		*count = n;
 	if (n != 1) {
 		free(res);
 		res = NULL;
@@ -191,7 +193,7 @@ char *slot_nvmem_path_for(int slot, const char *ctrl, const char *prefer, char *
 {
 	char *cls = xasprintf("%s/class/capebus", sysfs_root());
 	char *sub = xasprintf("slot%d", slot);
-	char *only = !ctrl && prefer ? only_ctrl_with(cls, sub, prefer) : NULL;
+	char *only = !ctrl && prefer ? only_ctrl_with(cls, sub, prefer, NULL) : NULL;
 	char *res = slot_nvmem_path(slot, only ? only : ctrl, family, code);
 
 	free(only);
@@ -204,16 +206,18 @@ char *configfs_ctrl_dir_for(const char *ctrl, const char *prefer, const char *ca
 {
 	char *base = xasprintf("%s/kernel/config/capebus", sysfs_root());
 	char *only = NULL, *res;
+	size_t n = 0;
 
 	if (!ctrl && cape) {
 		char *sub = xasprintf("capes/%s", cape);
 
-		only = only_ctrl_with(base, sub, NULL);
+		only = only_ctrl_with(base, sub, NULL, NULL);
 		free(sub);
 	}
 	if (!ctrl && !only && prefer)
-		only = only_ctrl_with(base, "capes", prefer);
-	res = configfs_ctrl_dir(only ? only : ctrl ? ctrl : prefer, code);
+		only = only_ctrl_with(base, "capes", prefer, &n);
+	/* several of the family: say which; none (no family attribute): any */
+	res = configfs_ctrl_dir(only ? only : ctrl ? ctrl : n > 1 ? prefer : NULL, code);
 	free(only);
 	free(base);
 	return res;
