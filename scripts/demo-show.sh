@@ -31,9 +31,10 @@ guest_run 'for s in /sys/class/capebus/*/slot*; do
 	n=${s##*slot}; st=$(cat $s/state); cape=$(readlink $s/cape | sed "s,.*/,,")
 	if [ -n "$cape" ]; then
 		d=/sys/bus/capebus/devices/$cape
-		echo "  slot $n: $st: $(cat $d/board_name), part $(cat $d/part_number) version $(cat $d/version) by $(cat $d/manufacturer), serial $(cat $d/serial)"
+		id="serial $(cat $d/serial)"; [ -n "$(cat $d/serial)" ] || id="uuid $(cat $d/uuid 2>/dev/null)"
+		echo "  slot $n: $st: $(cat $d/board_name), part $(cat $d/part_number) version $(cat $d/version) by $(cat $d/manufacturer), $id"
 		p=$(tr "\n" "," < $d/pins | sed "s/,$//; s/,/, /g")
-		echo "          overlay from $(cat $d/overlay) $(cat $d/overlay_file); pins: ${p:-none claimed}"
+		echo "          overlay from $(cat $d/overlay) $(cat $d/overlay_file); pins: ${p:-none in its ID (an overlay names its own)}"
 	else
 		r=$(cat $s/reason); echo "  slot $n: $st${r:+ ($r)}"
 	fi
