@@ -18,9 +18,10 @@ load slot-wait
 
 FIX=$BATS_TEST_DIRNAME/fixtures/hat
 
-# The first controller of family $1.
+# The first controller of family $1 (after a reload of its module, its
+# number may have changed).
 ctrl_of() {
-	guest_ok "for c in /sys/class/capebus/*; do [ \"\$(cat \$c/family)\" = $1 ] && echo \$c && break; done"
+	guest_ok "for c in /sys/class/capebus/*; do [ \"\$(cat \$c/family)\" = $1 ] && echo \$c && break; done; :"
 	echo "$output"
 }
 
@@ -113,8 +114,9 @@ teardown() {
 }
 
 @test "a HAT may not take a shared pin (I2C1's GPIO2) as its GPIO; the tree is unchanged" {
-	guest_ok ". /host/cfs.sh; c=\$(for c in /sys/class/capebus/*; do [ \"\$(cat \$c/family)\" = rpi ] && basename \$c; done)
-		CAPES=/sys/kernel/config/capebus/\$c/capes; d=\$CAPES/sda; dt_hash > /tmp/dt.sda; declare_cape sda CFS-SDA &&
+	local c
+	c=$(basename "$(ctrl_of rpi)")
+	guest_ok ". /host/cfs.sh; CAPES=/sys/kernel/config/capebus/$c/capes; d=\$CAPES/sda; dt_hash > /tmp/dt.sda; declare_cape sda CFS-SDA &&
 		cat /host/hat-gpio2-led.dtbo > \$d/dtbo; echo 1 > \$d/enable; cat \$d/status; rmdir \$d;
 		[ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.sda)\" ] && echo same-tree; ls /sys/class/leds | grep -c sda || true"
 	echo "$output"
@@ -152,15 +154,14 @@ teardown() {
 	[ "${lines[*]}" = "0 0" ]
 	guest_ok "modprobe capebus-rpi && for i in \$(seq 300); do
 			for c in /sys/class/capebus/*; do [ \"\$(cat \$c/family)\" = rpi ] &&
-				[ \"\$(cat \$c/slot0/state \$c/slot1/state 2>/dev/null | tr '\n' ' ')\" = 'loaded loaded ' ] && echo \$c && exit 0; done; sleep 0.2; done; exit 1"
-	echo "$output" > "$BATS_FILE_TMPDIR/hat"
+				[ \"\$(cat \$c/slot0/state \$c/slot1/state 2>/dev/null | tr '\n' ' ')\" = 'loaded loaded ' ] && exit 0; done; sleep 0.2; done; exit 1"
 	guest_ok "ls /sys/class/leds | grep -c hat"
 	[ "$output" = 2 ]
 }
 
 @test "configfs declares a v1 HAT from its image: its GPIO map's pins and settings, decoded by the connector" {
 	local hat
-	hat=$(cat "$BATS_FILE_TMPDIR/hat" 2>/dev/null || echo "$HAT")
+	hat=$(ctrl_of rpi)
 	hat=$(basename "$hat")
 	# No overlay (no device tree atom) and no driver for it: detected.
 	guest_ok "d=/sys/kernel/config/capebus/$hat/capes/button; mkdir \$d && cat /host/gpio-v1.eep > \$d/eeprom &&
@@ -175,7 +176,7 @@ teardown() {
 
 @test "a HAT read while a declared cape holds its slot is the slot's disabled cape once that goes" {
 	local hat c
-	hat=$(cat "$BATS_FILE_TMPDIR/hat" 2>/dev/null || echo "$HAT")
+	hat=$(ctrl_of rpi)
 	c=$(basename "$hat")
 	guest_ok ". /host/cfs.sh; K=/sys/kernel/config/capebus/$c; CAPES=\$K/capes; A=/sys/bus/i2c/drivers/at24; d=\$K/capes/into1
 		a=\$(basename \$(readlink -f $hat/slot1/nvmem/..))
