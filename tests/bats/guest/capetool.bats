@@ -8,6 +8,7 @@
 # (static armhf) and no cape-defs, so definitions are passed in /host.
 
 load ../../qemu/lib
+load slot-wait
 
 setup_file() {
 	export CT_HOST=${CAPETOOL:-$CB_TOP/build/capetool/host/capetool}
@@ -17,10 +18,21 @@ setup_file() {
 	# slot 1: a blank 24C256 (an EEPROM device with no cape data yet);
 	# slots 0, 2, 3: no EEPROM at all; the Pi header's 0x51: a blank 24C32
 	guest_boot --blank 1 --hat 1=blank
+	# The slots are read by work items after the guest answers, and a
+	# blank slot reads "empty" before and after: wait for both blank
+	# slots' nvmem links, which their read sets, or "list" races with it.
+	guest_ok "for i in \$(seq 300); do [ -e /sys/class/capebus/capebus0/slot1/nvmem ] &&
+		[ -e $(hat_ctrl)/slot1/nvmem ] && exit 0; sleep 0.2; done; exit 1"
 	guest_put "$IMGDIR/BB-WTHR-01-00A2.eeprom" weather.eeprom
 	guest_put "$CB_FIRMWARE/led-hat.eep" led-hat.eep
 	guest_put "$CB_TOP/cape-defs/rtc.cape" rtc.cape
 	guest_put "$CB_TOP/cape-defs/weather-conflict.cape" weather-conflict.cape
+}
+
+# The Raspberry Pi header's controller.
+hat_ctrl() {
+	guest_ok 'for c in /sys/class/capebus/*; do [ "$(cat $c/family)" = rpi ] && echo $c && break; done; :'
+	echo "$output"
 }
 
 teardown_file() {
@@ -55,6 +67,8 @@ teardown() {
 	[[ "$output" == *"verified"* ]]
 	[[ "$output" == *"part number:   BB-WTHR-01"* ]]
 	guest_reboot
+	# (seen in CI: read at once, the slot was not loaded yet)
+	wait_state 1 loaded
 	guest_run 'cat /sys/class/capebus/capebus0/slot1/state; cat /sys/bus/i2c/devices/0-0048/hwmon/hwmon*/temp1_input'
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = loaded ]
