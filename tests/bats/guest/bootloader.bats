@@ -112,7 +112,7 @@ teardown() {
 	guest_ok "c=\$(ls -d /sys/class/capebus/capebus* | head -1); n=\$(readlink -f \$c/slot0/nvmem);
 		cat /host/rtc.eeprom > \$n/nvmem &&
 		echo 0-0054 > /sys/bus/i2c/drivers/at24/unbind && echo 0-0054 > /sys/bus/i2c/drivers/at24/bind;
-		for i in \$(seq 100); do dmesg | grep -q 'slot 0: its EEPROM names EXL-RTC-01 now' && break; sleep 0.1; done
+		for i in \$(seq 600); do dmesg | grep -q 'slot 0: its EEPROM names EXL-RTC-01 now' && break; sleep 0.1; done
 		cat \$c/slot0/state \$c/slot0/cape/part_number \$c/slot0/cape/overlay
 		dmesg | grep -c 'slot 0: its EEPROM names EXL-RTC-01 now; BB-WTHR-01 (slot 0) stays'"
 	[ "${lines[*]}" = "loaded BB-WTHR-01 bootloader 1" ]

@@ -25,7 +25,7 @@ TMP105='grep -l tmp105 /sys/class/hwmon/hwmon*/name 2>/dev/null | wc -l'
 
 setup_file() {
 	guest_boot --slot 0="$CB_FIRMWARE/BB-WTHR-01-00A2.eeprom"
-	guest_run "for i in \$(seq 100); do [ \"\$(cat $CTRL/slot0/state 2>/dev/null)\" = loaded ] && exit 0; sleep 0.2; done; exit 1"
+	guest_run "for i in \$(seq 300); do [ \"\$(cat $CTRL/slot0/state 2>/dev/null)\" = loaded ] && exit 0; sleep 0.2; done; exit 1"
 	if [ "$CB_LANE" = distro ]; then
 		guest_run "cb-settle && rmmod capebus_bone_weather"
 	fi

@@ -159,7 +159,7 @@ teardown() {
 @test "a part in capebus.enable_partno is loaded in a virtual slot" {
 	guest_shutdown
 	guest_boot --append capebus.enable_partno=EXL-RTC-01
-	guest_run "for i in \$(seq 50); do [ -e /sys/bus/capebus/devices/capebus0-slot4 ] && break; sleep 0.2; done; cd /sys/bus/capebus/devices/capebus0-slot4 && cat part_number version slot overlay overlay_file"
+	guest_run "for i in \$(seq 300); do [ -e /sys/bus/capebus/devices/capebus0-slot4 ] && break; sleep 0.2; done; cd /sys/bus/capebus/devices/capebus0-slot4 && cat part_number version slot overlay overlay_file"
 	[ "$status" -eq 0 ]
 	[ "$output" = $'EXL-RTC-01\n00A0\n4\nfirmware\nEXL-RTC-01-00A0.dtbo' ]
 	guest_ok "for r in /sys/class/rtc/rtc*; do cat \$r/name; done"

@@ -46,7 +46,7 @@ setup_file() {
 # them again.
 load_capebus() {
 	guest_run '. /host/cfs.sh; [ -d $CB ] || modprobe capebus-bone;
-		for i in $(seq 100); do [ -d $CB ] && exit 0; sleep 0.1; done; exit 1'
+		for i in $(seq 600); do [ -d $CB ] && exit 0; sleep 0.1; done; exit 1'
 }
 
 teardown_file() {
@@ -74,7 +74,7 @@ boot_with_rtc_cape() {
 	guest_put "$BATS_FILE_TMPDIR/rtc.eeprom"
 	guest_put "$FIX/configfs-lib.sh" cfs.sh
 	load_capebus
-	guest_run '. /host/cfs.sh; for i in $(seq 100); do [ "$(cat $CB/slots/1/state)" = loaded ] && break; sleep 0.1; done'
+	guest_run '. /host/cfs.sh; for i in $(seq 600); do [ "$(cat $CB/slots/1/state)" = loaded ] && break; sleep 0.1; done'
 	# The tree with no cape loaded, for the tests that compare with it.
 	guest_run '. /host/cfs.sh; echo 1 > $CB/slots/1/disable && dt_hash > /tmp/dt.base && echo 0 > $CB/slots/1/disable'
 	# kmemleak: forget what boot left; the last test scans.

@@ -183,7 +183,7 @@ teardown() {
 		echo 1 > \$K/slots/1/disable && declare_cape into1 CFS-INTO && echo 1 > \$d/slot &&
 		echo 1 > \$d/enable && cat \$d/status &&
 		echo \$a > \$A/unbind && sleep 1 && echo \$a > \$A/bind &&
-		for i in \$(seq 100); do dmesg | grep -q 'slot 1: LED HAT+ not loaded: the slot holds another cape' && break; sleep 0.2; done
+		for i in \$(seq 300); do dmesg | grep -q 'slot 1: LED HAT+ not loaded: the slot holds another cape' && break; sleep 0.2; done
 		cat $hat/slot1/cape/part_number; echo 0 > \$d/enable; rmdir \$d; cat $hat/slot1/state \$K/slots/1/disable
 		echo 0 > \$K/slots/1/disable && cat $hat/slot1/state $hat/slot1/cape/part_number"
 	echo "$output"

@@ -37,7 +37,7 @@ setup_file() {
 	guest_put "$BATS_FILE_TMPDIR/weather.eeprom"
 	guest_put "$BATS_FILE_TMPDIR/mod/capebus-slowprobe.ko"
 	guest_put "$FIX/configfs-lib.sh" cfs.sh
-	guest_ok '. /host/cfs.sh; for i in $(seq 100); do [ -d $CB ] && exit 0; sleep 0.1; done; exit 1'
+	guest_ok '. /host/cfs.sh; for i in $(seq 600); do [ -d $CB ] && exit 0; sleep 0.1; done; exit 1'
 	guest_teardown
 }
 
@@ -126,7 +126,7 @@ read_all='for d in "$@"; do
 	# and a new controller comes up.
 	cfs_run 'rmdir $CAPES/f $CAPES/e $CAPES/idle && sleep 0.5 && ls /sys/kernel/config/capebus | wc -l &&
 		cb-settle && { rmmod capebus_bone_weather 2>/dev/null; unload_core; } &&
-		modprobe capebus-bone && for i in $(seq 100); do [ -d $CB ] && break; sleep 0.1; done; ls /sys/kernel/config/capebus'
+		modprobe capebus-bone && for i in $(seq 600); do [ -d $CB ] && break; sleep 0.1; done; ls /sys/kernel/config/capebus'
 	[ "$status" -eq 0 ]
 	[ "${lines[*]}" = "0 capebus0" ]
 }

@@ -57,7 +57,7 @@ setup_file() {
 	guest_put "$BATS_FILE_TMPDIR/pin-controller.dtbo"
 	guest_put "$FIX/configfs-lib.sh" cfs.sh
 	# No overlay, so no driver: the slot's cape is "detected".
-	guest_run '. /host/cfs.sh; for i in $(seq 100); do [ "$(cat $CB/slots/0/state 2>/dev/null)" = detected ] && exit 0; sleep 0.1; done; exit 1'
+	guest_run '. /host/cfs.sh; for i in $(seq 600); do [ "$(cat $CB/slots/0/state 2>/dev/null)" = detected ] && exit 0; sleep 0.1; done; exit 1'
 	[ "$status" -eq 0 ] || { echo "slot 0 not detected: $output" >&2; return 1; }
 }
 

@@ -111,7 +111,7 @@ baseline='[ "$(cat $S/state)" = loaded ] && [ "$(ls $CAPES | wc -l)" = 0 ] &&
 	[ "${lines[*]}" = "unloaded 0 baseline" ]
 	# With nothing declared the controller module unloads and comes back.
 	cfs_run 'rmmod capebus_bone && cape_devices && modprobe capebus-bone &&
-		for i in $(seq 100); do [ "$(cat $S/state 2>/dev/null)" = loaded ] && break; sleep 0.1; done; '"$baseline"
+		for i in $(seq 600); do [ "$(cat $S/state 2>/dev/null)" = loaded ] && break; sleep 0.1; done; '"$baseline"
 	[ "$status" -eq 0 ]
 	[ "${lines[*]}" = "none baseline" ]
 }

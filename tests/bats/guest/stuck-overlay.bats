@@ -73,7 +73,7 @@ teardown() {
 	_guest_kmemleak
 	# Back, the controller is new: the pin is free; the foreign overlay,
 	# then the cape's stuck one, are the tree's business now.
-	cfs_run 'modprobe capebus-bone && for i in $(seq 50); do [ -d $CAPES ] && break; sleep 0.1; done;
+	cfs_run 'modprobe capebus-bone && for i in $(seq 600); do [ -d $CAPES ] && break; sleep 0.1; done;
 		declare_cape p CFS-PIN && echo P8.13 > $CAPES/p/pins && echo 1 > $CAPES/p/enable && cat $CAPES/p/status; rmdir $CAPES/p;
 		echo 1 > /sys/kernel/debug/capebus-ovhold/remove && cat /sys/kernel/debug/capebus-ovhold/id'
 	[ "$status" -eq 0 ]
