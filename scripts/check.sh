@@ -26,7 +26,7 @@ set -uo pipefail
 # module lowers a stage's count: that is a failure, not a smaller N.  Raise a
 # floor when tests are added; lower it only in the commit that removes tests.
 STAGE_FLOORS='
-tooling    66
+tooling    67
 host       330
 fuzz-kernel 11
 build      1

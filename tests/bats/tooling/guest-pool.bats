@@ -69,3 +69,19 @@ setup() {
 	read -r start _ < "$d/out/c.time"
 	[ "$(stat -c %Y "$d/gate")" -le "${start%.*}" ]
 }
+
+@test "every guest suite of both lanes has a committed cost: a fresh clone starts the longest first" {
+	local f name missing=()
+	eval "$(sed -n "/^DISTRO_SUITES='/,/^'/p" "$top/scripts/check.sh")"
+	[ -n "$DISTRO_SUITES" ]
+	for f in "$top"/tests/bats/guest/*.bats "$top"/tests/bats/distro/*.bats; do
+		name=$(basename "$f" .bats)
+		[[ $f == */distro/* ]] && name=distro-$name
+		grep -qE "^$name [0-9]+$" "$top/tests/bats/suite-costs" || missing+=("$name")
+	done
+	while read -r name _; do
+		[ -n "$name" ] || continue
+		grep -qE "^distro-$name [0-9]+$" "$top/tests/bats/suite-costs" || missing+=("distro-$name")
+	done <<< "$DISTRO_SUITES"
+	[ ${#missing[@]} -eq 0 ] || { echo "no cost in tests/bats/suite-costs: ${missing[*]}" >&2; false; }
+}
