@@ -215,6 +215,8 @@ struct bus_mux {		/* a pin of the bus's function */
 	char *signal;
 	bool required;
 	bool rx;		/* the function reads the pad: its receiver must be on */
+	bool clock;		/* a clock it drives or takes, read back through the pad
+				 * either way (rx too) */
 };
 
 struct bus_reserved {		/* an address the board holds on the bus */

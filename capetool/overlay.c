@@ -772,6 +772,12 @@ static void add_props(struct bctx *c, struct onode *n, const struct cape_dev *dv
 	}
 }
 
+/* Why a clock's pad needs its receiver, for the messages that say it is off. */
+static const char *clock_why(const struct bus_mux *m)
+{
+	return m->clock ? ", a clock it takes back through the pad's receiver even where it drives it" : "";
+}
+
 static struct onode *bus_node(struct bctx *c, const struct cape_dev *dv, const char *want)
 {
 	const struct board_bus *bus = board_find_bus(c->b, dv->bus);
@@ -802,9 +808,9 @@ static struct onode *bus_node(struct bctx *c, const struct cape_dev *dv, const c
 
 		if (p && (p->word & CAPE_PIN_MODE_MASK) == m->mode && m->rx &&
 		    !(p->word & CAPE_PIN_RX_ENABLE)) {
-			/* an input with its receiver off reads nothing */
-			berr(c, dv, "%s reads %s (%s), but its receiver is disabled (pins: %s, line %d): set rx = true",
-			     bus->name, cape_pin_names[m->idx], m->signal,
+			/* an input with its receiver off reads nothing, nor a clock it drives */
+			berr(c, dv, "%s reads %s (%s)%s, but its receiver is disabled (pins: %s, line %d): set rx = true",
+			     bus->name, cape_pin_names[m->idx], m->signal, clock_why(m),
 			     (p->word & CAPE_PIN_DIR_MASK) == CAPE_PIN_DIR_OUT ? "direction out" : "rx = false",
 			     p->line);
 			continue;
@@ -1000,8 +1006,9 @@ static void check_hatch(struct bctx *c, struct cape_def *d, size_t first_fix, un
 
 			if (p && (p->word & CAPE_PIN_MODE_MASK) == m->mode && m->rx &&
 			    !(p->word & CAPE_PIN_RX_ENABLE)) {
-				herr(c, "%s enables %s (%s), which reads %s (%s), but its receiver is disabled (line %d): set rx = true",
-				     f->name, bus->name, label, cape_pin_names[m->idx], m->signal, p->line);
+				herr(c, "%s enables %s (%s), which reads %s (%s)%s, but its receiver is disabled (line %d): set rx = true",
+				     f->name, bus->name, label, cape_pin_names[m->idx], m->signal,
+				     clock_why(m), p->line);
 				continue;
 			}
 			if (!m->required || (p && (p->word & CAPE_PIN_MODE_MASK) == m->mode))

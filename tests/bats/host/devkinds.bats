@@ -249,6 +249,32 @@ frag() {
 	[[ $output == *"devices[1].enable-pin: the MCLK gate needs P8.7 muxed as a GPIO, mode 7"* ]]
 }
 
+@test "audio: McASP's clock pins need their receiver on, even where the McASP drives them; its data pins do not" {
+	pins='{ pin = "P9.31"; mode = 0; direction = "out"; }, { pin = "P9.29"; mode = 0; direction = "in"; rx = false; }, { pin = "P9.25"; mode = "mcasp0_ahclkx"; direction = "out"; }, { pin = "P9.30"; mode = 0; direction = "out"; }'
+	d=$(kinddef "$pins" '{ type = "i2c"; bus = "i2c2"; address = 0x18; compatible = "ti,tlv320aic3104"; },
+		{ type = "audio"; codec = "tlv320aic3104"; bitclock-master = "cpu"; frame-master = "cpu"; }')
+	for c in check create; do
+		if [ "$c" = check ]; then
+			run ct check "${NOHDMI[@]}" "$d"
+		else
+			run ct create "$d" "${NOHDMI[@]}" -o "$BATS_TEST_TMPDIR/o"
+		fi
+		no_sanitizer_report
+		[ "$status" -eq 3 ] || { echo "$c: $output"; return 1; }
+		[[ $output == *"kind.cape:"[0-9]*": devices: mcasp0 reads P9.31 (mcasp0_aclkx), a clock it takes back through the pad's receiver even where it drives it, but its receiver is disabled (pins: direction out, line 2): set rx = true"* ]]
+		[[ $output == *"mcasp0 reads P9.29 (mcasp0_fsx), a clock it takes back through the pad's receiver even where it drives it, but its receiver is disabled (pins: rx = false, line 2)"* ]]
+		[[ $output == *"mcasp0 reads P9.25 (mcasp0_ahclkx), a clock"* ]]
+		[[ $output != *"P9.30"* ]]
+	done
+	# the receivers on: accepted, the serializer P9.30 still an output
+	sed -i 's/direction = "out"; }, { pin = "P9.29"; mode = 0; direction = "in"; rx = false; }, { pin = "P9.25"; mode = "mcasp0_ahclkx"; direction = "out"; }/direction = "out"; rx = true; }, { pin = "P9.29"; mode = 0; direction = "bidir"; }, { pin = "P9.25"; mode = "mcasp0_ahclkx"; direction = "in"; }/' "$d"
+	run ct check "${NOHDMI[@]}" "$d"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	# the real audio cape muxes them as inputs
+	run ct check "${NOHDMI[@]}" "$DEFS/bone/hdmi-pins/bb-bone-audi-02.cape"
+	[ "$status" -eq 0 ]
+}
+
 @test "the definition format documents every device kind and its groups" {
 	run ct schema
 	[ "$status" -eq 0 ]
