@@ -778,6 +778,94 @@ static const char *clock_why(const struct bus_mux *m)
 	return m->clock ? ", a clock it takes back through the pad's receiver even where it drives it" : "";
 }
 
+/* printf at @buf[*o], as far as @sz lets it: a bounded message */
+static void bput(char *buf, size_t sz, size_t *o, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void bput(char *buf, size_t sz, size_t *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*o >= sz)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *o, sz - *o, fmt, ap);
+	va_end(ap);
+	*o = n < 0 ? sz : *o + (size_t)n;
+}
+
+/*
+ * A unit whose required pins are the shared cape bus's, which the board
+ * keeps muxed for that bus (the cape ID EEPROMs answer there: every cape
+ * is found through it), is no cape's to have: "needs P9.19 (dcan0_rx,
+ * mode 2) and ..., which are the board's i2c2 (...): ...", naming the
+ * units of its kind a cape can have instead; NULL if @bus is not one.
+ * No variant frees a shared pin.  Malloc'ed.
+ */
+static char *shared_taken(const struct board *b, const struct board_bus *bus)
+{
+	const struct bus_mux *need[CAPE_NPINS], *held[CAPE_NPINS];
+	const struct board_bus *hb = NULL;
+	size_t n = 0, o = 0, alt = 0;
+	char buf[1024];
+
+	for (size_t i = 0; i < bus->nmux && n < CAPE_NPINS; i++) {
+		const struct bus_mux *m = &bus->mux[i], *hm;
+		const struct board_bus *h = NULL;
+
+		if (!m->required || !b->shared_pin[m->idx] ||
+		    !(hm = board_shared_mux(b, m->idx, &h)) || h == bus || hm->mode == m->mode)
+			continue;
+		need[n] = m;
+		held[n++] = hm;
+		if (!hb)
+			hb = h;
+	}
+	if (!n)
+		return NULL;
+	bput(buf, sizeof(buf), &o, "needs ");
+	for (size_t i = 0; i < n; i++)
+		bput(buf, sizeof(buf), &o, "%s%s (%s, mode %d)", i ? (i + 1 == n ? " and " : ", ") : "",
+		     cape_pin_names[need[i]->idx], need[i]->signal, need[i]->mode);
+	bput(buf, sizeof(buf), &o, ", which %s the board's %s (", n > 1 ? "are" : "is", hb->name);
+	for (size_t i = 0; i < n; i++)
+		bput(buf, sizeof(buf), &o, "%s%s", i ? ", " : "", held[i]->signal);
+	bput(buf, sizeof(buf), &o, "): the shared cape bus, where the cape ID EEPROMs answer");
+	if (hb->nreserved) {
+		int lo = hb->reserved[0].addr, hi = lo;
+
+		for (size_t i = 1; i < hb->nreserved; i++) {
+			lo = hb->reserved[i].addr < lo ? hb->reserved[i].addr : lo;
+			hi = hb->reserved[i].addr > hi ? hb->reserved[i].addr : hi;
+		}
+		if (lo == hi)
+			bput(buf, sizeof(buf), &o, " (0x%02x)", lo);
+		else
+			bput(buf, sizeof(buf), &o, " (0x%02x-0x%02x)", lo, hi);
+	}
+	bput(buf, sizeof(buf), &o, "; muxed for %s, no cape's EEPROM could be read, and no --variant gives %s away",
+	     bus->name, n > 1 ? "them" : "it");
+	/* the units of its kind a cape can have */
+	for (size_t i = 0; i < b->nbuses; i++) {
+		const struct board_bus *u = &b->buses[i];
+		char *t;
+
+		if (u == bus || u->board_enabled || strcmp(u->type, bus->type))
+			continue;
+		if ((t = shared_taken(b, u))) {
+			free(t);
+			continue;
+		}
+		bput(buf, sizeof(buf), &o, "%s%s (", alt++ ? "; " : ": use ", u->name);
+		for (size_t k = 0, w = 0; k < u->nmux; k++)
+			if (u->mux[k].required)
+				bput(buf, sizeof(buf), &o, "%s%s", w++ ? ", " : "", cape_pin_names[u->mux[k].idx]);
+		bput(buf, sizeof(buf), &o, ")");
+	}
+	return xstrdup(buf);
+}
+
 static struct onode *bus_node(struct bctx *c, const struct cape_dev *dv, const char *want)
 {
 	const struct board_bus *bus = board_find_bus(c->b, dv->bus);
@@ -800,6 +888,15 @@ static struct onode *bus_node(struct bctx *c, const struct cape_dev *dv, const c
 		     have ? have : "none");
 		free(have);
 		return NULL;
+	}
+	if (!bus->board_enabled) {
+		char *why = shared_taken(c->b, bus);
+
+		if (why) {
+			berr(c, dv, "%s (%s) %s", bus->name, bus->label, why);
+			free(why);
+			return NULL;
+		}
 	}
 	/* enabling a bus whose function pins the cape does not mux gives a dead bus */
 	for (size_t i = 0; !bus->board_enabled && i < bus->nmux; i++) {
@@ -999,7 +1096,16 @@ static void check_hatch(struct bctx *c, struct cape_def *d, size_t first_fix, un
 			     "a cape add nodes to its targets and enable a bus (status = \"okay\"), "
 			     "and set nothing else (threat-model.rst, Add only)", f->name, p->name, label);
 		}
-		/* a bus it enables: the bus's pins declared, muxed for the bus */
+		/* a bus it enables: not the shared cape bus's pins, declared, muxed for the bus */
+		if (enables && bus && !bus->board_enabled) {
+			char *why = shared_taken(c->b, bus);
+
+			if (why) {
+				herr(c, "%s enables %s (%s), which %s", f->name, bus->name, label, why);
+				free(why);
+				enables = false;
+			}
+		}
 		for (size_t k = 0; enables && bus && !bus->board_enabled && k < bus->nmux; k++) {
 			const struct bus_mux *m = &bus->mux[k];
 			const struct cape_pin *p = def_pin(d, m->idx);

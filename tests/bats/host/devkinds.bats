@@ -30,6 +30,14 @@ portable() {
 	ls "$BATS_TEST_TMPDIR"/out/*.dtbo
 }
 
+# errs ARGS...: capetool's standard error alone in $output, its exit status
+# in $status (run's $output has its standard output too, and the verdict
+# line can land inside a message line there)
+errs() {
+	status=0
+	output=$(ct "$@" 2>&1 >/dev/null) || status=$?
+}
+
 # frag DTBO LABEL: the __overlay__ path of the (last) fragment whose target is LABEL
 # (an escape hatch's fragments come first)
 frag() {
@@ -100,6 +108,39 @@ frag() {
 	run ct check --board beaglebone-black "$d"
 	[ "$status" -eq 3 ]
 	[[ $output == *"can1 needs P9.24 muxed mode 2 (dcan1_rx); pins has it in mode 0"* ]]
+}
+
+@test "can: CAN0 (BB-CAN0) is refused, in a definition or an escape hatch: its pins are I2C2, the cape EEPROM bus the board keeps" {
+	# bb.org's BB-CAN0: dcan0 on P9.19 (d_can0_rx) and P9.20 (d_can0_tx), mode 2
+	d=$(kinddef '{ pin = "P9.19"; mode = "d_can0_rx"; direction = "in"; pull = "up"; }, { pin = "P9.20"; mode = "d_can0_tx"; direction = "out"; pull = "up"; }' \
+		'{ type = "can"; bus = "can0"; }')
+	why="can0 (dcan0) needs P9.19 (dcan0_rx, mode 2) and P9.20 (dcan0_tx, mode 2), which are the board's i2c2 (i2c2_scl, i2c2_sda): the shared cape bus, where the cape ID EEPROMs answer (0x54-0x57); muxed for can0, no cape's EEPROM could be read, and no --variant gives them away: use can1 (P9.24, P9.26)"
+	for v in "" no-hdmi,no-emmc; do
+		errs check --board beaglebone-black ${v:+--variant $v} "$d"
+		no_sanitizer_report
+		[ "$status" -eq 3 ] || { echo "$output"; return 1; }
+		[[ $output == *"kind.cape:3: devices: $why"* ]] || { echo "$output"; return 1; }
+		[[ $output != *'no can bus "can0"'* ]]
+	done
+	run ct create "$d" --board beaglebone-black -o "$BATS_TEST_TMPDIR/o"
+	[ "$status" -eq 3 ]
+	[[ $output == *"$why"* ]]
+	# the same through an escape hatch that enables the connector's bone_can_0
+	cat > "$BATS_TEST_TMPDIR/can0.dtso" <<'EOF'
+/dts-v1/;
+/plugin/;
+&bone_can_0 { status = "okay"; };
+EOF
+	mkdef hatch.cape <<EOF
+$EEPROM
+pins = ( { pin = "P9.19"; mode = 2; direction = "in"; }, { pin = "P9.20"; mode = 2; direction = "out"; } );
+overlay = "can0.dtso";
+EOF
+	errs check --board beaglebone-black "$BATS_TEST_TMPDIR/hatch.cape"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ $output == *"hatch.cape: overlay "*"can0.dtso: fragment@0 enables can0 (bone_can_0), which needs P9.19 (dcan0_rx, mode 2) and P9.20 (dcan0_tx, mode 2), which are the board's i2c2"* ]] ||
+		{ echo "$output"; return 1; }
 }
 
 @test "rs485: the UART on with the serial core's RS-485 properties and the DE GPIO through the connector" {
@@ -255,9 +296,9 @@ frag() {
 		{ type = "audio"; codec = "tlv320aic3104"; bitclock-master = "cpu"; frame-master = "cpu"; }')
 	for c in check create; do
 		if [ "$c" = check ]; then
-			run ct check "${NOHDMI[@]}" "$d"
+			errs check "${NOHDMI[@]}" "$d"
 		else
-			run ct create "$d" "${NOHDMI[@]}" -o "$BATS_TEST_TMPDIR/o"
+			errs create "$d" "${NOHDMI[@]}" -o "$BATS_TEST_TMPDIR/o"
 		fi
 		no_sanitizer_report
 		[ "$status" -eq 3 ] || { echo "$c: $output"; return 1; }
