@@ -141,7 +141,9 @@ struct cape_dev {
 	uint8_t *compat;	/* compatible's strings, NUL-separated; compatible is the first */
 	size_t compat_len;
 	int address, cs, max_freq, code;
+	int debounce;		/* key: debounce-interval, ms; -1: the kernel's default */
 	bool active_low;
+	bool autorepeat;	/* key: in the cape's gpio-keys device with autorepeat */
 	struct prop *props;
 	size_t nprops;
 	bool bad;		/* an error was reported: left out of the overlay */

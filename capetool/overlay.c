@@ -979,11 +979,16 @@ static void add_bus_dev(struct bctx *c, const struct cape_dev *dv)
 	add_props(c, n, dv);
 }
 
-/* gpio-leds / gpio-keys: one node per cape holding every LED / key. */
-static void add_gpio_group(struct bctx *c, enum dev_type type)
+/*
+ * gpio-leds / gpio-keys: one node per cape holding every LED / key; the
+ * keys with autorepeat (@repeat) in a gpio-keys node of their own, with
+ * autorepeat: the kernel repeats per gpio-keys device, not per key.  The
+ * entries are numbered in the definition's order across both.
+ */
+static void add_gpio_group(struct bctx *c, enum dev_type type, bool repeat)
 {
 	const char *compat = type == DEV_LED ? "gpio-leds" : "gpio-keys";
-	const char *what = type == DEV_LED ? "leds" : "keys";
+	const char *what = type == DEV_LED ? "leds" : repeat ? "keys-autorepeat" : "keys";
 	struct onode *parent = NULL;
 	int idx[CAPE_NPINS];
 	size_t n = 0, k = 0;
@@ -995,6 +1000,10 @@ static void add_gpio_group(struct bctx *c, enum dev_type type)
 
 		if (dv->type != type || dv->bad)
 			continue;
+		if (type == DEV_KEY && dv->autorepeat != repeat) {
+			k++;
+			continue;
+		}
 		if (!parent) {
 			struct onode *ov = frag_on(c, dv, c->b->devices_target, "platform devices");
 
@@ -1004,6 +1013,8 @@ static void add_gpio_group(struct bctx *c, enum dev_type type)
 			parent = node_new(ov, name);
 			free(name);
 			prop_str(parent, "compatible", compat);
+			if (repeat)
+				prop_set(parent, "autorepeat", NULL, 0);
 		}
 		name = xasprintf("%s-%zu", type == DEV_LED ? "led" : "key", k++);
 		e = node_new(parent, name);
@@ -1017,6 +1028,8 @@ static void add_gpio_group(struct bctx *c, enum dev_type type)
 				prop_str(e, "linux,default-trigger", dv->trigger);
 		} else {
 			prop_u32(e, "linux,code", (uint32_t)dv->code);
+			if (dv->debounce >= 0)
+				prop_u32(e, "debounce-interval", (uint32_t)dv->debounce);
 		}
 		if (n < CAPE_NPINS)
 			idx[n++] = cape_pin_index(dv->pin);
@@ -1338,8 +1351,9 @@ int overlay_build(struct cape_def *d, const struct board *b, void **blob, size_t
 	if (rc == EXIT_OK)
 		devkinds_build(&c);
 	if (rc == EXIT_OK) {
-		add_gpio_group(&c, DEV_LED);
-		add_gpio_group(&c, DEV_KEY);
+		add_gpio_group(&c, DEV_LED, false);
+		add_gpio_group(&c, DEV_KEY, false);
+		add_gpio_group(&c, DEV_KEY, true);
 	}
 	if (rc == EXIT_OK && b->pinmux && !c.portable) {
 		/* pins no device consumes still get their pad configuration */
