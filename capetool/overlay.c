@@ -796,6 +796,34 @@ static void bput(char *buf, size_t sz, size_t *o, const char *fmt, ...)
 }
 
 /*
+ * The required mux entries of unit @bus on the shared cape bus's pins,
+ * which the board keeps muxed for a board-enabled bus: into @need, the
+ * holding bus's entries into @held (each CAPE_NPINS long), the first
+ * holding bus into *@hb; how many.
+ */
+static size_t shared_needs(const struct board *b, const struct board_bus *bus,
+			   const struct bus_mux **need, const struct bus_mux **held,
+			   const struct board_bus **hb)
+{
+	size_t n = 0;
+
+	*hb = NULL;
+	for (size_t i = 0; i < bus->nmux && n < CAPE_NPINS; i++) {
+		const struct bus_mux *m = &bus->mux[i], *hm;
+		const struct board_bus *h = NULL;
+
+		if (!m->required || !b->shared_pin[m->idx] ||
+		    !(hm = board_shared_mux(b, m->idx, &h)) || h == bus || hm->mode == m->mode)
+			continue;
+		need[n] = m;
+		held[n++] = hm;
+		if (!*hb)
+			*hb = h;
+	}
+	return n;
+}
+
+/*
  * A unit whose required pins are the shared cape bus's, which the board
  * keeps muxed for that bus (the cape ID EEPROMs answer there: every cape
  * is found through it), is no cape's to have: "needs P9.19 (dcan0_rx,
@@ -806,22 +834,10 @@ static void bput(char *buf, size_t sz, size_t *o, const char *fmt, ...)
 static char *shared_taken(const struct board *b, const struct board_bus *bus)
 {
 	const struct bus_mux *need[CAPE_NPINS], *held[CAPE_NPINS];
-	const struct board_bus *hb = NULL;
-	size_t n = 0, o = 0, alt = 0;
+	const struct board_bus *hb;
+	size_t n = shared_needs(b, bus, need, held, &hb), o = 0, alt = 0;
 	char buf[1024];
 
-	for (size_t i = 0; i < bus->nmux && n < CAPE_NPINS; i++) {
-		const struct bus_mux *m = &bus->mux[i], *hm;
-		const struct board_bus *h = NULL;
-
-		if (!m->required || !b->shared_pin[m->idx] ||
-		    !(hm = board_shared_mux(b, m->idx, &h)) || h == bus || hm->mode == m->mode)
-			continue;
-		need[n] = m;
-		held[n++] = hm;
-		if (!hb)
-			hb = h;
-	}
 	if (!n)
 		return NULL;
 	bput(buf, sizeof(buf), &o, "needs ");
@@ -848,15 +864,12 @@ static char *shared_taken(const struct board *b, const struct board_bus *bus)
 	     bus->name, n > 1 ? "them" : "it");
 	/* the units of its kind a cape can have */
 	for (size_t i = 0; i < b->nbuses; i++) {
-		const struct board_bus *u = &b->buses[i];
-		char *t;
+		const struct bus_mux *un[CAPE_NPINS], *uhm[CAPE_NPINS];
+		const struct board_bus *u = &b->buses[i], *uh;
 
-		if (u == bus || u->board_enabled || strcmp(u->type, bus->type))
+		if (u == bus || u->board_enabled || strcmp(u->type, bus->type) ||
+		    shared_needs(b, u, un, uhm, &uh))
 			continue;
-		if ((t = shared_taken(b, u))) {
-			free(t);
-			continue;
-		}
 		bput(buf, sizeof(buf), &o, "%s%s (", alt++ ? "; " : ": use ", u->name);
 		for (size_t k = 0, w = 0; k < u->nmux; k++)
 			if (u->mux[k].required)
