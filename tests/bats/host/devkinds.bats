@@ -125,6 +125,14 @@ frag() {
 	run ct create "$d" --board beaglebone-black -o "$BATS_TEST_TMPDIR/o"
 	[ "$status" -eq 3 ]
 	[[ $output == *"$why"* ]]
+	# a board file with a second unit on those pins: named by neither's message
+	sed 's/^  # dcan1 (bone bus/  { name = "can9"; label = "dcan9"; type = "can"; pins = ["P9.19", "P9.20"];\n    mux = ( { pin = "P9.19"; mode = 2; signal = "dcan9_rx"; rx = true; required = true; },\n            { pin = "P9.20"; mode = 2; signal = "dcan9_tx"; required = true; } ); },\n&/' \
+		"$TOP/schemas/boards/beaglebone-black.board" > "$BATS_TEST_TMPDIR/two.board"
+	grep -q dcan9_tx "$BATS_TEST_TMPDIR/two.board"
+	errs check --board "$BATS_TEST_TMPDIR/two.board" "$d"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ $output == *"kind.cape:3: devices: $why"* ]] || { echo "$output"; return 1; }
 	# the same through an escape hatch that enables the connector's bone_can_0
 	cat > "$BATS_TEST_TMPDIR/can0.dtso" <<'EOF'
 /dts-v1/;
