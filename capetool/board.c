@@ -309,6 +309,10 @@ static int board_parse_fields(const char *src, config_t *cfg, struct board *b)
 				req = 0;
 				config_setting_lookup_bool(e, "rx", &req);
 				bus->mux[k].rx = req;
+				req = 0;
+				config_setting_lookup_bool(e, "clock", &req);
+				bus->mux[k].clock = req;
+				bus->mux[k].rx |= bus->mux[k].clock;	/* read back through the pad */
 			}
 		}
 		if ((m = config_setting_get_member(g, "reserved"))) {

@@ -141,7 +141,9 @@ struct cape_dev {
 	uint8_t *compat;	/* compatible's strings, NUL-separated; compatible is the first */
 	size_t compat_len;
 	int address, cs, max_freq, code;
+	int debounce;		/* key: debounce-interval, ms; -1: the kernel's default */
 	bool active_low;
+	bool autorepeat;	/* key: in the cape's gpio-keys device with autorepeat */
 	struct prop *props;
 	size_t nprops;
 	bool bad;		/* an error was reported: left out of the overlay */
@@ -215,6 +217,8 @@ struct bus_mux {		/* a pin of the bus's function */
 	char *signal;
 	bool required;
 	bool rx;		/* the function reads the pad: its receiver must be on */
+	bool clock;		/* a clock it drives or takes, read back through the pad
+				 * either way (rx too) */
 };
 
 struct bus_reserved {		/* an address the board holds on the bus */

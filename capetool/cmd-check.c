@@ -27,7 +27,7 @@ static const char usage_text[] =
 	"at its own address or chip select.  An escape-hatch overlay is checked as\n"
 	"the devices are: its GPIOs declared pins, the buses it enables their pins.\n"
 	"A bus a cape enables needs its pins muxed for it, the receiver on where the\n"
-	"bus reads (I2C SCL/SDA, SPI SCLK/D0, UART and CAN receive).\n"
+	"bus reads (I2C SCL/SDA, SPI SCLK/D0, UART and CAN receive, McASP clocks).\n"
 	"The board's shared cape bus pins (I2C2, P9.19/P9.20 on the bone) may be\n"
 	"named by every cape, muxed alike; the board's own devices (the cape\n"
 	"EEPROMs at 0x54-0x57) hold their addresses; capes beyond the board's\n"

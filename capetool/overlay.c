@@ -772,6 +772,113 @@ static void add_props(struct bctx *c, struct onode *n, const struct cape_dev *dv
 	}
 }
 
+/* Why a clock's pad needs its receiver, for the messages that say it is off. */
+static const char *clock_why(const struct bus_mux *m)
+{
+	return m->clock ? ", a clock it takes back through the pad's receiver even where it drives it" : "";
+}
+
+/* printf at @buf[*o], as far as @sz lets it: a bounded message */
+static void bput(char *buf, size_t sz, size_t *o, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void bput(char *buf, size_t sz, size_t *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*o >= sz)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *o, sz - *o, fmt, ap);
+	va_end(ap);
+	*o = n < 0 ? sz : *o + (size_t)n;
+}
+
+/*
+ * The required mux entries of unit @bus on the shared cape bus's pins,
+ * which the board keeps muxed for a board-enabled bus: into @need, the
+ * holding bus's entries into @held (each CAPE_NPINS long), the first
+ * holding bus into *@hb; how many.
+ */
+static size_t shared_needs(const struct board *b, const struct board_bus *bus,
+			   const struct bus_mux **need, const struct bus_mux **held,
+			   const struct board_bus **hb)
+{
+	size_t n = 0;
+
+	*hb = NULL;
+	for (size_t i = 0; i < bus->nmux && n < CAPE_NPINS; i++) {
+		const struct bus_mux *m = &bus->mux[i], *hm;
+		const struct board_bus *h = NULL;
+
+		if (!m->required || !b->shared_pin[m->idx] ||
+		    !(hm = board_shared_mux(b, m->idx, &h)) || h == bus || hm->mode == m->mode)
+			continue;
+		need[n] = m;
+		held[n++] = hm;
+		if (!*hb)
+			*hb = h;
+	}
+	return n;
+}
+
+/*
+ * A unit whose required pins are the shared cape bus's, which the board
+ * keeps muxed for that bus (the cape ID EEPROMs answer there: every cape
+ * is found through it), is no cape's to have: "needs P9.19 (dcan0_rx,
+ * mode 2) and ..., which are the board's i2c2 (...): ...", naming the
+ * units of its kind a cape can have instead; NULL if @bus is not one.
+ * No variant frees a shared pin.  Malloc'ed.
+ */
+static char *shared_taken(const struct board *b, const struct board_bus *bus)
+{
+	const struct bus_mux *need[CAPE_NPINS], *held[CAPE_NPINS];
+	const struct board_bus *hb;
+	size_t n = shared_needs(b, bus, need, held, &hb), o = 0, alt = 0;
+	char buf[1024];
+
+	if (!n)
+		return NULL;
+	bput(buf, sizeof(buf), &o, "needs ");
+	for (size_t i = 0; i < n; i++)
+		bput(buf, sizeof(buf), &o, "%s%s (%s, mode %d)", i ? (i + 1 == n ? " and " : ", ") : "",
+		     cape_pin_names[need[i]->idx], need[i]->signal, need[i]->mode);
+	bput(buf, sizeof(buf), &o, ", which %s the board's %s (", n > 1 ? "are" : "is", hb->name);
+	for (size_t i = 0; i < n; i++)
+		bput(buf, sizeof(buf), &o, "%s%s", i ? ", " : "", held[i]->signal);
+	bput(buf, sizeof(buf), &o, "): the shared cape bus, where the cape ID EEPROMs answer");
+	if (hb->nreserved) {
+		int lo = hb->reserved[0].addr, hi = lo;
+
+		for (size_t i = 1; i < hb->nreserved; i++) {
+			lo = hb->reserved[i].addr < lo ? hb->reserved[i].addr : lo;
+			hi = hb->reserved[i].addr > hi ? hb->reserved[i].addr : hi;
+		}
+		if (lo == hi)
+			bput(buf, sizeof(buf), &o, " (0x%02x)", lo);
+		else
+			bput(buf, sizeof(buf), &o, " (0x%02x-0x%02x)", lo, hi);
+	}
+	bput(buf, sizeof(buf), &o, "; muxed for %s, no cape's EEPROM could be read, and no --variant gives %s away",
+	     bus->name, n > 1 ? "them" : "it");
+	/* the units of its kind a cape can have */
+	for (size_t i = 0; i < b->nbuses; i++) {
+		const struct bus_mux *un[CAPE_NPINS], *uhm[CAPE_NPINS];
+		const struct board_bus *u = &b->buses[i], *uh;
+
+		if (u == bus || u->board_enabled || strcmp(u->type, bus->type) ||
+		    shared_needs(b, u, un, uhm, &uh))
+			continue;
+		bput(buf, sizeof(buf), &o, "%s%s (", alt++ ? "; " : ": use ", u->name);
+		for (size_t k = 0, w = 0; k < u->nmux; k++)
+			if (u->mux[k].required)
+				bput(buf, sizeof(buf), &o, "%s%s", w++ ? ", " : "", cape_pin_names[u->mux[k].idx]);
+		bput(buf, sizeof(buf), &o, ")");
+	}
+	return xstrdup(buf);
+}
+
 static struct onode *bus_node(struct bctx *c, const struct cape_dev *dv, const char *want)
 {
 	const struct board_bus *bus = board_find_bus(c->b, dv->bus);
@@ -795,6 +902,15 @@ static struct onode *bus_node(struct bctx *c, const struct cape_dev *dv, const c
 		free(have);
 		return NULL;
 	}
+	if (!bus->board_enabled) {
+		char *why = shared_taken(c->b, bus);
+
+		if (why) {
+			berr(c, dv, "%s (%s) %s", bus->name, bus->label, why);
+			free(why);
+			return NULL;
+		}
+	}
 	/* enabling a bus whose function pins the cape does not mux gives a dead bus */
 	for (size_t i = 0; !bus->board_enabled && i < bus->nmux; i++) {
 		const struct bus_mux *m = &bus->mux[i];
@@ -802,9 +918,9 @@ static struct onode *bus_node(struct bctx *c, const struct cape_dev *dv, const c
 
 		if (p && (p->word & CAPE_PIN_MODE_MASK) == m->mode && m->rx &&
 		    !(p->word & CAPE_PIN_RX_ENABLE)) {
-			/* an input with its receiver off reads nothing */
-			berr(c, dv, "%s reads %s (%s), but its receiver is disabled (pins: %s, line %d): set rx = true",
-			     bus->name, cape_pin_names[m->idx], m->signal,
+			/* an input with its receiver off reads nothing, nor a clock it drives */
+			berr(c, dv, "%s reads %s (%s)%s, but its receiver is disabled (pins: %s, line %d): set rx = true",
+			     bus->name, cape_pin_names[m->idx], m->signal, clock_why(m),
 			     (p->word & CAPE_PIN_DIR_MASK) == CAPE_PIN_DIR_OUT ? "direction out" : "rx = false",
 			     p->line);
 			continue;
@@ -876,11 +992,16 @@ static void add_bus_dev(struct bctx *c, const struct cape_dev *dv)
 	add_props(c, n, dv);
 }
 
-/* gpio-leds / gpio-keys: one node per cape holding every LED / key. */
-static void add_gpio_group(struct bctx *c, enum dev_type type)
+/*
+ * gpio-leds / gpio-keys: one node per cape holding every LED / key; the
+ * keys with autorepeat (@repeat) in a gpio-keys node of their own, with
+ * autorepeat: the kernel repeats per gpio-keys device, not per key.  The
+ * entries are numbered in the definition's order across both.
+ */
+static void add_gpio_group(struct bctx *c, enum dev_type type, bool repeat)
 {
 	const char *compat = type == DEV_LED ? "gpio-leds" : "gpio-keys";
-	const char *what = type == DEV_LED ? "leds" : "keys";
+	const char *what = type == DEV_LED ? "leds" : repeat ? "keys-autorepeat" : "keys";
 	struct onode *parent = NULL;
 	int idx[CAPE_NPINS];
 	size_t n = 0, k = 0;
@@ -892,6 +1013,10 @@ static void add_gpio_group(struct bctx *c, enum dev_type type)
 
 		if (dv->type != type || dv->bad)
 			continue;
+		if (type == DEV_KEY && dv->autorepeat != repeat) {
+			k++;
+			continue;
+		}
 		if (!parent) {
 			struct onode *ov = frag_on(c, dv, c->b->devices_target, "platform devices");
 
@@ -901,6 +1026,8 @@ static void add_gpio_group(struct bctx *c, enum dev_type type)
 			parent = node_new(ov, name);
 			free(name);
 			prop_str(parent, "compatible", compat);
+			if (repeat)
+				prop_set(parent, "autorepeat", NULL, 0);
 		}
 		name = xasprintf("%s-%zu", type == DEV_LED ? "led" : "key", k++);
 		e = node_new(parent, name);
@@ -914,6 +1041,8 @@ static void add_gpio_group(struct bctx *c, enum dev_type type)
 				prop_str(e, "linux,default-trigger", dv->trigger);
 		} else {
 			prop_u32(e, "linux,code", (uint32_t)dv->code);
+			if (dv->debounce >= 0)
+				prop_u32(e, "debounce-interval", (uint32_t)dv->debounce);
 		}
 		if (n < CAPE_NPINS)
 			idx[n++] = cape_pin_index(dv->pin);
@@ -993,15 +1122,25 @@ static void check_hatch(struct bctx *c, struct cape_def *d, size_t first_fix, un
 			     "a cape add nodes to its targets and enable a bus (status = \"okay\"), "
 			     "and set nothing else (threat-model.rst, Add only)", f->name, p->name, label);
 		}
-		/* a bus it enables: the bus's pins declared, muxed for the bus */
+		/* a bus it enables: not the shared cape bus's pins, declared, muxed for the bus */
+		if (enables && bus && !bus->board_enabled) {
+			char *why = shared_taken(c->b, bus);
+
+			if (why) {
+				herr(c, "%s enables %s (%s), which %s", f->name, bus->name, label, why);
+				free(why);
+				enables = false;
+			}
+		}
 		for (size_t k = 0; enables && bus && !bus->board_enabled && k < bus->nmux; k++) {
 			const struct bus_mux *m = &bus->mux[k];
 			const struct cape_pin *p = def_pin(d, m->idx);
 
 			if (p && (p->word & CAPE_PIN_MODE_MASK) == m->mode && m->rx &&
 			    !(p->word & CAPE_PIN_RX_ENABLE)) {
-				herr(c, "%s enables %s (%s), which reads %s (%s), but its receiver is disabled (line %d): set rx = true",
-				     f->name, bus->name, label, cape_pin_names[m->idx], m->signal, p->line);
+				herr(c, "%s enables %s (%s), which reads %s (%s)%s, but its receiver is disabled (line %d): set rx = true",
+				     f->name, bus->name, label, cape_pin_names[m->idx], m->signal,
+				     clock_why(m), p->line);
 				continue;
 			}
 			if (!m->required || (p && (p->word & CAPE_PIN_MODE_MASK) == m->mode))
@@ -1225,8 +1364,9 @@ int overlay_build(struct cape_def *d, const struct board *b, void **blob, size_t
 	if (rc == EXIT_OK)
 		devkinds_build(&c);
 	if (rc == EXIT_OK) {
-		add_gpio_group(&c, DEV_LED);
-		add_gpio_group(&c, DEV_KEY);
+		add_gpio_group(&c, DEV_LED, false);
+		add_gpio_group(&c, DEV_KEY, false);
+		add_gpio_group(&c, DEV_KEY, true);
 	}
 	if (rc == EXIT_OK && b->pinmux && !c.portable) {
 		/* pins no device consumes still get their pad configuration */

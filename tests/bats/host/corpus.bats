@@ -14,9 +14,6 @@ RC=$BATS_TEST_DIRNAME/fixtures/realcapes
 setup_file() {
 	export BASE_DTBS=$BATS_FILE_TMPDIR
 	build_base_dtbs "$BASE_DTBS" || true
-	# The Black with its HDMI framer off (the series' am335x-boneblack-nohdmi.dts):
-	# the Black's profile, its LCD and McASP pins the capes'.
-	nohdmi_board "$BATS_FILE_TMPDIR/nohdmi.board"
 }
 
 # field FACTS KEY: the value of a facts file's KEY line
@@ -24,12 +21,13 @@ field() {
 	sed -n "s/^$2 //p" "$1"
 }
 
-# board_of FACTS: the --board argument for the facts' board
+# board_of FACTS: the options naming the facts' board and its variant
+# (no-hdmi: the Black with its HDMI framer off, the series'
+# am335x-boneblack-nohdmi.dts: its LCD and McASP pins the capes'), one a line
 board_of() {
-	case $(field "$1" board) in
-	beaglebone-black-nohdmi) echo "$BATS_FILE_TMPDIR/nohdmi.board" ;;
-	*) field "$1" board ;;
-	esac
+	echo --board
+	field "$1" board
+	[ -z "$(field "$1" variant)" ] || printf '%s\n' --variant "$(field "$1" variant)"
 }
 
 # expected FACTS: bb.org's facts with the only-* lines applied, sorted
@@ -39,7 +37,7 @@ import sys
 facts, only_orig, only_ct = set(), set(), set()
 for l in open(sys.argv[1]):
     l = l.rstrip("\n")
-    if not l or l.startswith("#") or l.split()[0] in ("source", "definition", "board"):
+    if not l or l.startswith("#") or l.split()[0] in ("source", "definition", "board", "variant"):
         continue
     if l.startswith("only-original ") or l.startswith("only-capetool "):
         kind, rest = l.split(" ", 1)
@@ -59,11 +57,11 @@ PY
 # board into DIR; print the resolved overlay
 resolved_of() {
 	local board def=$DEFS/$(field "$1" definition) f
-	board=$(board_of "$1")
+	mapfile -t board < <(board_of "$1")
 	rm -rf "$2" && mkdir -p "$2" || return
-	ct create "$def" --board "$board" -o "$2" >/dev/null || return
+	ct create "$def" "${board[@]}" -o "$2" >/dev/null || return
 	f=$(cd "$2" && ls -- *.dtbo) || return
-	ct resolve --board "$board" --cape "$def" "$2/$f" -o "$2/resolved.dtbo" >/dev/null || return
+	ct resolve "${board[@]}" --cape "$def" "$2/$f" -o "$2/resolved.dtbo" >/dev/null || return
 	echo "$2/resolved.dtbo"
 }
 
@@ -184,9 +182,9 @@ resolved_of() {
 	[ "$status" -eq 5 ]
 	[[ $output == *"pin P9.31 is held by the board"* ]]
 	# with the HDMI framer off, they stack, but not with the relay cape (P9.30)
-	run ct check --board "$BATS_FILE_TMPDIR/nohdmi.board" "$B/hdmi-pins/bb-bone-lcd4-01.cape" "$B/bb-adc.cape"
+	run ct check --board beaglebone-black --variant no-hdmi "$B/hdmi-pins/bb-bone-lcd4-01.cape" "$B/bb-adc.cape"
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
-	run ct check --board "$BATS_FILE_TMPDIR/nohdmi.board" "$B/hdmi-pins/bb-bone-audi-02.cape" "$B/bborg-relay.cape"
+	run ct check --board beaglebone-black --variant no-hdmi "$B/hdmi-pins/bb-bone-audi-02.cape" "$B/bborg-relay.cape"
 	[ "$status" -eq 5 ]
 	[[ $output == *"bborg-relay.cape: "*"pin P9.30 is held by BB-BONE-AUDI-02 (slot 0)"* ]]
 }

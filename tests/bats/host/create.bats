@@ -194,6 +194,51 @@ in_scope() {
 	[ "$(fdtget "$BATS_TEST_TMPDIR/out.dtb" "$(fdtget "$BASE_DTBS/bbb.dtb" /__symbols__ spi0)" status)" = okay ]
 }
 
+@test "keys: debounce-ms is gpio-keys' debounce-interval; autorepeat keys are a gpio-keys device of their own, with autorepeat" {
+	d=$(mkdef keys.cape <<'CAPE'
+eeprom = { board-name = "Keys"; version = "00A0"; manufacturer = "Example Labs"; part-number = "EXL-KEYS-01"; };
+pins = ( { pin = "P8.15"; mode = "gpio"; direction = "in"; }, { pin = "P8.16"; mode = "gpio"; direction = "in"; },
+         { pin = "P8.17"; mode = "gpio"; direction = "in"; } );
+devices = (
+  { type = "key"; label = "up"; pin = "P8.15"; code = 103; debounce-ms = 50; autorepeat = true; },
+  { type = "key"; label = "enter"; pin = "P8.16"; code = 28; debounce-ms = 0; },
+  { type = "key"; label = "down"; pin = "P8.17"; code = 108; autorepeat = true; }
+);
+CAPE
+)
+	run ct check --board beaglebone-black "$d"
+	no_sanitizer_report
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	ct create "$d" --board beaglebone-black -o "$BATS_TEST_TMPDIR/o" >/dev/null
+	o=$BATS_TEST_TMPDIR/o/EXL-KEYS-01-00A0.dtbo
+	f=$(fdtget "$o" /__fixups__ bone_devices | sed 's|:target:0$||')/__overlay__
+	[ "$(fdtget -l "$o" "$f" | sort | tr '\n' ' ')" = "exl-keys-01-keys exl-keys-01-keys-autorepeat " ]
+	r=$f/exl-keys-01-keys-autorepeat k=$f/exl-keys-01-keys
+	[ "$(fdtget "$o" "$r" compatible)" = gpio-keys ]
+	[ "$(fdtget -t x "$o" "$r" autorepeat)" = "" ]
+	run fdtget "$o" "$k" autorepeat
+	[ "$status" -ne 0 ]
+	# the keys numbered in the definition's order, whichever device holds them
+	[ "$(fdtget "$o" "$r/key-0" label)" = up ]
+	[ "$(fdtget "$o" "$r/key-0" debounce-interval)" = 50 ]
+	[ "$(fdtget "$o" "$r/key-2" label)" = down ]
+	run fdtget "$o" "$r/key-2" debounce-interval
+	[ "$status" -ne 0 ]	# the kernel's default, 5 ms
+	[ "$(fdtget "$o" "$k/key-1" label)" = enter ]
+	[ "$(fdtget "$o" "$k/key-1" debounce-interval)" = 0 ]	# debouncing off
+	[ "$(fdtget "$o" "$k/key-1" linux,code)" = 28 ]
+	# resolved: each device its own pins
+	r=$(resolved "$d" "$BATS_TEST_TMPDIR/r")
+	pm=$(fdtget "$r" /__fixups__ am33xx_pinmux | sed 's|:target:0$||')/__overlay__
+	[ "$(fdtget -t x "$r" "$pm/exl-keys-01-keys-autorepeat-pins" pinctrl-single,pins)" = "3c 28 7 2c 28 7" ]
+	[ "$(fdtget -t x "$r" "$pm/exl-keys-01-keys-pins" pinctrl-single,pins)" = "38 28 7" ]
+	# all keys alike: one device
+	sed -i 's/debounce-ms = 0; }/debounce-ms = 0; autorepeat = true; }/' "$d"
+	rm -rf "$BATS_TEST_TMPDIR/o"
+	ct create "$d" --board beaglebone-black -o "$BATS_TEST_TMPDIR/o" >/dev/null
+	[ "$(fdtget -l "$o" "$f")" = exl-keys-01-keys-autorepeat ]
+}
+
 @test "a bus the board does not have is an error naming the definition line" {
 	run ct create "$FIX/defs/kitchen-sink.cape" --board qemu-vexpress -o "$BATS_TEST_TMPDIR"
 	[ "$status" -eq 3 ]

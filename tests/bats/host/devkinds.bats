@@ -5,10 +5,8 @@
 
 load helpers
 
-setup_file() {
-	# the Black with its HDMI framer off: its LCD and McASP pins the capes'
-	nohdmi_board "$BATS_FILE_TMPDIR/nohdmi.board"
-}
+# the Black with its HDMI framer off: its LCD and McASP pins the capes'
+NOHDMI=(--board beaglebone-black --variant no-hdmi)
 
 EEPROM='eeprom = { board-name = "Kind test"; version = "00A0"; manufacturer = "Example Labs"; part-number = "EXL-KIND-01"; };'
 
@@ -21,11 +19,23 @@ devices = ( $2 );
 EOF
 }
 
-# portable DEF [BOARD]: create it, print the .dtbo
+# portable DEF [BOARD OPTIONS...]: create it (default --board
+# beaglebone-black), print the .dtbo
 portable() {
+	local def=$1
+	shift
+	[ $# -gt 0 ] || set -- --board beaglebone-black
 	rm -rf "$BATS_TEST_TMPDIR/out"
-	ct create "$1" --board "${2:-beaglebone-black}" -o "$BATS_TEST_TMPDIR/out" >/dev/null || return
+	ct create "$def" "$@" -o "$BATS_TEST_TMPDIR/out" >/dev/null || return
 	ls "$BATS_TEST_TMPDIR"/out/*.dtbo
+}
+
+# errs ARGS...: capetool's standard error alone in $output, its exit status
+# in $status (run's $output has its standard output too, and the verdict
+# line can land inside a message line there)
+errs() {
+	status=0
+	output=$(ct "$@" 2>&1 >/dev/null) || status=$?
 }
 
 # frag DTBO LABEL: the __overlay__ path of the (last) fragment whose target is LABEL
@@ -100,6 +110,47 @@ frag() {
 	[[ $output == *"can1 needs P9.24 muxed mode 2 (dcan1_rx); pins has it in mode 0"* ]]
 }
 
+@test "can: CAN0 (BB-CAN0) is refused, in a definition or an escape hatch: its pins are I2C2, the cape EEPROM bus the board keeps" {
+	# bb.org's BB-CAN0: dcan0 on P9.19 (d_can0_rx) and P9.20 (d_can0_tx), mode 2
+	d=$(kinddef '{ pin = "P9.19"; mode = "d_can0_rx"; direction = "in"; pull = "up"; }, { pin = "P9.20"; mode = "d_can0_tx"; direction = "out"; pull = "up"; }' \
+		'{ type = "can"; bus = "can0"; }')
+	why="can0 (dcan0) needs P9.19 (dcan0_rx, mode 2) and P9.20 (dcan0_tx, mode 2), which are the board's i2c2 (i2c2_scl, i2c2_sda): the shared cape bus, where the cape ID EEPROMs answer (0x54-0x57); muxed for can0, no cape's EEPROM could be read, and no --variant gives them away: use can1 (P9.24, P9.26)"
+	for v in "" no-hdmi,no-emmc; do
+		errs check --board beaglebone-black ${v:+--variant $v} "$d"
+		no_sanitizer_report
+		[ "$status" -eq 3 ] || { echo "$output"; return 1; }
+		[[ $output == *"kind.cape:3: devices: $why"* ]] || { echo "$output"; return 1; }
+		[[ $output != *'no can bus "can0"'* ]]
+	done
+	run ct create "$d" --board beaglebone-black -o "$BATS_TEST_TMPDIR/o"
+	[ "$status" -eq 3 ]
+	[[ $output == *"$why"* ]]
+	# a board file with a second unit on those pins: named by neither's message
+	sed 's/^  # dcan1 (bone bus/  { name = "can9"; label = "dcan9"; type = "can"; pins = ["P9.19", "P9.20"];\n    mux = ( { pin = "P9.19"; mode = 2; signal = "dcan9_rx"; rx = true; required = true; },\n            { pin = "P9.20"; mode = 2; signal = "dcan9_tx"; required = true; } ); },\n&/' \
+		"$TOP/schemas/boards/beaglebone-black.board" > "$BATS_TEST_TMPDIR/two.board"
+	grep -q dcan9_tx "$BATS_TEST_TMPDIR/two.board"
+	errs check --board "$BATS_TEST_TMPDIR/two.board" "$d"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ $output == *"kind.cape:3: devices: $why"* ]] || { echo "$output"; return 1; }
+	# the same through an escape hatch that enables the connector's bone_can_0
+	cat > "$BATS_TEST_TMPDIR/can0.dtso" <<'EOF'
+/dts-v1/;
+/plugin/;
+&bone_can_0 { status = "okay"; };
+EOF
+	mkdef hatch.cape <<EOF
+$EEPROM
+pins = ( { pin = "P9.19"; mode = 2; direction = "in"; }, { pin = "P9.20"; mode = 2; direction = "out"; } );
+overlay = "can0.dtso";
+EOF
+	errs check --board beaglebone-black "$BATS_TEST_TMPDIR/hatch.cape"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ $output == *"hatch.cape: overlay "*"can0.dtso: fragment@0 enables can0 (bone_can_0), which needs P9.19 (dcan0_rx, mode 2) and P9.20 (dcan0_tx, mode 2), which are the board's i2c2"* ]] ||
+		{ echo "$output"; return 1; }
+}
+
 @test "rs485: the UART on with the serial core's RS-485 properties and the DE GPIO through the connector" {
 	d=$DEFS/bone/board-props/bb-uart4-rs485.cape
 	o=$(portable "$d")
@@ -138,7 +189,7 @@ frag() {
 	[[ $output == *"pin P8.45 is held by the board"* ]]
 	run ct create "$d" --board beaglebone-black -o "$BATS_TEST_TMPDIR/x"
 	[ "$status" -eq 5 ]
-	o=$(portable "$d" "$BATS_FILE_TMPDIR/nohdmi.board")
+	o=$(portable "$d" "${NOHDMI[@]}")
 	[ "$(fdtget "$o" "$(frag "$o" bone_lcdc)" status)" = okay ]
 	[ "$(fdtget "$o" "$(frag "$o" bone_pwm_1)" status)" = okay ]
 	dev=$(frag "$o" bone_devices)
@@ -159,11 +210,11 @@ frag() {
 @test "lcd: refused without the LCD pins in mode 0 or a full timing, saying which" {
 	d=$(kinddef '{ pin = "P8.45"; mode = 0; direction = "out"; }' \
 		'{ type = "lcd"; timings = { clock-frequency = 9200000; hactive = 480; vactive = 272; }; }')
-	run ct check --board "$BATS_FILE_TMPDIR/nohdmi.board" "$d"
+	run ct check "${NOHDMI[@]}" "$d"
 	[ "$status" -eq 3 ]
 	[[ $output == *"devices[0].timings.hfront-porch: required key missing"* ]]
 	sed -i 's/vactive = 272;/vactive = 272; hfront-porch = 8; hback-porch = 47; hsync-len = 41; vback-porch = 2; vfront-porch = 3; vsync-len = 10; hsync-active = 0; vsync-active = 0; de-active = 1; pixelclk-active = 0;/' "$d"
-	run ct check --board "$BATS_FILE_TMPDIR/nohdmi.board" "$d"
+	run ct check "${NOHDMI[@]}" "$d"
 	[ "$status" -eq 3 ]
 	[[ $output == *"lcdc needs P8.46 muxed mode 0 (lcd_data1); it is not in pins"* ]]
 	[[ $output == *"lcdc needs P8.28 muxed mode 0 (lcd_pclk); it is not in pins"* ]]
@@ -176,21 +227,21 @@ frag() {
 		"$DEFS/bone/hdmi-pins/bb-bone-lcd4-01.cape" > "$d"
 	grep -q 'levels = \[0, 10, 50, 255\]' "$d"
 	cp "$DEFS/bone/hdmi-pins/bb-bone-lcd4-01.dtso" "$BATS_TEST_TMPDIR/"
-	o=$(portable "$d" "$BATS_FILE_TMPDIR/nohdmi.board")
+	o=$(portable "$d" "${NOHDMI[@]}")
 	bl=$(frag "$o" bone_devices)/bb-bone-lcd4-01-backlight
 	[ "$(fdtget "$o" "$bl" brightness-levels)" = "0 10 50 255" ]
 	[ "$(fdtget "$o" "$bl" default-brightness-level)" = 2 ]
 	# a default past the last level, a negative level, an empty list
 	sed -i 's/default-level = 2;/default-level = 7;/' "$d"
-	run ct check --board "$BATS_FILE_TMPDIR/nohdmi.board" "$d"
+	run ct check "${NOHDMI[@]}" "$d"
 	[ "$status" -eq 3 ]
 	[[ $output == *"bl.cape:"[0-9]*": devices[0].backlight.default-level: 7 is past the last of 4 levels"* ]]
 	sed -i 's/levels = \[0, 10, 50, 255\]; default-level = 7;/levels = [100, 0, -5];/' "$d"
-	run ct check --board "$BATS_FILE_TMPDIR/nohdmi.board" "$d"
+	run ct check "${NOHDMI[@]}" "$d"
 	[ "$status" -eq 3 ]
 	[[ $output == *"devices[0].backlight.levels: -5 is out of range"* ]]
 	sed -i 's/levels = \[100, 0, -5\];/levels = [];/' "$d"
-	run ct check --board "$BATS_FILE_TMPDIR/nohdmi.board" "$d"
+	run ct check "${NOHDMI[@]}" "$d"
 	[ "$status" -eq 3 ]
 	[[ $output == *"devices[0].backlight.levels: an empty list"* ]]
 }
@@ -199,12 +250,12 @@ frag() {
 	d=$BATS_TEST_TMPDIR/bl1.cape
 	sed 's/channel = 0;/channel = 1;/' "$DEFS/bone/hdmi-pins/bb-bone-lcd4-01.cape" > "$d"
 	cp "$DEFS/bone/hdmi-pins/bb-bone-lcd4-01.dtso" "$BATS_TEST_TMPDIR/"
-	run ct check --board "$BATS_FILE_TMPDIR/nohdmi.board" "$d"
+	run ct check "${NOHDMI[@]}" "$d"
 	echo "$output"
 	no_sanitizer_report
 	[ "$status" -eq 3 ]
 	[[ "$output" == *"PWM unit ehrpwm1 channel 1: no pin of pins is muxed as its output (P9.16 mode 6 (ehrpwm1b), P8.34 mode 2 (ehrpwm1b))"* ]]
-	run ct check --board "$BATS_FILE_TMPDIR/nohdmi.board" "$DEFS/bone/hdmi-pins/bb-bone-lcd4-01.cape"
+	run ct check "${NOHDMI[@]}" "$DEFS/bone/hdmi-pins/bb-bone-lcd4-01.cape"
 	[ "$status" -eq 0 ]
 }
 
@@ -213,7 +264,7 @@ frag() {
 	run ct check --board beaglebone-black "$d"
 	[ "$status" -eq 5 ]
 	[[ $output == *"pin P9.31 is held by the board"* ]]
-	o=$(portable "$d" "$BATS_FILE_TMPDIR/nohdmi.board")
+	o=$(portable "$d" "${NOHDMI[@]}")
 	[ "$(fdtget "$o" "$(frag "$o" bone_mcasp_0)" status)" = okay ]
 	c=$(frag "$o" bone_i2c_2)/tlv320aic3104@18
 	[ "$(fdtget "$o" "$c" '#sound-dai-cells')" = 0 ]
@@ -233,18 +284,44 @@ frag() {
 	pins='{ pin = "P9.31"; mode = 0; direction = "in"; }, { pin = "P9.29"; mode = 0; direction = "in"; }, { pin = "P8.7"; mode = "gpio"; direction = "out"; }'
 	d=$(kinddef "$pins" '{ type = "i2c"; bus = "i2c2"; address = 0x18; compatible = "ti,tlv320aic3104"; },
 		{ type = "audio"; codec = "tlv320aic3140"; }')
-	run ct check --board "$BATS_FILE_TMPDIR/nohdmi.board" "$d"
+	run ct check "${NOHDMI[@]}" "$d"
 	[ "$status" -eq 3 ]
 	[[ $output == *'devices[1].codec: no i2c or spi device of this cape is named "tlv320aic3140" (its name, or its compatible after the comma); did you mean tlv320aic3104?'* ]]
 	sed -i 's/tlv320aic3140/tlv320aic3104/; s/codec = "tlv320aic3104"; }/codec = "tlv320aic3104"; mclk = { frequency = 12288000; enable-pin = "P8.7"; }; }/' "$d"
-	o=$(portable "$d" "$BATS_FILE_TMPDIR/nohdmi.board")
+	o=$(portable "$d" "${NOHDMI[@]}")
 	g=$(frag "$o" bone_devices)/exl-kind-01-mclk-gate
 	[ "$(fdtget "$o" "$g" compatible)" = gpio-gate-clock ]
 	[ "$(fdtget "$o" "$g" enable-gpios)" = "-1 807 0" ]
 	sed -i 's/{ pin = "P8.7"; mode = "gpio"; direction = "out"; }/{ pin = "P8.7"; mode = 0; direction = "out"; }/' "$d"
-	run ct check --board "$BATS_FILE_TMPDIR/nohdmi.board" "$d"
+	run ct check "${NOHDMI[@]}" "$d"
 	[ "$status" -eq 3 ]
 	[[ $output == *"devices[1].enable-pin: the MCLK gate needs P8.7 muxed as a GPIO, mode 7"* ]]
+}
+
+@test "audio: McASP's clock pins need their receiver on, even where the McASP drives them; its data pins do not" {
+	pins='{ pin = "P9.31"; mode = 0; direction = "out"; }, { pin = "P9.29"; mode = 0; direction = "in"; rx = false; }, { pin = "P9.25"; mode = "mcasp0_ahclkx"; direction = "out"; }, { pin = "P9.30"; mode = 0; direction = "out"; }'
+	d=$(kinddef "$pins" '{ type = "i2c"; bus = "i2c2"; address = 0x18; compatible = "ti,tlv320aic3104"; },
+		{ type = "audio"; codec = "tlv320aic3104"; bitclock-master = "cpu"; frame-master = "cpu"; }')
+	for c in check create; do
+		if [ "$c" = check ]; then
+			errs check "${NOHDMI[@]}" "$d"
+		else
+			errs create "$d" "${NOHDMI[@]}" -o "$BATS_TEST_TMPDIR/o"
+		fi
+		no_sanitizer_report
+		[ "$status" -eq 3 ] || { echo "$c: $output"; return 1; }
+		[[ $output == *"kind.cape:"[0-9]*": devices: mcasp0 reads P9.31 (mcasp0_aclkx), a clock it takes back through the pad's receiver even where it drives it, but its receiver is disabled (pins: direction out, line 2): set rx = true"* ]]
+		[[ $output == *"mcasp0 reads P9.29 (mcasp0_fsx), a clock it takes back through the pad's receiver even where it drives it, but its receiver is disabled (pins: rx = false, line 2)"* ]]
+		[[ $output == *"mcasp0 reads P9.25 (mcasp0_ahclkx), a clock"* ]]
+		[[ $output != *"P9.30"* ]]
+	done
+	# the receivers on: accepted, the serializer P9.30 still an output
+	sed -i 's/direction = "out"; }, { pin = "P9.29"; mode = 0; direction = "in"; rx = false; }, { pin = "P9.25"; mode = "mcasp0_ahclkx"; direction = "out"; }/direction = "out"; rx = true; }, { pin = "P9.29"; mode = 0; direction = "bidir"; }, { pin = "P9.25"; mode = "mcasp0_ahclkx"; direction = "in"; }/' "$d"
+	run ct check "${NOHDMI[@]}" "$d"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	# the real audio cape muxes them as inputs
+	run ct check "${NOHDMI[@]}" "$DEFS/bone/hdmi-pins/bb-bone-audi-02.cape"
+	[ "$status" -eq 0 ]
 }
 
 @test "the definition format documents every device kind and its groups" {
@@ -272,9 +349,9 @@ frag() {
 	sed 's/^devices = (/devices = (\n  { type = "pwm"; unit = "ehrpwm1"; },/' "$h/bb-bone-lcd4-01.cape" \
 		> "$BATS_TEST_TMPDIR/lcd4.cape"
 	cp "$h/bb-bone-lcd4-01.dtso" "$BATS_TEST_TMPDIR/"
-	o=$(portable "$BATS_TEST_TMPDIR/lcd4.cape" "$BATS_FILE_TMPDIR/nohdmi.board")
+	o=$(portable "$BATS_TEST_TMPDIR/lcd4.cape" "${NOHDMI[@]}")
 	r=$BATS_TEST_TMPDIR/r.dtbo
-	ct resolve --board "$BATS_FILE_TMPDIR/nohdmi.board" --cape "$BATS_TEST_TMPDIR/lcd4.cape" "$o" -o "$r"
+	ct resolve "${NOHDMI[@]}" --cape "$BATS_TEST_TMPDIR/lcd4.cape" "$o" -o "$r"
 	pm=$(frag "$r" am33xx_pinmux)
 	[ "$(fdtget -t x "$r" "$pm/bb-bone-lcd4-01-ehrpwm1-pins" pinctrl-single,pins)" = "48 0 6" ]
 	[[ " $(fdtget -t x "$r" "$pm/bb-bone-lcd4-01-lcdc-pins" pinctrl-single,pins) " == *" c8 8 0 cc 8 0 "* ]]
@@ -283,7 +360,7 @@ frag() {
 @test "one lcd and one audio device a cape" {
 	t='{ type = "lcd"; timings = { clock-frequency = 1; hactive = 1; vactive = 1; hfront-porch = 0; hback-porch = 0; hsync-len = 0; vback-porch = 0; vfront-porch = 0; vsync-len = 0; hsync-active = 0; vsync-active = 0; de-active = 0; pixelclk-active = 0; }; }'
 	d=$(kinddef '{ pin = "P9.39"; }' "$t, $t")
-	run ct check --board "$BATS_FILE_TMPDIR/nohdmi.board" "$d"
+	run ct check "${NOHDMI[@]}" "$d"
 	[ "$status" -eq 3 ]
 	[[ $output == *"devices[1].type: a second lcd device (the first at line 3): one a cape"* ]]
 }

@@ -174,26 +174,6 @@ fake_sysfs() {
 	printf 'vdd-3v3b 150\nvdd-5v 0\nsys-5v 0\ndc-supplied 0\n' > "$c/currents"
 }
 
-# nohdmi_board OUT: the Black's profile with its HDMI framer off (the
-# series' am335x-boneblack-nohdmi.dts), as a board of its own: its LCD and
-# McASP pins the capes', and no variants (they free board pins this profile
-# no longer has).
-nohdmi_board() {
-	python3 - "$TOP/schemas/boards/beaglebone-black.board" "$1" <<'PY'
-import sys
-s = open(sys.argv[1]).read()
-a = s.index("board-pins = [")
-b = s.index("]", a)
-s = s[:a] + 'board-pins = [ "P8.3", "P8.4", "P8.5", "P8.6", "P8.20", "P8.21", "P8.22", ' \
-    '"P8.23", "P8.24", "P8.25", "P9.41" ' + s[b:]
-s = s.replace('name = "beaglebone-black";', 'name = "beaglebone-black-nohdmi";', 1)
-# its variants free board pins this profile no longer has
-a = s.index("variants = (")
-s = s[:a] + s[s.index("\n);\n", a) + 4:]
-open(sys.argv[2], "w").write(s)
-PY
-}
-
 # hat_patch IN OUT PYTHON: OUT is IN after PYTHON edits bytearray b; then
 # fix=True (the default) makes every atom's CRC right again as far as the
 # atoms can be walked.
