@@ -50,6 +50,7 @@
 #include <linux/ctype.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
@@ -138,6 +139,8 @@ struct cb_fdt {
 	u32 *phandles;		/* node indexes with a phandle, by phandle */
 	u32 num_phandles;
 	unsigned long *patched;	/* struct cells a reference patches */
+	u32 *work;		/* num_nodes u32s for one step at a time */
+	void *index;		/* the one allocation the arrays above are in */
 	u32 num_refs;
 	int fixups;		/* node index of /__fixups__, or -1 */
 	int local_fixups;	/* node index of /__local_fixups__, or -1 */
@@ -533,15 +536,13 @@ static int cb_index(struct cb_fdt *f)
 		f->nodes[i].first_child = j;
 		j += f->nodes[i].num_children;
 	}
-	fill = kvcalloc(f->num_nodes, sizeof(*fill), GFP_KERNEL);
-	if (!fill)
-		return -ENOMEM;
+	fill = f->work;
+	memset(fill, 0, f->num_nodes * sizeof(*fill));
 	for (i = 1; i < f->num_nodes; i++) {
 		const struct cb_node *p = &f->nodes[f->nodes[i].parent];
 
 		f->children[p->first_child + fill[f->nodes[i].parent]++] = i;
 	}
-	kvfree(fill);
 
 	for (i = 0; i < f->num_props; i++)
 		f->prop_order[i] = i;
@@ -659,9 +660,7 @@ static int cb_check_cost(struct cb_fdt *f)
 	u64 pairs, target_props = 0, nodes, props;
 	u32 *byname, n = 0, i, j;
 
-	byname = kvcalloc(f->num_nodes, sizeof(*byname), GFP_KERNEL);
-	if (!byname)
-		return -ENOMEM;
+	byname = f->work;
 	for (i = 0; i < f->num_nodes; i++) {
 		if (f->nodes[i].kind == CB_BODY)
 			byname[n++] = i;
@@ -683,7 +682,6 @@ static int cb_check_cost(struct cb_fdt *f)
 		}
 		pairs += cb_pairs(nodes) + cb_pairs(props);
 	}
-	kvfree(byname);
 
 	if (pairs > f->lim->max_name_pairs)
 		return cb_bad(f,
@@ -1260,29 +1258,60 @@ static void cb_count(const struct cb_fdt *f, struct capebus_fdt_info *info)
 	info->refs = f->num_refs;
 }
 
+/* Bytes for @n items of @size, rounded up so that what follows is aligned. */
+static size_t cb_span(size_t n, size_t size)
+{
+	size_t bytes = array_size(n, size);
+
+	return bytes > SIZE_MAX - sizeof(long) ? SIZE_MAX : ALIGN(bytes, sizeof(long));
+}
+
+static void *cb_carve(u8 **at, size_t n, size_t size)
+{
+	void *p = *at;
+
+	*at += cb_span(n, size);
+	return p;
+}
+
+/*
+ * The index arrays, zeroed, in one allocation rather than one each: with
+ * the allocator's debugging on (kmemleak records every allocation's stack),
+ * each allocation and free cost more than the walk that fills the array.
+ */
 static int cb_alloc(struct cb_fdt *f)
 {
-	u32 nodes = max_t(u32, f->num_nodes, 1), props = max_t(u32, f->num_props, 1);
+	size_t nodes = max_t(u32, f->num_nodes, 1), props = max_t(u32, f->num_props, 1);
+	size_t cells = BITS_TO_LONGS(f->size_struct / 4 + 1);
+	size_t total = 0;
+	u8 *at;
 
-	f->nodes = kvcalloc(nodes, sizeof(*f->nodes), GFP_KERNEL);
-	f->props = kvcalloc(props, sizeof(*f->props), GFP_KERNEL);
-	f->children = kvcalloc(nodes, sizeof(*f->children), GFP_KERNEL);
-	f->prop_order = kvcalloc(props, sizeof(*f->prop_order), GFP_KERNEL);
-	f->phandles = kvcalloc(nodes, sizeof(*f->phandles), GFP_KERNEL);
-	f->patched = bitmap_zalloc(f->size_struct / 4 + 1, GFP_KERNEL);
+	total = size_add(total, cb_span(nodes, sizeof(*f->nodes)));
+	total = size_add(total, cb_span(props, sizeof(*f->props)));
+	total = size_add(total, cb_span(nodes, sizeof(*f->children)));
+	total = size_add(total, cb_span(props, sizeof(*f->prop_order)));
+	total = size_add(total, cb_span(nodes, sizeof(*f->phandles)));
+	total = size_add(total, cb_span(cells, sizeof(*f->patched)));
+	total = size_add(total, cb_span(nodes, sizeof(*f->work)));
+	f->index = kvzalloc(total, GFP_KERNEL);
+	if (!f->index)
+		return -ENOMEM;
 
-	return f->nodes && f->props && f->children && f->prop_order &&
-	       f->phandles && f->patched ? 0 : -ENOMEM;
+	at = f->index;
+	f->nodes = cb_carve(&at, nodes, sizeof(*f->nodes));
+	f->props = cb_carve(&at, props, sizeof(*f->props));
+	f->children = cb_carve(&at, nodes, sizeof(*f->children));
+	f->prop_order = cb_carve(&at, props, sizeof(*f->prop_order));
+	f->phandles = cb_carve(&at, nodes, sizeof(*f->phandles));
+	f->patched = cb_carve(&at, cells, sizeof(*f->patched));
+	f->work = cb_carve(&at, nodes, sizeof(*f->work));
+
+	return 0;
 }
 
 static void cb_free(struct cb_fdt *f)
 {
-	bitmap_free(f->patched);
-	kvfree(f->phandles);
-	kvfree(f->prop_order);
-	kvfree(f->children);
-	kvfree(f->props);
-	kvfree(f->nodes);
+	kvfree(f->index);
 	kvfree(f->buf);
 }
 
