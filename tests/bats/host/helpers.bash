@@ -24,10 +24,26 @@ SANITIZER_REPORT='ERROR: (Address|Leak|Memory|Thread)Sanitizer|runtime error:|SU
 # ct ARGS...: capetool.  Its stderr still reaches the caller (and `run`'s
 # $output), and is also kept in the test's sanitizer log: a report there
 # fails the test in teardown, whatever the exit status and whatever the
-# test did with it (`run ct`, `! ct`, `ct ... || true`).
+# test did with it (`run ct`, `! ct`, `ct ... || true`).  Where the caller
+# reads both streams as one (`run`), capetool writes both into one file, so
+# they keep the order capetool wrote them in: through a pipe to tee, stderr
+# could reach `run` before, after or in the middle of a line of stdout, and
+# a test matching a line failed at random.  Otherwise stdout goes straight
+# to the caller's (a file, a pipe), and stderr through a file.
 ct() {
-	local rc
-	{ "$CAPETOOL" "$@" 2>&1 1>&3 3>&- | tee -a "$BATS_TEST_TMPDIR.capetool-stderr" >&2; rc=${PIPESTATUS[0]}; } 3>&1
+	local rc tmp=$BATS_TEST_TMPDIR/.ct-output
+	if [ /dev/fd/1 -ef /dev/fd/2 ]; then
+		"$CAPETOOL" "$@" >"$tmp" 2>&1
+		rc=$?
+		cat "$tmp" >> "$BATS_TEST_TMPDIR.capetool-stderr"
+		cat "$tmp"
+	else
+		"$CAPETOOL" "$@" 2>"$tmp"
+		rc=$?
+		cat "$tmp" >> "$BATS_TEST_TMPDIR.capetool-stderr"
+		cat "$tmp" >&2
+	fi
+	rm -f "$tmp"
 	return "$rc"
 }
 
