@@ -248,11 +248,15 @@ static int capebus_cape_build_claim(struct cape_device *cape,
 		bitmap_or(cape->claim->pins, cape->claim->pins,
 			  desc->extra_pins, header->num_pins);
 
-	/* A bus's pins are held for the bus while a cape enables it. */
+	/*
+	 * A bus's pins are held for the bus while a cape enables it; those
+	 * another cape muxed it with already are not muxed again.
+	 */
+	bitmap_zero(cape->shared_pins, CAPEBUS_MAX_PINS);
 	if (cape->overlay) {
 		bitmap_zero(ov_pins, CAPEBUS_MAX_PINS);
 		ret = capebus_overlay_bus_pins(cape, cape->info->pins, ov_pins,
-					       why, why_len);
+					       cape->shared_pins, why, why_len);
 		if (ret)
 			return ret;
 		bitmap_andnot(cape->claim->pins, cape->claim->pins, ov_pins,
@@ -839,6 +843,7 @@ int __capebus_cape_retry_overlay(struct cape_device *cape, char *why,
 	struct capebus_controller *ctrl = cape->ctrl;
 	DECLARE_BITMAP(ov_pins, CAPEBUS_MAX_PINS) = { 0 };
 	DECLARE_BITMAP(bus_pins, CAPEBUS_MAX_PINS) = { 0 };
+	DECLARE_BITMAP(shared, CAPEBUS_MAX_PINS) = { 0 };
 	DECLARE_BITMAP(old_pins, CAPEBUS_MAX_PINS);
 	void *data = NULL;
 	bool declared;
@@ -872,7 +877,16 @@ int __capebus_cape_retry_overlay(struct cape_device *cape, char *why,
 					    why_len);
 		if (!ret)
 			ret = capebus_overlay_bus_pins(cape, cape->info->pins,
-						       bus_pins, why, why_len);
+						       bus_pins, shared, why,
+						       why_len);
+		/* Its pads are muxed (attached): none can be a bus's now. */
+		if (!ret && !bitmap_empty(shared, CAPEBUS_MAX_PINS)) {
+			snprintf(why, why_len,
+				 "pin %s is muxed by a bus another cape enabled since the cape was added: add it again to share the bus",
+				 ctrl->header->pin_names[find_first_bit(shared,
+									CAPEBUS_MAX_PINS)]);
+			ret = -EBUSY;
+		}
 		scoped_guard(mutex, &ctrl->lock) {
 			/* As at the cape's addition: a bus's pins are the bus's. */
 			bitmap_andnot(ov_pins, ov_pins, bus_pins,

@@ -18,6 +18,15 @@
  * (readers may still hold pointers into it) and takes it off again when the
  * same property is set anew, so no number of enables and disables grows
  * memory.
+ *
+ * Capes share an enabled bus by address (or chip select: the overlay rules'
+ * "bus addresses"), with its pads muxed once.  The cape that enables a bus
+ * muxes the pads behind its pins from its pin words, and the bus records
+ * those words.  A cape asking for the bus while it is enabled may state the
+ * same words for those pins: its controller does not mux them again
+ * (cape->shared_pins), and they are the bus's, not the cape's.  Any other
+ * word for one of them is refused.  The pads keep their setting while the
+ * bus is enabled, whichever of its capes goes first.
  */
 
 #include <linux/capebus.h>
@@ -40,6 +49,9 @@ struct capebus_enable {
 	struct capebus_controller *ctrl;	/* while @bus is held */
 	struct capebus_claim bus;	/* the target's pins, while enabled */
 	char holder[48];
+	/* While @bus is held: the pin words its pads were muxed with, by whom */
+	struct capebus_pin_words words;
+	char muxer[48];
 };
 
 /* Protects capebus_enables.  Taken under a cape's device lock. */
@@ -131,6 +143,84 @@ static void capebus_enable_unclaim(struct capebus_enable *e)
 	e->ctrl = NULL;
 }
 
+/*
+ * The first cape to enable the bus behind @t muxed its pads from its pin
+ * words: record them, and whose they were.  capebus_enable_lock held.
+ */
+static void capebus_enable_record(struct capebus_enable *e,
+				  const struct cape_device *cape,
+				  const struct capebus_target *t)
+{
+	unsigned int pin;
+
+	bitmap_and(e->words.muxed, t->pins, cape->info->pins, CAPEBUS_MAX_PINS);
+	for_each_set_bit(pin, e->words.muxed, CAPEBUS_MAX_PINS)
+		strscpy(e->words.word[pin], cape->info->pin_setting[pin]);
+	strscpy(e->muxer, cape->holder);
+}
+
+/*
+ * Why the cape cannot share the pad behind @pin of the bus @e enables (its
+ * pin word differs from the bus's, or the bus's pad was not muxed).
+ */
+static void capebus_enable_refuse_pin(const struct capebus_enable *e,
+				      const struct capebus_controller *ctrl,
+				      const struct capebus_target *t,
+				      unsigned int pin, const char *setting,
+				      char *why, size_t why_len)
+{
+	const char *name = ctrl->header->pin_names[pin];
+
+	if (test_bit(pin, e->words.muxed))
+		snprintf(why, why_len,
+			 "pin %s is held by bus %s, which another cape enabled: %s muxed it \"%s\", not \"%s\"",
+			 name, t->name, e->muxer, e->words.word[pin], setting);
+	else
+		snprintf(why, why_len,
+			 "pin %s is held by bus %s, which another cape enabled: %s left its pad as it was",
+			 name, t->name, e->muxer);
+}
+
+/*
+ * A cape joining the bus @e enables: the pins of @t whose pads it leaves
+ * to the bus (cape->shared_pins) must have been muxed with its words; if
+ * the bus is no longer enabled, they are not muxed at all.  Checked by
+ * capebus_overlay_bus_pins() when the cape was added; checked again here
+ * since the capes that enabled the bus may have gone since.
+ * capebus_enable_lock held.
+ */
+static int capebus_enable_join(struct capebus_enable *e,
+			       const struct cape_device *cape,
+			       const struct capebus_target *t,
+			       char *why, size_t why_len)
+{
+	DECLARE_BITMAP(shared, CAPEBUS_MAX_PINS);
+	unsigned int pin;
+
+	if (!t || !bitmap_and(shared, t->pins, cape->shared_pins,
+			      CAPEBUS_MAX_PINS))
+		return 0;
+	if (!e->users || !e->ctrl) {
+		snprintf(why, why_len,
+			 "targets: bus %s, whose pads it shares, is no longer enabled: pin %s is not muxed",
+			 t->name,
+			 cape->ctrl->header->pin_names[find_first_bit(shared,
+								      CAPEBUS_MAX_PINS)]);
+		return -EBUSY;
+	}
+	for_each_set_bit(pin, shared, CAPEBUS_MAX_PINS) {
+		const char *setting = cape->info->pin_setting[pin];
+
+		if (!capebus_bus_pin_shareable(&e->words, pin, setting)) {
+			capebus_enable_refuse_pin(e, cape->ctrl, t, pin, setting,
+						  why, why_len);
+			return -EBUSY;
+		}
+	}
+
+	return 0;
+}
+
 /* Enable @np for one more cape.  capebus_enable_lock held. */
 static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 			      char *why, size_t why_len)
@@ -143,6 +233,10 @@ static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 	e = capebus_enable_of(np);
 	if (!e)
 		return -ENOMEM;
+	t = capebus_controller_target(cape->ctrl, np);
+	ret = capebus_enable_join(e, cape, t, why, why_len);
+	if (ret)
+		return ret;
 	if (e->users) {
 		e->users++;
 		return 0;
@@ -159,7 +253,6 @@ static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 	}
 
 	/* Its pins first: only a bus no other cape's pins are on is enabled. */
-	t = capebus_controller_target(cape->ctrl, np);
 	ret = t ? capebus_enable_claim(e, cape->ctrl, t, why, why_len) : 0;
 	if (ret)
 		return ret;
@@ -176,6 +269,8 @@ static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 	}
 	e->okay_in_tree = true;
 	e->users = 1;
+	if (t)
+		capebus_enable_record(e, cape, t);
 
 	return 0;
 }
@@ -198,6 +293,8 @@ static void capebus_enable_put(struct device_node *np)
 	}
 	of_changeset_destroy(&e->cs);
 	capebus_enable_unclaim(e);
+	bitmap_zero(e->words.muxed, CAPEBUS_MAX_PINS);
+	e->muxer[0] = '\0';
 }
 
 /* capebus_enable_lock held. */
@@ -268,6 +365,9 @@ int capebus_overlay_enable(struct cape_device *cape, char *why, size_t why_len)
  * @muxed: bitmap (CAPEBUS_MAX_PINS) of the pins the connector will mux for
  *	the cape (its pin words)
  * @pins: bitmap (CAPEBUS_MAX_PINS) the pins are added to
+ * @shared: bitmap (CAPEBUS_MAX_PINS) the pins of @muxed whose pads a bus
+ *	other capes enabled has muxed already, with the cape's own pin words,
+ *	are added to: the connector must not mux them again
  * @why: where to say why not
  * @why_len: bytes at @why
  *
@@ -277,13 +377,14 @@ int capebus_overlay_enable(struct cape_device *cape, char *why, size_t why_len)
  * out of the cape's own claim.  A target the board enabled keeps its pins in
  * the claim of each cape that declares them.  The cape that enables a bus
  * muxes its pins, which must be free; a bus other capes enabled has its pads
- * muxed already, and a cape that would mux one of them again is refused.
+ * muxed already: a cape may state the words they were muxed with (they go
+ * to @shared), and is refused for any other.
  *
  * Return: 0, or -EBUSY (@why says which pin).
  */
 int capebus_overlay_bus_pins(struct cape_device *cape,
 			     const unsigned long *muxed, unsigned long *pins,
-			     char *why, size_t why_len)
+			     unsigned long *shared, char *why, size_t why_len)
 {
 	const struct capebus_header *header = cape->ctrl->header;
 	const struct capebus_target *t;
@@ -306,13 +407,19 @@ int capebus_overlay_bus_pins(struct cape_device *cape,
 			e = capebus_enable_find(np);
 			ours = e && e->ctrl;
 			for_each_set_bit(pin, t->pins, header->num_pins) {
-				if (ours && test_bit(pin, muxed)) {
-					snprintf(why, why_len,
-						 "pin %s is held by bus %s, which another cape enabled",
-						 header->pin_names[pin], t->name);
-					ret = -EBUSY;
-					break;
+				const char *setting = cape->info->pin_setting[pin];
+
+				if (!ours || !test_bit(pin, muxed))
+					continue;
+				if (capebus_bus_pin_shareable(&e->words, pin,
+							      setting)) {
+					set_bit(pin, shared);
+					continue;
 				}
+				capebus_enable_refuse_pin(e, cape->ctrl, t, pin,
+							  setting, why, why_len);
+				ret = -EBUSY;
+				break;
 			}
 			/*
 			 * A bus this cape will be the first to enable: its

@@ -219,7 +219,7 @@ void capebus_parents_exit(void);
 /* capebus-enable.c: cape targets enabled for the capes that ask. */
 int capebus_overlay_bus_pins(struct cape_device *cape,
 			     const unsigned long *muxed, unsigned long *pins,
-			     char *why, size_t why_len);
+			     unsigned long *shared, char *why, size_t why_len);
 int capebus_overlay_enable(struct cape_device *cape, char *why, size_t why_len);
 void capebus_overlay_disable(struct cape_device *cape);
 void capebus_enable_exit(void);

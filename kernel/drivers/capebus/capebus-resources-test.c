@@ -414,6 +414,41 @@ static void capebus_resources_test_diff(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, buf, "");
 }
 
+/*
+ * A bus's pad may be shared by a cape whose pin word is the one the pad was
+ * muxed with, to the letter: not another mode, pull or receiver setting,
+ * not a pad the bus left as it was, not an empty word.
+ */
+static void capebus_resources_test_bus_pin_shareable(struct kunit *test)
+{
+	struct capebus_pin_words *bus;
+	const char *i2c = "mode2 bidir pull-up rx slow";
+
+	bus = kunit_kzalloc(test, sizeof(*bus), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, bus);
+	set_bit(2, bus->muxed);	/* P9.18 */
+	strscpy(bus->word[2], i2c, CAPEBUS_SETTING_LEN);
+	strscpy(bus->word[3], i2c, CAPEBUS_SETTING_LEN);	/* P9.17: not muxed */
+
+	KUNIT_EXPECT_TRUE(test, capebus_bus_pin_shareable(bus, 2, i2c));
+	KUNIT_EXPECT_FALSE(test, capebus_bus_pin_shareable(bus, 2,
+							   "mode7 bidir pull-up rx slow"));
+	KUNIT_EXPECT_FALSE(test, capebus_bus_pin_shareable(bus, 2,
+							   "mode2 bidir pull-down rx slow"));
+	KUNIT_EXPECT_FALSE(test, capebus_bus_pin_shareable(bus, 2,
+							   "mode2 bidir pull-up slow"));
+	KUNIT_EXPECT_FALSE(test, capebus_bus_pin_shareable(bus, 2,
+							   "mode2 bidir pull-up rx slow "));
+	KUNIT_EXPECT_FALSE(test, capebus_bus_pin_shareable(bus, 3, i2c));
+	KUNIT_EXPECT_FALSE(test, capebus_bus_pin_shareable(bus, 2, ""));
+
+	/* An empty word recorded for a muxed pad matches nothing either. */
+	set_bit(4, bus->muxed);
+	KUNIT_EXPECT_FALSE(test, capebus_bus_pin_shareable(bus, 4, ""));
+	KUNIT_EXPECT_FALSE(test, capebus_bus_pin_shareable(bus, CAPEBUS_MAX_PINS,
+							   i2c));
+}
+
 static struct kunit_case capebus_resources_test_cases[] = {
 	KUNIT_CASE(capebus_resources_test_claim_release),
 	KUNIT_CASE(capebus_resources_test_conflict),
@@ -432,6 +467,7 @@ static struct kunit_case capebus_resources_test_cases[] = {
 	KUNIT_CASE(capebus_resources_test_claim_from_info),
 	KUNIT_CASE(capebus_resources_test_pin_names),
 	KUNIT_CASE(capebus_resources_test_diff),
+	KUNIT_CASE(capebus_resources_test_bus_pin_shareable),
 	{}
 };
 

@@ -308,3 +308,21 @@ int capebus_pins_format_diff(const struct capebus_header *header,
 	return pos;
 }
 EXPORT_SYMBOL_IF_KUNIT(capebus_pins_format_diff);
+
+/**
+ * capebus_bus_pin_shareable() - whether a cape may share a bus's pad
+ * @bus: the pin words the bus's pads were muxed with
+ * @pin: the pin
+ * @setting: the cape's pin word for @pin
+ *
+ * Return: true if the bus's pad behind @pin was muxed with @setting exactly
+ * (and @setting is a word at all): the cape needs it muxed as it is.
+ */
+bool capebus_bus_pin_shareable(const struct capebus_pin_words *bus,
+			       unsigned int pin, const char *setting)
+{
+	return pin < CAPEBUS_MAX_PINS && test_bit(pin, bus->muxed) &&
+	       setting[0] && !strncmp(bus->word[pin], setting,
+				      CAPEBUS_SETTING_LEN);
+}
+EXPORT_SYMBOL_IF_KUNIT(capebus_bus_pin_shareable);

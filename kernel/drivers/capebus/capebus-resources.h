@@ -49,6 +49,17 @@ struct capebus_resources {
 	bool strict_budget;
 };
 
+/**
+ * struct capebus_pin_words - the pin words a bus's pads were muxed with
+ * @muxed: the pins whose pads were muxed
+ * @word: per pin of @muxed, its word (setting), as struct
+ *	capebus_cape_info.pin_setting has it
+ */
+struct capebus_pin_words {
+	DECLARE_BITMAP(muxed, CAPEBUS_MAX_PINS);
+	char word[CAPEBUS_MAX_PINS][CAPEBUS_SETTING_LEN];
+};
+
 /* capebus_resources_claim(): granted, with a rail over its budget. */
 #define CAPEBUS_CLAIM_OVER_BUDGET	1
 
@@ -76,5 +87,7 @@ int capebus_pins_format_diff(const struct capebus_header *header,
 			     char *buf, size_t len,
 			     const unsigned long *eeprom,
 			     const unsigned long *overlay);
+bool capebus_bus_pin_shareable(const struct capebus_pin_words *bus,
+			       unsigned int pin, const char *setting);
 
 #endif /* _CAPEBUS_RESOURCES_H */

@@ -244,7 +244,9 @@ struct capebus_cape_desc {
  *	registered, once the cape's pins and currents are claimed: set the
  *	header pins up as the cape uses them (mux the pads behind them
  *	through the board's pin controller, from the pin settings of
- *	@cape->info, or for every pin capebus_cape_pins() gives).  The core
+ *	@cape->info, or for every pin capebus_cape_pins() gives), but for
+ *	@cape->shared_pins: a bus another cape enabled has their pads muxed
+ *	with the same settings already, and holds them.  The core
  *	knows no pin controller: pin setting is the controller's alone.  On
  *	failure say why in @why: the cape is refused and nothing else
  *	happens.  Optional.
@@ -321,6 +323,9 @@ struct capebus_controller_ops {
  * @attached: the controller's @attach succeeded and @detach is still due
  *	(controller's transition lock)
  * @ctrl_data: the controller module's, between @attach and @detach
+ * @shared_pins: pins of @info whose pads a bus other capes enabled has muxed
+ *	already with the cape's own pin words (set before @attach): the
+ *	controller's @attach leaves them as they are
  * @applied_by: for a cape whose overlay was applied before Linux started,
  *	what says so (&capebus_cape_desc.applied_by); else NULL
  *
@@ -359,6 +364,7 @@ struct cape_device {
 	char budget_why[CAPEBUS_REASON_LEN];
 	bool attached;
 	void *ctrl_data;
+	DECLARE_BITMAP(shared_pins, CAPEBUS_MAX_PINS);
 	const char *applied_by;
 };
 

@@ -206,7 +206,9 @@ static int bone_capebus_attach(struct capebus_controller *ctrl,
 static void bone_capebus_detach(struct capebus_controller *ctrl,
 				struct cape_device *cape)
 {
-	bone_pinmux_detach(cape);
+	struct bone_capebus *bc = capebus_controller_get_drvdata(ctrl);
+
+	bone_pinmux_detach(&bc->pinmux, bc->dev->of_node, cape);
 }
 
 static const struct capebus_controller_ops bone_capebus_ops = {

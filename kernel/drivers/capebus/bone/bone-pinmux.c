@@ -95,6 +95,7 @@ int bone_pinmux_init(struct device *dev, struct bone_pinmux *pm)
 	u32 code, pad;
 
 	memset(pm, 0, sizeof(*pm));
+	INIT_LIST_HEAD(&pm->keepers);
 	for (i = 0; i < CAPEBUS_MAX_PINS; i++)
 		pm->pad[i] = BONE_PAD_NONE;
 
@@ -141,24 +142,6 @@ err:
 	pm->pctl_np = NULL;
 	return -EINVAL;
 }
-
-/**
- * bone_pinmux_exit() - let go of what bone_pinmux_init() took
- * @pm: the connector's pin table
- */
-void bone_pinmux_exit(struct bone_pinmux *pm)
-{
-	of_node_put(pm->pctl_np);
-	pm->pctl_np = NULL;
-}
-
-/* What the connector set up for one cape (cape->ctrl_data). */
-struct bone_cape_pinmux {
-	struct of_changeset ocs;
-	struct device_node *group;
-	struct device_node *node;
-	struct pinctrl *pinctrl;
-};
 
 static struct property *bone_new_prop(const char *name, const void *value,
 				      int len)
@@ -224,19 +207,19 @@ err:
 }
 
 /*
- * An unused phandle for a cape's group node: the slot's, unless something
- * else took it.  The controller's transition lock is held: no other cape
- * of the connector comes or goes meanwhile.
+ * An unused phandle for a group node: the one of @nr (a cape's slot, or a
+ * keeper's number from the top down), unless something else took it.  The
+ * controller's transition lock is held: no other cape of the connector
+ * comes or goes meanwhile.
  */
-static u32 bone_pinmux_phandle(struct cape_device *cape)
+static u32 bone_pinmux_phandle(unsigned int nr)
 {
 	struct device_node *np;
 	unsigned int i;
 	u32 ph;
 
 	for (i = 0; i < 64; i++) {
-		ph = BONE_PINMUX_PHANDLE_BASE + (cape->slot_nr % 0x1000) +
-		     i * 0x1000;
+		ph = BONE_PINMUX_PHANDLE_BASE + (nr % 0x1000) + i * 0x1000;
 		np = of_find_node_by_phandle(ph);
 		if (!np)
 			return ph;
@@ -246,33 +229,55 @@ static u32 bone_pinmux_phandle(struct cape_device *cape)
 	return 0;
 }
 
-static void bone_cape_pinmux_free(struct bone_cape_pinmux *cp)
-{
-	of_changeset_destroy(&cp->ocs);
-	of_node_put(cp->node);
-	of_node_put(cp->group);
-	kfree(cp);
-}
+/* Pads a consumer holds: its group, its node, its pinctrl handle. */
+struct bone_pads {
+	struct of_changeset ocs;
+	struct device_node *group;
+	struct device_node *node;
+	struct pinctrl *pinctrl;
+	DECLARE_BITMAP(pins, CAPEBUS_MAX_PINS);
+};
+
+/* What the connector set up for one cape (cape->ctrl_data). */
+struct bone_cape_pinmux {
+	struct bone_pads pads;
+	DECLARE_BITMAP(shared, CAPEBUS_MAX_PINS);
+};
 
 /*
- * The header pins of @cape the connector muxes, as pinctrl-single,pins
- * entries in @cells (bone_pinmux_init() checked the layout): returns the
- * number of cells.
+ * The pads of an enabled bus, held for the capes that share them once the
+ * cape that muxed them is gone: a consumer device of the connector's own,
+ * never registered, named "<controller>-bus-pads<N>" in the pin
+ * controller's tables.
+ */
+struct bone_pad_keeper {
+	struct list_head node;
+	struct device dev;
+	struct bone_pads pads;
+};
+
+/*
+ * The header pins of @mask the connector muxes, as pinctrl-single,pins
+ * entries in @cells (bone_pinmux_init() checked the layout), the pins in
+ * @done: returns the number of cells.
  */
 static unsigned int bone_pinmux_pins(struct bone_pinmux *pm,
-				     struct cape_device *cape, u32 *cells,
-				     char *names, size_t names_len)
+				     const struct capebus_cape_info *info,
+				     const unsigned long *mask, u32 *cells,
+				     unsigned long *done, char *names,
+				     size_t names_len)
 {
-	const struct capebus_cape_info *info = cape->info;
 	unsigned int pin, n = 0;
 	size_t len = 0;
 	u32 conf;
 
-	for_each_set_bit(pin, info->pins, bone_header.num_pins) {
+	bitmap_zero(done, CAPEBUS_MAX_PINS);
+	for_each_set_bit(pin, mask, bone_header.num_pins) {
 		if (pm->pad[pin] == BONE_PAD_NONE ||
 		    bone_pin_setting_conf(info->pin_setting[pin], &conf))
 			continue;
 		n += bone_pinmux_entry(pm->cells, pm->pad[pin], conf, cells + n);
+		set_bit(pin, done);
 		if (len < names_len)
 			len += scnprintf(names + len, names_len - len, "%s%s",
 					 len ? " " : "",
@@ -280,6 +285,195 @@ static unsigned int bone_pinmux_pins(struct bone_pinmux *pm,
 	}
 
 	return n;
+}
+
+/* Let go of pads bone_pads_get() took for @dev (none counts). */
+static void bone_pads_put(struct device *dev, struct bone_pads *pads)
+{
+	if (pads->pinctrl) {
+		pinctrl_put(pads->pinctrl);
+		pads->pinctrl = NULL;
+		device_set_node(dev, NULL);
+		of_changeset_revert(&pads->ocs);
+	}
+	of_changeset_destroy(&pads->ocs);
+	of_node_put(pads->node);
+	of_node_put(pads->group);
+	pads->node = NULL;
+	pads->group = NULL;
+}
+
+/*
+ * Mux the pads behind the pins of @mask as @info sets them, for @dev: a
+ * group under the pin controller, a node @name under the connector @conn
+ * that selects it (@dev's of_node from then on), and @dev's pinctrl
+ * handle.  Nothing to mux leaves @pads->pinctrl NULL.  bone_pads_put()
+ * undoes it, also after a failure.
+ */
+static int bone_pads_get(struct bone_pinmux *pm, struct device_node *conn,
+			 struct device *dev, const char *name, u32 phnr,
+			 const struct capebus_cape_info *info,
+			 const unsigned long *mask, struct bone_pads *pads,
+			 char *why, size_t why_len)
+{
+	u32 *cells __free(kfree) = NULL;
+	u8 hash[SHA256_DIGEST_SIZE];
+	struct pinctrl_state *state;
+	char pins[CAPEBUS_REASON_LEN / 2];
+	struct pinctrl *pinctrl;
+	char *group;
+	unsigned int n;
+	u32 ph;
+	int ret;
+
+	of_changeset_init(&pads->ocs);
+	cells = kcalloc(BONE_PINMUX_MAX_CELLS * CAPEBUS_MAX_PINS,
+			sizeof(*cells), GFP_KERNEL);
+	if (!cells)
+		return -ENOMEM;
+	n = bone_pinmux_pins(pm, info, mask, cells, pads->pins, pins,
+			     sizeof(pins));
+	if (!n)
+		return 0;
+
+	ph = bone_pinmux_phandle(phnr);
+	if (!ph) {
+		snprintf(why, why_len, "no free phandle for its pin group");
+		return -ENOSPC;
+	}
+
+	sha256((const u8 *)cells, n * sizeof(*cells), hash);
+	group = kasprintf(GFP_KERNEL, "%s-%*phN", name, BONE_PINMUX_NAME_HASH,
+			  hash);
+	if (!group)
+		return -ENOMEM;
+	pads->group = bone_new_node(&pads->ocs, pm->pctl_np, group, ph);
+	kfree(group);
+	if (!pads->group)
+		return -ENOMEM;
+	pads->node = bone_new_node(&pads->ocs, conn, name, 0);
+	if (!pads->node)
+		return -ENOMEM;
+
+	ret = of_changeset_add_prop_u32_array(&pads->ocs, pads->group,
+					      "pinctrl-single,pins", cells, n);
+	if (!ret)
+		ret = of_changeset_add_prop_u32(&pads->ocs, pads->node,
+						"pinctrl-0", ph);
+	if (!ret)
+		ret = of_changeset_add_prop_string(&pads->ocs, pads->node,
+						   "pinctrl-names", "default");
+	if (ret)
+		return ret;
+
+	ret = of_changeset_apply(&pads->ocs);
+	if (ret) {
+		snprintf(why, why_len, "cannot add its pin group: %d", ret);
+		return ret;
+	}
+
+	/*
+	 * The group never becomes a device: fw_devlink links the cape to the
+	 * pin controller's device instead (as it does for the groups there at
+	 * boot when the pin controller binds), and does not hold the cape's
+	 * probe back waiting for one.
+	 */
+	fw_devlink_purge_absent_suppliers(of_fwnode_handle(pads->group));
+
+	device_set_node(dev, of_fwnode_handle(pads->node));
+	pinctrl = pinctrl_get(dev);
+	ret = PTR_ERR_OR_ZERO(pinctrl);
+	if (!ret) {
+		state = pinctrl_lookup_state(pinctrl, PINCTRL_STATE_DEFAULT);
+		ret = PTR_ERR_OR_ZERO(state);
+		if (!ret)
+			ret = pinctrl_select_state(pinctrl, state);
+		if (ret)
+			pinctrl_put(pinctrl);
+	}
+	if (ret) {
+		snprintf(why, why_len,
+			 "pin controller %pOFP refused the pads of %s: error %d (its log says why)",
+			 pm->pctl_np, pins, ret);
+		device_set_node(dev, NULL);
+		of_changeset_revert(&pads->ocs);
+		return ret;
+	}
+	pads->pinctrl = pinctrl;
+	dev_dbg(dev, "pads of %s muxed by %pOF\n", pins, pm->pctl_np);
+
+	return 0;
+}
+
+static void bone_keeper_release(struct device *dev)
+{
+	kfree(container_of(dev, struct bone_pad_keeper, dev));
+}
+
+static void bone_keeper_free(struct bone_pad_keeper *k)
+{
+	list_del(&k->node);
+	bone_pads_put(&k->dev, &k->pads);
+	put_device(&k->dev);
+}
+
+/*
+ * @cape, which muxed the pads of @keep, is going; other capes share them
+ * (a bus they enabled with it): hold them for the bus, muxed as they are.
+ * Called once the cape let go of them: pinctrl-single leaves a pad's
+ * register as it is when it is freed, and writes the same value again.
+ */
+static void bone_pinmux_keep(struct bone_pinmux *pm, struct device_node *conn,
+			     struct cape_device *cape, const unsigned long *keep)
+{
+	char why[CAPEBUS_REASON_LEN] = "";
+	struct bone_pad_keeper *k;
+	char *name;
+	int ret = -ENOMEM;
+
+	k = kzalloc(sizeof(*k), GFP_KERNEL);
+	if (!k)
+		goto fail;
+	device_initialize(&k->dev);
+	k->dev.release = bone_keeper_release;
+	INIT_LIST_HEAD(&k->node);
+	of_changeset_init(&k->pads.ocs);
+	name = kasprintf(GFP_KERNEL, "%s-bus-pads%u", dev_name(cape->dev.parent),
+			 pm->next_keeper);
+	if (name)
+		ret = dev_set_name(&k->dev, "%s", name);
+	if (!ret)
+		ret = bone_pads_get(pm, conn, &k->dev, name,
+				    0xfff - pm->next_keeper % 0x100, cape->info,
+				    keep, &k->pads, why, sizeof(why));
+	kfree(name);
+	if (!ret) {
+		pm->next_keeper++;
+		list_add(&k->node, &pm->keepers);
+		return;
+	}
+	bone_pads_put(&k->dev, &k->pads);
+	put_device(&k->dev);
+fail:
+	dev_warn(&cape->dev,
+		 "the pads of %*pbl it muxed for a bus other capes share stay as they are, but unheld: %d %s\n",
+		 CAPEBUS_MAX_PINS, keep, ret, why);
+}
+
+/* Keepers whose pads no cape shares any longer let go of them. */
+static void bone_pinmux_unkeep(struct bone_pinmux *pm)
+{
+	struct bone_pad_keeper *k, *next;
+	unsigned int pin;
+	bool used;
+
+	list_for_each_entry_safe(k, next, &pm->keepers, node) {
+		used = false;
+		for_each_set_bit(pin, k->pads.pins, CAPEBUS_MAX_PINS)
+			used |= pm->shares[pin] > 0;
+		if (!used)
+			bone_keeper_free(k);
+	}
 }
 
 /**
@@ -290,6 +484,9 @@ static unsigned int bone_pinmux_pins(struct bone_pinmux *pm,
  * @why: where to say why the pads cannot be muxed
  * @why_len: bytes at @why
  *
+ * The pads of @cape->shared_pins are a bus's, muxed already: they are
+ * counted as shared, not muxed again.
+ *
  * Context: the controller's transition lock is held (it serializes @pm).
  * Return: 0 (nothing to do counts), or a negative errno with @why set; the
  * pin controller's own when it refuses a pad (pinctrl says -EINVAL for a
@@ -298,126 +495,91 @@ static unsigned int bone_pinmux_pins(struct bone_pinmux *pm,
 int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,
 		       struct cape_device *cape, char *why, size_t why_len)
 {
-	u32 *cells __free(kfree) = NULL;
-	u8 hash[SHA256_DIGEST_SIZE];
+	DECLARE_BITMAP(mask, CAPEBUS_MAX_PINS);
 	struct bone_cape_pinmux *cp;
-	struct pinctrl_state *state;
-	char pins[CAPEBUS_REASON_LEN / 2];
-	char *name;
-	unsigned int n;
-	u32 ph;
+	unsigned int pin;
 	int ret;
 
 	if (!pm->pctl_np)
 		return 0;
 
-	cells = kcalloc(BONE_PINMUX_MAX_CELLS * CAPEBUS_MAX_PINS,
-			sizeof(*cells), GFP_KERNEL);
-	if (!cells)
-		return -ENOMEM;
-	n = bone_pinmux_pins(pm, cape, cells, pins, sizeof(pins));
-	if (!n)
-		return 0;
-
 	cp = kzalloc(sizeof(*cp), GFP_KERNEL);
 	if (!cp)
 		return -ENOMEM;
-	of_changeset_init(&cp->ocs);
-
-	ph = bone_pinmux_phandle(cape);
-	if (!ph) {
-		snprintf(why, why_len, "no free phandle for its pin group");
-		ret = -ENOSPC;
-		goto err_free;
-	}
-
-	ret = -ENOMEM;
-	sha256((const u8 *)cells, n * sizeof(*cells), hash);
-	name = kasprintf(GFP_KERNEL, "%s-%*phN", dev_name(&cape->dev),
-			 BONE_PINMUX_NAME_HASH, hash);
-	if (!name)
-		goto err_free;
-	cp->group = bone_new_node(&cp->ocs, pm->pctl_np, name, ph);
-	kfree(name);
-	if (!cp->group)
-		goto err_free;
-	cp->node = bone_new_node(&cp->ocs, conn, dev_name(&cape->dev), 0);
-	if (!cp->node)
-		goto err_free;
-
-	ret = of_changeset_add_prop_u32_array(&cp->ocs, cp->group,
-					      "pinctrl-single,pins", cells, n);
-	if (!ret)
-		ret = of_changeset_add_prop_u32(&cp->ocs, cp->node, "pinctrl-0",
-						ph);
-	if (!ret)
-		ret = of_changeset_add_prop_string(&cp->ocs, cp->node,
-						   "pinctrl-names", "default");
-	if (ret)
-		goto err_free;
-
-	ret = of_changeset_apply(&cp->ocs);
+	bitmap_andnot(mask, cape->info->pins, cape->shared_pins,
+		      CAPEBUS_MAX_PINS);
+	ret = bone_pads_get(pm, conn, &cape->dev, dev_name(&cape->dev),
+			    cape->slot_nr, cape->info, mask, &cp->pads, why,
+			    why_len);
 	if (ret) {
-		snprintf(why, why_len, "cannot add its pin group: %d", ret);
-		goto err_free;
+		bone_pads_put(&cape->dev, &cp->pads);
+		kfree(cp);
+		return ret;
 	}
 
-	/*
-	 * The group never becomes a device: fw_devlink links the cape to the
-	 * pin controller's device instead (as it does for the groups there at
-	 * boot when the pin controller binds), and does not hold the cape's
-	 * probe back waiting for one.
-	 */
-	fw_devlink_purge_absent_suppliers(of_fwnode_handle(cp->group));
-
-	device_set_node(&cape->dev, of_fwnode_handle(cp->node));
-	cp->pinctrl = pinctrl_get(&cape->dev);
-	if (IS_ERR(cp->pinctrl)) {
-		ret = PTR_ERR(cp->pinctrl);
-		goto err_revert;
+	for_each_set_bit(pin, cape->shared_pins, bone_header.num_pins) {
+		if (pm->pad[pin] == BONE_PAD_NONE)
+			continue;
+		set_bit(pin, cp->shared);
+		pm->shares[pin]++;
 	}
-	state = pinctrl_lookup_state(cp->pinctrl, PINCTRL_STATE_DEFAULT);
-	ret = PTR_ERR_OR_ZERO(state);
-	if (!ret)
-		ret = pinctrl_select_state(cp->pinctrl, state);
-	if (ret) {
-		pinctrl_put(cp->pinctrl);
-		goto err_revert;
-	}
-
 	cape->ctrl_data = cp;
-	dev_dbg(&cape->dev, "pads of %s muxed by %pOF\n", pins, pm->pctl_np);
 
 	return 0;
-
-err_revert:
-	snprintf(why, why_len,
-		 "pin controller %pOFP refused the pads of %s: error %d (its log says why)",
-		 pm->pctl_np, pins, ret);
-	device_set_node(&cape->dev, NULL);
-	of_changeset_revert(&cp->ocs);
-err_free:
-	bone_cape_pinmux_free(cp);
-	return ret;
 }
 
 /**
  * bone_pinmux_detach() - free a cape's pads and remove its pin group
+ * @pm: the connector's pin table
+ * @conn: the connector's node
  * @cape: a cape bone_pinmux_attach() succeeded for (or had nothing to do)
+ *
+ * The pads it muxed that other capes share stay muxed, held for them (a
+ * keeper), until the last of them is gone.
  *
  * Context: the controller's transition lock is held; the cape device is not
  * registered.
  */
-void bone_pinmux_detach(struct cape_device *cape)
+void bone_pinmux_detach(struct bone_pinmux *pm, struct device_node *conn,
+			struct cape_device *cape)
 {
 	struct bone_cape_pinmux *cp = cape->ctrl_data;
+	DECLARE_BITMAP(keep, CAPEBUS_MAX_PINS);
+	unsigned int pin;
 
 	if (!cp)
 		return;
 
 	cape->ctrl_data = NULL;
-	pinctrl_put(cp->pinctrl);
-	device_set_node(&cape->dev, NULL);
-	of_changeset_revert(&cp->ocs);
-	bone_cape_pinmux_free(cp);
+	bitmap_zero(keep, CAPEBUS_MAX_PINS);
+	if (cp->pads.pinctrl)
+		for_each_set_bit(pin, cp->pads.pins, CAPEBUS_MAX_PINS)
+			if (pm->shares[pin])
+				set_bit(pin, keep);
+	bone_pads_put(&cape->dev, &cp->pads);
+	if (!bitmap_empty(keep, CAPEBUS_MAX_PINS))
+		bone_pinmux_keep(pm, conn, cape, keep);
+
+	for_each_set_bit(pin, cp->shared, CAPEBUS_MAX_PINS)
+		pm->shares[pin]--;
+	bone_pinmux_unkeep(pm);
+	kfree(cp);
+}
+
+/**
+ * bone_pinmux_exit() - let go of what bone_pinmux_init() took
+ * @pm: the connector's pin table
+ *
+ * Every cape is detached: no pad is shared, no keeper is left.
+ */
+void bone_pinmux_exit(struct bone_pinmux *pm)
+{
+	struct bone_pad_keeper *k, *next;
+
+	list_for_each_entry_safe(k, next, &pm->keepers, node) {
+		WARN_ON(1);
+		bone_keeper_free(k);
+	}
+	of_node_put(pm->pctl_np);
+	pm->pctl_np = NULL;
 }

@@ -6,6 +6,7 @@
 #define _CAPEBUS_BONE_H
 
 #include <linux/capebus.h>
+#include <linux/list.h>
 
 #include "bone-eeprom.h"
 #include "bone-padconf.h"
@@ -34,18 +35,27 @@ struct property;
  * @pctl_np: the pin controller (cape-pinctrl), or NULL: nothing is muxed
  * @cells: its #pinctrl-cells, the layout of a pinctrl-single,pins entry
  * @pad: per header pin, the offset of its pad's register, or BONE_PAD_NONE
+ * @shares: per header pin, how many attached capes share its pad (a bus's,
+ *	muxed by another cape: cape->shared_pins)
+ * @keepers: the pads of enabled buses whose capes that muxed them are gone,
+ *	held for the capes that still share them
+ * @next_keeper: the number the next keeper is named with
  */
 struct bone_pinmux {
 	struct device_node *pctl_np;
 	u32 cells;
 	u32 pad[CAPEBUS_MAX_PINS];
+	unsigned int shares[CAPEBUS_MAX_PINS];
+	struct list_head keepers;
+	unsigned int next_keeper;
 };
 
 int bone_pinmux_init(struct device *dev, struct bone_pinmux *pm);
 void bone_pinmux_exit(struct bone_pinmux *pm);
 int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,
 		       struct cape_device *cape, char *why, size_t why_len);
-void bone_pinmux_detach(struct cape_device *cape);
+void bone_pinmux_detach(struct bone_pinmux *pm, struct device_node *conn,
+			struct cape_device *cape);
 
 bool bone_overlay_record_matches(const char *record, const char *part,
 				 const char *version);
