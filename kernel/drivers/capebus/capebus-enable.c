@@ -467,6 +467,40 @@ void capebus_overlay_disable(struct cape_device *cape)
 	capebus_overlay_disable_locked(cape);
 }
 
+/**
+ * capebus_enabled_bus_of() - the header bus capebus holds enabled on a pin
+ * @ctrl: the controller
+ * @pin: a header pin of @ctrl
+ * @pins: bitmap (CAPEBUS_MAX_PINS) set to the bus's pins if there is one
+ *
+ * For a controller that muxes a bus's pads for the cape that enabled it:
+ * while the bus stays enabled (any cape's overlay still asks for it), its
+ * pads must stay as they are, whichever of its capes goes first, and once
+ * it is disabled nothing holds them for it.
+ *
+ * Context: the controller's transition lock may be held.
+ * Return: true if capebus holds a bus on @pin enabled for capes of @ctrl.
+ */
+bool capebus_enabled_bus_of(struct capebus_controller *ctrl, unsigned int pin,
+			    unsigned long *pins)
+{
+	struct capebus_enable *e;
+
+	if (pin >= CAPEBUS_MAX_PINS)
+		return false;
+
+	guard(mutex)(&capebus_enable_lock);
+	list_for_each_entry(e, &capebus_enables, node) {
+		if (e->users && e->ctrl == ctrl && test_bit(pin, e->bus.pins)) {
+			bitmap_copy(pins, e->bus.pins, CAPEBUS_MAX_PINS);
+			return true;
+		}
+	}
+
+	return false;
+}
+EXPORT_SYMBOL_GPL(capebus_enabled_bus_of);
+
 /* Module exit: every cape is gone. */
 void capebus_enable_exit(void)
 {

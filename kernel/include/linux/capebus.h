@@ -385,6 +385,8 @@ static inline const char *cape_text(const struct cape_device *cape,
 
 const char *cape_family(const struct cape_device *cape);
 void capebus_cape_pins(const struct cape_device *cape, unsigned long *pins);
+bool capebus_enabled_bus_of(struct capebus_controller *ctrl, unsigned int pin,
+			    unsigned long *pins);
 
 /**
  * CAPE_DEVICE() - an id table entry: a part of a family, any version

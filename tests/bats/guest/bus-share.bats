@@ -33,6 +33,8 @@ setup_file() {
 		"$CB_TOP/cape-defs/bone/bb-rtc-01.cape" "$BATS_FILE_TMPDIR/pull-down.cape"; do
 		"$ct" create "$f" --board beaglebone-black -o "$out" >/dev/null
 	done
+	# A cape that enables I2C1 and states no pin words (bus-enable.bats').
+	dtc -q -@ -I dts -O dtb -o "$out/enable-i2c1-a.dtbo" "$FIX/enable-i2c1-a.dtso"
 	guest_boot
 	for f in "$out"/*; do
 		guest_put "$f"
@@ -146,4 +148,46 @@ LIB="add() { mkdir \$CAPES/\$1 && cat /host/\$2.eeprom > \$CAPES/\$1/eeprom && c
 	[ "${lines[2]}" = same-tree ]
 	[[ "${lines[3]}" =~ ^[0-9]+-0068$ ]]
 	[ "${lines[4]}" = "same-tree same-pins" ]
+}
+
+# Round 10 (outside): the pads were kept only for capes that stated the
+# bus's words, so a bus another cape's overlay still used was left with its
+# pads unheld; and kept for an attached cape whose driver was unbound, after
+# the bus was disabled, so that no cape could enable it again.  The pads
+# are the bus's while capebus holds it enabled, whoever uses it.
+@test "a bus still used by a cape with no pin words keeps its pads held when the cape that muxed them goes" {
+	cfs_run "$LIB; add rtc BB-I2C1-DS3231-00A0; declare_cape en CB-EN-I2C1 && cat /host/enable-i2c1-a.dtbo > \$CAPES/en/dtbo &&
+		echo 1 > \$CAPES/en/enable; cat \$CAPES/en/status; rmdir \$CAPES/rtc; cat $I2C1/status; echo; pads
+		add oled CB-I2C1-SSD1306-00A0; pads; rmdir \$CAPES/oled \$CAPES/en; cat $I2C1/status; echo; same"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = loaded ]
+	[ "${lines[1]}" = loaded ]
+	[ "${lines[2]}" = okay ]
+	[[ "${lines[3]}" == "00000072 capebus0-bus-pads"* ]]
+	[[ "${lines[4]}" == "00000072 capebus0-bus-pads"* ]]
+	[ "${lines[5]}" = loaded ]
+	[[ "${lines[6]}" == "00000072 capebus0-bus-pads"* ]]
+	[[ "${lines[7]}" == "00000072 capebus0-bus-pads"* ]]
+	[ "${lines[8]}" = disabled ]
+	[ "${lines[9]}" = "same-tree same-pins" ]
+}
+
+@test "a sharer whose driver is unbound does not keep a disabled bus's pads: the next cape enables the bus" {
+	cfs_run "$LIB; D=/sys/bus/capebus/drivers/capebus-generic; add rtc BB-I2C1-DS3231-00A0; add oled CB-I2C1-SSD1306-00A0
+		o=\$(grep -l SSD1306 /sys/bus/capebus/devices/*/board_name | head -n 1); o=\${o%/board_name}; o=\${o##*/}
+		echo \$o > \$D/unbind; rmdir \$CAPES/rtc; cat $I2C1/status; echo; pads
+		add rtc2 BB-I2C1-DS3231-00A0; echo \$o > \$D/bind; cat \$CAPES/oled/status; clients
+		rmdir \$CAPES/oled \$CAPES/rtc2; same"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = loaded ]
+	[ "${lines[1]}" = loaded ]
+	[ "${lines[2]}" = disabled ]
+	# the pads as the board left them: held by nobody
+	[[ "${lines[3]}" == *" (MUX" ]]
+	[[ "${lines[4]}" == *" (MUX" ]]
+	[ "${lines[5]}" = loaded ]
+	# bound again, it shares the bus rtc2 enabled with the same words
+	[ "${lines[6]}" = loaded ]
+	[[ "${lines[7]}" =~ ^[0-9]+-003c\ [0-9]+-0068$ ]]
+	[ "${lines[8]}" = "same-tree same-pins" ]
 }

@@ -241,7 +241,6 @@ struct bone_pads {
 /* What the connector set up for one cape (cape->ctrl_data). */
 struct bone_cape_pinmux {
 	struct bone_pads pads;
-	DECLARE_BITMAP(shared, CAPEBUS_MAX_PINS);
 };
 
 /*
@@ -418,10 +417,10 @@ static void bone_keeper_free(struct bone_pad_keeper *k)
 }
 
 /*
- * @cape, which muxed the pads of @keep, is going; other capes share them
- * (a bus they enabled with it): hold them for the bus, muxed as they are.
- * Called once the cape let go of them: pinctrl-single leaves a pad's
- * register as it is when it is freed, and writes the same value again.
+ * @cape, which muxed the pads of @keep (the pins of one bus capebus holds
+ * enabled), is going while the bus stays: hold them for the bus, muxed as
+ * they are.  Called once the cape let go of them: pinctrl-single leaves a
+ * pad's register as it is when it is freed, and writes the same value again.
  */
 static void bone_pinmux_keep(struct bone_pinmux *pm, struct device_node *conn,
 			     struct cape_device *cape, const unsigned long *keep)
@@ -456,22 +455,26 @@ static void bone_pinmux_keep(struct bone_pinmux *pm, struct device_node *conn,
 	put_device(&k->dev);
 fail:
 	dev_warn(&cape->dev,
-		 "the pads of %*pbl it muxed for a bus other capes share stay as they are, but unheld: %d %s\n",
+		 "the pads of %*pbl it muxed for a bus other capes still use stay as they are, but unheld: %d %s\n",
 		 CAPEBUS_MAX_PINS, keep, ret, why);
 }
 
-/* Keepers whose pads no cape shares any longer let go of them. */
-static void bone_pinmux_unkeep(struct bone_pinmux *pm)
+/*
+ * Keepers whose bus capebus no longer holds enabled let go of its pads: a
+ * cape that enables it again muxes them anew.  (Not the capes that shared
+ * the bus decide: one whose driver is unbound no longer uses it.)
+ */
+static void bone_pinmux_unkeep(struct bone_pinmux *pm,
+			       struct capebus_controller *ctrl)
 {
+	DECLARE_BITMAP(bus, CAPEBUS_MAX_PINS);
 	struct bone_pad_keeper *k, *next;
-	unsigned int pin;
-	bool used;
 
 	list_for_each_entry_safe(k, next, &pm->keepers, node) {
-		used = false;
-		for_each_set_bit(pin, k->pads.pins, CAPEBUS_MAX_PINS)
-			used |= pm->shares[pin] > 0;
-		if (!used)
+		if (!capebus_enabled_bus_of(ctrl, find_first_bit(k->pads.pins,
+								 CAPEBUS_MAX_PINS),
+					    bus) ||
+		    !bitmap_subset(k->pads.pins, bus, CAPEBUS_MAX_PINS))
 			bone_keeper_free(k);
 	}
 }
@@ -484,8 +487,8 @@ static void bone_pinmux_unkeep(struct bone_pinmux *pm)
  * @why: where to say why the pads cannot be muxed
  * @why_len: bytes at @why
  *
- * The pads of @cape->shared_pins are a bus's, muxed already: they are
- * counted as shared, not muxed again.
+ * The pads of @cape->shared_pins are a bus's, muxed already: they are not
+ * muxed again.
  *
  * Context: the controller's transition lock is held (it serializes @pm).
  * Return: 0 (nothing to do counts), or a negative errno with @why set; the
@@ -497,12 +500,13 @@ int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,
 {
 	DECLARE_BITMAP(mask, CAPEBUS_MAX_PINS);
 	struct bone_cape_pinmux *cp;
-	unsigned int pin;
 	int ret;
 
 	if (!pm->pctl_np)
 		return 0;
 
+	/* A bus disabled since (its last user's driver unbound): its pads. */
+	bone_pinmux_unkeep(pm, cape->ctrl);
 	cp = kzalloc(sizeof(*cp), GFP_KERNEL);
 	if (!cp)
 		return -ENOMEM;
@@ -517,12 +521,6 @@ int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,
 		return ret;
 	}
 
-	for_each_set_bit(pin, cape->shared_pins, bone_header.num_pins) {
-		if (pm->pad[pin] == BONE_PAD_NONE)
-			continue;
-		set_bit(pin, cp->shared);
-		pm->shares[pin]++;
-	}
 	cape->ctrl_data = cp;
 
 	return 0;
@@ -534,16 +532,18 @@ int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,
  * @conn: the connector's node
  * @cape: a cape bone_pinmux_attach() succeeded for (or had nothing to do)
  *
- * The pads it muxed that other capes share stay muxed, held for them (a
- * keeper), until the last of them is gone.
+ * The pads it muxed for a bus capebus still holds enabled (other capes'
+ * overlays use it) stay muxed, held for the bus (a keeper per bus), until
+ * the bus is disabled.
  *
  * Context: the controller's transition lock is held; the cape device is not
- * registered.
+ * registered, its overlay removed (the buses it enabled are given back).
  */
 void bone_pinmux_detach(struct bone_pinmux *pm, struct device_node *conn,
 			struct cape_device *cape)
 {
 	struct bone_cape_pinmux *cp = cape->ctrl_data;
+	DECLARE_BITMAP(left, CAPEBUS_MAX_PINS);
 	DECLARE_BITMAP(keep, CAPEBUS_MAX_PINS);
 	unsigned int pin;
 
@@ -551,18 +551,21 @@ void bone_pinmux_detach(struct bone_pinmux *pm, struct device_node *conn,
 		return;
 
 	cape->ctrl_data = NULL;
-	bitmap_zero(keep, CAPEBUS_MAX_PINS);
+	bitmap_zero(left, CAPEBUS_MAX_PINS);
 	if (cp->pads.pinctrl)
-		for_each_set_bit(pin, cp->pads.pins, CAPEBUS_MAX_PINS)
-			if (pm->shares[pin])
-				set_bit(pin, keep);
+		bitmap_copy(left, cp->pads.pins, CAPEBUS_MAX_PINS);
 	bone_pads_put(&cape->dev, &cp->pads);
-	if (!bitmap_empty(keep, CAPEBUS_MAX_PINS))
+	/* What it muxed, one bus at a time: each still enabled gets a keeper. */
+	while ((pin = find_first_bit(left, CAPEBUS_MAX_PINS)) < CAPEBUS_MAX_PINS) {
+		if (!capebus_enabled_bus_of(cape->ctrl, pin, keep)) {
+			clear_bit(pin, left);
+			continue;
+		}
+		bitmap_and(keep, keep, left, CAPEBUS_MAX_PINS);
+		bitmap_andnot(left, left, keep, CAPEBUS_MAX_PINS);
 		bone_pinmux_keep(pm, conn, cape, keep);
-
-	for_each_set_bit(pin, cp->shared, CAPEBUS_MAX_PINS)
-		pm->shares[pin]--;
-	bone_pinmux_unkeep(pm);
+	}
+	bone_pinmux_unkeep(pm, cape->ctrl);
 	kfree(cp);
 }
 

@@ -35,17 +35,14 @@ struct property;
  * @pctl_np: the pin controller (cape-pinctrl), or NULL: nothing is muxed
  * @cells: its #pinctrl-cells, the layout of a pinctrl-single,pins entry
  * @pad: per header pin, the offset of its pad's register, or BONE_PAD_NONE
- * @shares: per header pin, how many attached capes share its pad (a bus's,
- *	muxed by another cape: cape->shared_pins)
  * @keepers: the pads of enabled buses whose capes that muxed them are gone,
- *	held for the capes that still share them
+ *	held for the bus until capebus disables it
  * @next_keeper: the number the next keeper is named with
  */
 struct bone_pinmux {
 	struct device_node *pctl_np;
 	u32 cells;
 	u32 pad[CAPEBUS_MAX_PINS];
-	unsigned int shares[CAPEBUS_MAX_PINS];
 	struct list_head keepers;
 	unsigned int next_keeper;
 };
