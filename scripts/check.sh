@@ -34,7 +34,7 @@ checkpatch 15
 dtbinding  10
 bisect     20
 kunit      165
-guest      204
+guest      206
 build-distro 1
 guest-distro 63
 '
