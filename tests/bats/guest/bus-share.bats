@@ -67,7 +67,7 @@ LIB="add() { mkdir \$CAPES/\$1 && cat /host/\$2.eeprom > \$CAPES/\$1/eeprom && c
 	clients() { a=none; for d in /sys/bus/i2c/devices/i2c-*; do
 		[ \"\$(readlink -f \$d/of_node 2>/dev/null)\" = \"\$(readlink -f /sys/firmware/devicetree/base/i2c-header1)\" ] && a=\${d##*/i2c-}; done
 		echo \$(ls /sys/bus/i2c/devices/ | grep -E \"^\$a-00(3c|68)\$\" || echo none); }
-	pads() { for p in 87 86; do echo \$(grep \"^pin \$p \" $PCTL/pins | cut -d' ' -f6) \$(grep \"^pin \$p \" $PCTL/pinmux-pins | cut -d' ' -f4); done; }
+	pads() { pad_state 87 86; }
 	same() { echo \$([ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.base)\" ] && echo same-tree) \$(cat $PCTL/pinmux-pins | cmp -s - /tmp/pins.base && echo same-pins); }"
 
 @test "two capes with I2C1's pin words both load: the bus's pads are muxed once, by the first" {

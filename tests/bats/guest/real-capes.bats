@@ -35,7 +35,6 @@ load cfs-run
 
 CTRL=/sys/class/capebus/capebus0
 CFS=/sys/kernel/config/capebus/capebus0
-PCTL=/sys/kernel/debug/pinctrl/48000800.pinmux-pinctrl-single
 CAPES=(bone/bborg-relay bone/bborg-comms bone/bb-rtc-01 scs-dfe)
 PARTS=(BBORG_RELAY-00A2 BBORG_COMMS-00A2 BB-RTC-01-00A0 SCS-DFE-BB-0001)
 
@@ -117,7 +116,7 @@ teardown() {
 	# (pins 97, 96, 29, 28); BBORG_COMMS-00A2.dts: 0x184 PIN_INPUT_PULLUP |
 	# MUX_MODE2, 0x180 PIN_OUTPUT_PULLUP | MUX_MODE2, 0x074 PIN_OUTPUT |
 	# MUX_MODE6, 0x070 PIN_INPUT | MUX_MODE6.
-	guest_ok "for p in 97 96 29 28; do echo \$(grep \"^pin \$p \" $PCTL/pins | cut -d' ' -f6) \$(grep \"^pin \$p \" $PCTL/pinmux-pins | cut -d' ' -f4); done"
+	guest_ok ". /host/cfs.sh; pad_state 97 96 29 28"
 	[ "${lines[*]}" = "00000032 capebus0-slot1 00000012 capebus0-slot1 0000000e capebus0-slot1 0000002e capebus0-slot1" ]
 }
 
@@ -126,7 +125,7 @@ teardown() {
 	[ "${lines[*]}" = "okay mcp7940x" ]
 	# P9.17, P9.18 (pads 0x15c, 0x158: pins 87, 86) I2C1 in mode 2, input
 	# pull-up, slow; P8.26 (0x07c: pin 31) GPIO, input, no pull.
-	guest_ok "for p in 87 86 31; do echo \$(grep \"^pin \$p \" $PCTL/pins | cut -d' ' -f6) \$(grep \"^pin \$p \" $PCTL/pinmux-pins | cut -d' ' -f4); done"
+	guest_ok ". /host/cfs.sh; pad_state 87 86 31"
 	[ "${lines[*]}" = "00000072 capebus0-slot2 00000072 capebus0-slot2 0000002f capebus0-slot2" ]
 	# The key: gpio-keys, KEY_WAKEUP (143) on P8.26; the kernel here has no
 	# evdev, so the key's interrupt is what is watched: the line pulled
