@@ -144,6 +144,7 @@ struct cape_dev {
 	int debounce;		/* key: debounce-interval, ms; -1: the kernel's default */
 	bool active_low;
 	bool autorepeat;	/* key: in the cape's gpio-keys device with autorepeat */
+	bool wakeup;		/* key: wakeup-source, the key may wake the system */
 	struct prop *props;
 	size_t nprops;
 	bool bad;		/* an error was reported: left out of the overlay */

@@ -854,6 +854,7 @@ static void parse_devices(struct dctx *c, config_setting_t *list, struct cape_de
 		dv->code = get_int(g, "code", 0);
 		dv->debounce = get_int(g, "debounce-ms", -1);
 		dv->autorepeat = get_bool(g, "autorepeat", false);
+		dv->wakeup = get_bool(g, "wakeup", false);
 		dv->active_low = get_bool(g, "active-low", dv->type == DEV_KEY);
 		parse_compatible(c, config_setting_get_member(g, "compatible"), i, dv);
 		props = config_setting_get_member(g, "properties");

@@ -1043,6 +1043,8 @@ static void add_gpio_group(struct bctx *c, enum dev_type type, bool repeat)
 			prop_u32(e, "linux,code", (uint32_t)dv->code);
 			if (dv->debounce >= 0)
 				prop_u32(e, "debounce-interval", (uint32_t)dv->debounce);
+			if (dv->wakeup)
+				prop_set(e, "wakeup-source", NULL, 0);
 		}
 		if (n < CAPE_NPINS)
 			idx[n++] = cape_pin_index(dv->pin);

@@ -194,14 +194,14 @@ in_scope() {
 	[ "$(fdtget "$BATS_TEST_TMPDIR/out.dtb" "$(fdtget "$BASE_DTBS/bbb.dtb" /__symbols__ spi0)" status)" = okay ]
 }
 
-@test "keys: debounce-ms is gpio-keys' debounce-interval; autorepeat keys are a gpio-keys device of their own, with autorepeat" {
+@test "keys: debounce-ms is gpio-keys' debounce-interval, wakeup its wakeup-source; autorepeat keys are a gpio-keys device of their own, with autorepeat" {
 	d=$(mkdef keys.cape <<'CAPE'
 eeprom = { board-name = "Keys"; version = "00A0"; manufacturer = "Example Labs"; part-number = "EXL-KEYS-01"; };
 pins = ( { pin = "P8.15"; mode = "gpio"; direction = "in"; }, { pin = "P8.16"; mode = "gpio"; direction = "in"; },
          { pin = "P8.17"; mode = "gpio"; direction = "in"; } );
 devices = (
   { type = "key"; label = "up"; pin = "P8.15"; code = 103; debounce-ms = 50; autorepeat = true; },
-  { type = "key"; label = "enter"; pin = "P8.16"; code = 28; debounce-ms = 0; },
+  { type = "key"; label = "enter"; pin = "P8.16"; code = 28; debounce-ms = 0; wakeup = true; },
   { type = "key"; label = "down"; pin = "P8.17"; code = 108; autorepeat = true; }
 );
 CAPE
@@ -227,13 +227,17 @@ CAPE
 	[ "$(fdtget "$o" "$k/key-1" label)" = enter ]
 	[ "$(fdtget "$o" "$k/key-1" debounce-interval)" = 0 ]	# debouncing off
 	[ "$(fdtget "$o" "$k/key-1" linux,code)" = 28 ]
+	# wakeup: an empty wakeup-source on that key only
+	[ "$(fdtget -t x "$o" "$k/key-1" wakeup-source)" = "" ]
+	run fdtget "$o" "$r/key-0" wakeup-source
+	[ "$status" -ne 0 ]
 	# resolved: each device its own pins
 	r=$(resolved "$d" "$BATS_TEST_TMPDIR/r")
 	pm=$(fdtget "$r" /__fixups__ am33xx_pinmux | sed 's|:target:0$||')/__overlay__
 	[ "$(fdtget -t x "$r" "$pm/exl-keys-01-keys-autorepeat-pins" pinctrl-single,pins)" = "3c 28 7 2c 28 7" ]
 	[ "$(fdtget -t x "$r" "$pm/exl-keys-01-keys-pins" pinctrl-single,pins)" = "38 28 7" ]
 	# all keys alike: one device
-	sed -i 's/debounce-ms = 0; }/debounce-ms = 0; autorepeat = true; }/' "$d"
+	sed -i 's/debounce-ms = 0; wakeup = true; }/debounce-ms = 0; wakeup = true; autorepeat = true; }/' "$d"
 	rm -rf "$BATS_TEST_TMPDIR/o"
 	ct create "$d" --board beaglebone-black -o "$BATS_TEST_TMPDIR/o" >/dev/null
 	[ "$(fdtget -l "$o" "$f")" = exl-keys-01-keys-autorepeat ]

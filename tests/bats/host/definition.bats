@@ -489,7 +489,7 @@ CAPE
 	[[ "$output" == *'badmode.cape:3: pins[1].mode: P9.19 has no function "i2c_scl" ('*'); did you mean "i2c2_scl"?'* ]]
 }
 
-@test "a key's debounce-ms and autorepeat are checked: range and type, at their line" {
+@test "a key's debounce-ms, autorepeat and wakeup are checked: range and type, at their line" {
 	f=$(mkdef k.cape <<'CAPE'
 eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "P"; };
 pins = ( { pin = "P8.15"; mode = 7; direction = "in"; }, { pin = "P8.16"; mode = 7; direction = "in"; },
@@ -498,7 +498,7 @@ devices = (
   { type = "key"; label = "a"; pin = "P8.15"; code = 1; debounce-ms = -1; },
   { type = "key"; label = "b"; pin = "P8.16"; code = 2;
     debounce-ms = 2147484; },
-  { type = "key"; label = "c"; pin = "P8.17"; code = 3; debounce-ms = "50"; autorepeat = 1; },
+  { type = "key"; label = "c"; pin = "P8.17"; code = 3; debounce-ms = "50"; autorepeat = 1; wakeup = "yes"; },
   { type = "key"; label = "d"; pin = "P8.18"; code = 4; debounce-ms = 2147483; autorepeat = false; }
 );
 CAPE
@@ -511,6 +511,7 @@ CAPE
 	[[ "$output" == *"k.cape:7: devices[1].debounce-ms: 2147484 is above the maximum 2147483"* ]]
 	[[ "$output" == *"k.cape:8: devices[2].debounce-ms: must be an integer"* ]]
 	[[ "$output" == *"k.cape:8: devices[2].autorepeat: must be true or false"* ]]
+	[[ "$output" == *"k.cape:8: devices[2].wakeup: must be true or false"* ]]
 	[[ "$output" != *"devices[3]"* ]]
 	# a debounce on an LED is an unknown key
 	sed -i 's/{ type = "key"; label = "d"; pin = "P8.18"; code = 4;/{ type = "led"; label = "d"; pin = "P8.18";/; s/autorepeat = false; }/}/' "$f"
