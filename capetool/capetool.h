@@ -43,6 +43,7 @@ void *xcalloc(size_t n, size_t m);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void str_append(char **s, const char *sep, const char *add);
 /*
  * "-" is standard input where a command reads one file and standard output
  * where it writes one; in messages "<stdin>" and "<stdout>".

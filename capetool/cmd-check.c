@@ -156,14 +156,6 @@ const char *share_bus(const struct board *b, const struct cape_def *d, int idx)
 	return NULL;
 }
 
-static void append(char **msg, const char *s)
-{
-	char *n = *msg ? xasprintf("%s; %s", *msg, s) : xstrdup(s);
-
-	free(*msg);
-	*msg = n;
-}
-
 /*
  * fit_cape's problems, each with the definition line it is about (a pin's
  * entry, a device, the power group): "LINE\tPROBLEM\n" lines, printed as
@@ -177,7 +169,7 @@ static void note(char **msg, const char *s, int line)
 
 	free(fit_where);
 	fit_where = n;
-	append(msg, s);
+	str_append(msg, "; ", s);
 }
 
 static int pin_line(const struct cape_def *d, int idx)

@@ -108,14 +108,6 @@ static struct pcape *new_cape(struct view *v, const char *what)
 	return c;
 }
 
-static void append_str(char **s, const char *sep, const char *add)
-{
-	char *n = *s ? xasprintf("%s%s%s", *s, sep, add) : xstrdup(add);
-
-	free(*s);
-	*s = n;
-}
-
 /* A device as the drawing names it: "LED weather:status", "tmp105@48". */
 static char *dev_short_name(const struct cape_dev *dv)
 {
@@ -172,8 +164,8 @@ static void note_devices(struct view *v, struct pcape *c, const struct cape_def 
 		for (size_t k = 0; k < n; k++) {
 			if (idx[k] < 0)
 				continue;
-			append_str(&c->pindevs[idx[k]], ", ", name);
-			append_str(&pins, ", ", cape_pin_names[idx[k]]);
+			str_append(&c->pindevs[idx[k]], ", ", name);
+			str_append(&pins, ", ", cape_pin_names[idx[k]]);
 		}
 		if (dv->type == DEV_I2C || dv->type == DEV_SPI)
 			entry = xasprintf("%s on %s%s%s%s", name, dv->bus, pins ? " (" : "",
@@ -181,7 +173,7 @@ static void note_devices(struct view *v, struct pcape *c, const struct cape_def 
 		else
 			entry = xasprintf("%s%s%s%s", name, pins ? " (" : "", pins ? pins : "",
 					  pins ? ")" : "");
-		append_str(&c->devices, "; ", entry);
+		str_append(&c->devices, "; ", entry);
 		free(entry);
 		free(pins);
 		free(name);
@@ -772,7 +764,7 @@ static char *pin_devices(const struct view *v, const struct ppin *p)
 			continue;
 		e = p->nclaims > 1 ? xasprintf("%c: %s", c->letter, c->pindevs[p->idx])
 				   : xstrdup(c->pindevs[p->idx]);
-		append_str(&s, "; ", e);
+		str_append(&s, "; ", e);
 		free(e);
 	}
 	return s;

@@ -60,6 +60,15 @@ void *xcalloc(size_t n, size_t m) { return oom(calloc(n ? n : 1, m ? m : 1)); }
 void *xrealloc(void *p, size_t n) { return oom(realloc(p, n ? n : 1)); }
 char *xstrdup(const char *s) { return oom(strdup(s)); }
 
+/* *@s = *@s @sep @add, or a copy of @add when *@s is NULL */
+void str_append(char **s, const char *sep, const char *add)
+{
+	char *n = *s ? xasprintf("%s%s%s", *s, sep, add) : xstrdup(add);
+
+	free(*s);
+	*s = n;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
