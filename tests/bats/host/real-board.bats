@@ -1,12 +1,13 @@
 #!/usr/bin/env bats
 # The real boards' connector (the series' am335x-bone-capebus.dtsi, in
 # am335x-boneblack.dts, -nohdmi and am335x-bonegreen.dts, from the 6.12
-# tree with the series applied; and bcm2711-rpi-hat-capebus.dtsi in
-# bcm2711-rpi-4-b.dts, what it exports) against every cape in cape-defs/ and
+# tree with the series applied) against every cape in cape-defs/ and
 # cape-defs/bone/, through the kernel's own EEPROM parser and overlay
 # resolver built in userspace: tests/fuzz/kernel/bone-connector-check.c
 # (its header says which rules are the kernel's code and which are
-# written again there).
+# written again there).  And the Pi 4 B's (bcm2711-rpi-hat-capebus.dtsi
+# in bcm2711-rpi-4-b.dts): what it exports, the pins it holds for each
+# unit, and HAT overlays through the same checker.
 load helpers
 
 # dtb NAME [DIR]: the board's DTB as Linux's build makes it (no symbols),
@@ -411,4 +412,105 @@ uart5 serial@7e201a00 uart5-gpio12 GPIO12,GPIO13'
 			[ -z "$(both "$a" "$b")" ] || { echo "$a and $b share $(both "$a" "$b")"; return 1; }
 		done
 	done
+}
+
+# hat_overlay NAME <<DTS: a HAT overlay, compiled as Raspberry Pi's
+# overlays are but without -@ (the connector refuses __symbols__).
+hat_overlay() {
+	dtc -q -I dts -O dtb -o "$BATS_TEST_TMPDIR/$1.dtbo" -
+}
+
+@test "the kernel's resolver takes a HAT overlay enabling SPI1, UART3 and PWM on the Pi 4 B; it refuses &gpio, a unit's property, and UART2" {
+	need
+	need_rpi
+	hat_overlay units <<'DTS'
+/dts-v1/;
+/plugin/;
+/ {
+	fragment@0 {
+		target = <&spi1>;
+		__overlay__ {
+			#address-cells = <1>;
+			#size-cells = <0>;
+			status = "okay";
+			adc@0 {
+				compatible = "microchip,mcp3008";
+				reg = <0>;
+				spi-max-frequency = <1000000>;
+			};
+		};
+	};
+	fragment@1 {
+		target = <&uart3>;
+		__overlay__ {
+			status = "okay";
+		};
+	};
+	fragment@2 {
+		target = <&pwm>;
+		__overlay__ {
+			status = "okay";
+		};
+	};
+	fragment@3 {
+		target = <&hat_devices>;
+		__overlay__ {
+			leds {
+				compatible = "gpio-leds";
+				led-0 {
+					gpios = <&hat_gpio 17 0>;
+				};
+			};
+		};
+	};
+};
+DTS
+	hat_overlay gpio <<'DTS'
+/dts-v1/;
+/plugin/;
+/ {
+	fragment@0 {
+		target = <&gpio>;
+		__overlay__ {
+			hat_pins: hat-pins {
+				brcm,pins = <23>;
+				brcm,function = <0>;
+			};
+		};
+	};
+};
+DTS
+	hat_overlay numcs <<'DTS'
+/dts-v1/;
+/plugin/;
+/ {
+	fragment@0 {
+		target = <&spi0>;
+		__overlay__ {
+			num-cs = <2>;
+			status = "okay";
+		};
+	};
+};
+DTS
+	hat_overlay uart2 <<'DTS'
+/dts-v1/;
+/plugin/;
+/ {
+	fragment@0 {
+		target = <&uart2>;
+		__overlay__ {
+			status = "okay";
+		};
+	};
+};
+DTS
+	run "$BATS_FILE_TMPDIR/fz/bone-connector-check" "$RPI" - "$BATS_TEST_TMPDIR/units.dtbo" \
+		- "$BATS_TEST_TMPDIR/gpio.dtbo" - "$BATS_TEST_TMPDIR/numcs.dtbo" - "$BATS_TEST_TMPDIR/uart2.dtbo"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$(sed -n 2p <<< "$output")" == "ok 1 "*"/units.dtbo: 0 pins (0 with a pad), 3 nodes, 5 references" ]]
+	[[ "$(sed -n 3p <<< "$output")" == "not ok 2 "*"/gpio.dtbo: overlay refers to &gpio, which the connector does not export"* ]]
+	[[ "$(sed -n 4p <<< "$output")" == "not ok 3 "*"/numcs.dtbo: add only: fragment fragment@0 sets property num-cs of spi@7e204000"* ]]
+	[[ "$(sed -n 5p <<< "$output")" == "not ok 4 "*"/uart2.dtbo: overlay refers to &uart2, which the connector does not export"* ]]
 }
