@@ -5,21 +5,27 @@
 # cape-defs/bone/, through the kernel's own EEPROM parser and overlay
 # resolver built in userspace: tests/fuzz/kernel/bone-connector-check.c
 # (its header says which rules are the kernel's code and which are
-# written again there).
+# written again there).  And the Pi 4 B's (bcm2711-rpi-hat-capebus.dtsi
+# in bcm2711-rpi-4-b.dts): what it exports, the pins it holds for each
+# unit, and HAT overlays through the same checker.
 load helpers
 
-# dtb NAME: the board's DTB as Linux's build makes it (no symbols).
+# dtb NAME [DIR]: the board's DTB as Linux's build makes it (no symbols),
+# from arch/arm/boot/dts/DIR (ti/omap by default).
 dtb() {
+	local d=$KSRC/arch/arm/boot/dts/${2:-ti/omap}
 	cpp -nostdinc -undef -D__DTS__ -x assembler-with-cpp \
-		-I "$KSRC/arch/arm/boot/dts" -I "$KSRC/arch/arm/boot/dts/ti/omap" \
+		-I "$KSRC/arch/arm/boot/dts" -I "$d" \
 		-I "$KSRC/include" -I "$KSRC/scripts/dtc/include-prefixes" \
-		"$KSRC/arch/arm/boot/dts/ti/omap/$1.dts" |
-		dtc -q -i "$KSRC/arch/arm/boot/dts/ti/omap" -I dts -O dtb \
-			-o "$BATS_FILE_TMPDIR/$1.dtb" -
+		"$d/$1.dts" |
+		dtc -q -i "$d" -I dts -O dtb -o "$BATS_FILE_TMPDIR/$1.dtb" -
 }
 
 setup_file() {
 	local c
+	if [ -f "$KSRC/arch/arm/boot/dts/broadcom/bcm2711-rpi-hat-capebus.dtsi" ]; then
+		dtb bcm2711-rpi-4-b broadcom || rm -f "$BATS_FILE_TMPDIR/bcm2711-rpi-4-b.dtb"
+	fi
 	[ -f "$KSRC/arch/arm/boot/dts/ti/omap/am335x-bone-capebus.dtsi" ] || return 0
 	make -s -C "$TOP/tests/fuzz/kernel" O="$BATS_FILE_TMPDIR/fz" checker >&2 || return 0
 	for c in am335x-boneblack am335x-boneblack-nohdmi am335x-bonegreen; do
@@ -282,4 +288,229 @@ DTS
 	# the DE GPIO through the nexus is a property of the board's node, not
 	# of a node the cape adds (and rs485-rts-delay would fail add only)
 	[[ $output == *"fixup of &bone_gpio patches rts-gpios of __overlay__, which is not a node the overlay adds"* ]]
+}
+
+# need_rpi: the Pi 4 B's DTB setup_file built, or no_ksrc.
+need_rpi() {
+	RPI=$BATS_FILE_TMPDIR/bcm2711-rpi-4-b.dtb
+	[ -f "$RPI" ] && return 0
+	no_ksrc "no bcm2711-rpi-4-b.dtb: needs the 6.12 tree with the series at $KSRC, cpp and dtc"
+}
+
+# node_of DTB PHANDLE: the path of the node whose phandle is PHANDLE
+# (decimal), from dtc's decompiled tree (the DTB has no __symbols__).
+node_of() {
+	dtc -q -I dtb -O dts "$1" | awk -v want="$2" '
+	function hex(s,  i, v) {
+		v = 0
+		for (i = 3; i <= length(s); i++)
+			v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return v
+	}
+	/^[ \t]*[^ \t]+ \{$/ { depth++; path[depth] = (depth == 1 ? "" : path[depth - 1] "/" $1); next }
+	/^[ \t]*\};$/ { depth--; next }
+	$1 == "phandle" {
+		v = $3; gsub(/[<>;]/, "", v)
+		if (hex(v) == want) { print (path[depth] == "" ? "/" : path[depth]); exit }
+	}'
+}
+
+# exported DTB NAME: the path of the node the HAT connector exports as NAME.
+exported() {
+	local ph
+	ph=$(fdtget -t u "$1" /hat-capebus/export-symbols "$2") || return 1
+	node_of "$1" "$ph"
+}
+
+# group_pins DTB PATH: the header GPIOs the pin group at PATH sets, as
+# GPIOn, one a line, sorted: bcm283x.dtsi's groups name them in
+# brcm,pins, bcm2711.dtsi's in the pins of their subnodes ("gpio12").
+group_pins() {
+	local sub
+	{
+		fdtget -t u "$1" "$2" brcm,pins 2>/dev/null | tr ' ' '\n'
+		for sub in $(fdtget -l "$1" "$2"); do
+			fdtget -t s "$1" "$2/$sub" pins | tr ' ' '\n' | sed 's/^gpio//'
+		done
+	} | grep . | sed 's/^/GPIO/' | sort -V
+}
+
+# The units a HAT enables: exported name, the node (by its address on
+# /soc), the pin groups its pinctrl-0 names (mainline's), its target-pins.
+RPI_UNITS='spi0 spi@7e204000 spi0-gpio7 GPIO7,GPIO8,GPIO9,GPIO10,GPIO11
+spi1 spi@7e215080 spi1-gpio16 GPIO16,GPIO17,GPIO18,GPIO19,GPIO20,GPIO21
+i2s i2s@7e203000 pcm-gpio18 GPIO18,GPIO19,GPIO20,GPIO21
+pwm pwm@7e20c000 pwm0-0-gpio12,pwm0-1-gpio13 GPIO12,GPIO13
+uart3 serial@7e201600 uart3-gpio4 GPIO4,GPIO5
+uart4 serial@7e201800 uart4-gpio8 GPIO8,GPIO9
+uart5 serial@7e201a00 uart5-gpio12 GPIO12,GPIO13'
+
+@test "the Pi 4 B's HAT connector exports SPI0, SPI1, I2S, PWM and UART3-5 by Raspberry Pi's names, each a target the board leaves disabled" {
+	need_rpi
+	[ "$(fdtget "$RPI" /hat-capebus compatible)" = raspberrypi,hat-capebus ]
+	targets=$(fdtget -t u "$RPI" /hat-capebus cape-targets)
+	while read -r name node groups pins; do
+		path=$(exported "$RPI" "$name")
+		[ "$path" = "/soc/$node" ] || { echo "$name is ${path:-not exported}, not /soc/$node"; return 1; }
+		ph=$(fdtget -t u "$RPI" "$path" phandle)
+		[[ " $targets " == *" $ph "* ]] || { echo "$name ($path) is not a cape target"; return 1; }
+		[ "$(fdtget -t s "$RPI" "$path" status)" = disabled ] ||
+			{ echo "$name ($path) is not left disabled"; return 1; }
+	done <<< "$RPI_UNITS"
+	# UART2 is on GPIO0/1, the ID bus: not exported.
+	! fdtget "$RPI" /hat-capebus/export-symbols uart2
+	[ "$(fdtget "$RPI" /hat-capebus board-pins)" = "GPIO0 GPIO1 GPIO14 GPIO15" ]
+}
+
+@test "the Pi 4 B's connector holds each unit's pins while a HAT enables it, the pins its pinctrl-0 (mainline's groups) sets; none of them the board's" {
+	need_rpi
+	board=$(fdtget "$RPI" /hat-capebus board-pins)
+	[ "$(fdtget -p "$RPI" /hat-capebus/target-pins | sort | tr '\n' ' ')" = "i2s pwm spi0 spi1 uart3 uart4 uart5 " ]
+	while read -r name node groups pins; do
+		held=$(fdtget "$RPI" /hat-capebus/target-pins "$name" | tr ' ' ',')
+		[ "$held" = "$pins" ] || { echo "target-pins $name: $held, not $pins"; return 1; }
+		for p in ${pins//,/ }; do
+			[[ " $board " != *" $p "* ]] || { echo "$name holds the board's $p"; return 1; }
+		done
+		[ "$(fdtget -t s "$RPI" "/soc/$node" pinctrl-names)" = default ]
+		set=() named=()
+		for ph in $(fdtget -t u "$RPI" "/soc/$node" pinctrl-0); do
+			g=$(node_of "$RPI" "$ph")
+			named+=("${g##*/}")
+			set+=($(group_pins "$RPI" "$g"))
+		done
+		[ "$(IFS=,; echo "${named[*]}")" = "$groups" ] ||
+			{ echo "$name's pinctrl-0: ${named[*]}, not $groups"; return 1; }
+		[ "$(printf '%s\n' "${set[@]}" | sort -V | paste -sd,)" = "$pins" ] ||
+			{ echo "$name's pinctrl-0 sets ${set[*]}, it holds $pins"; return 1; }
+	done <<< "$RPI_UNITS"
+	# SPI1's chip selects as GPIOs, CE0-CE2 on GPIO18, 17, 16, active low
+	# (spi-bcm2835aux: its native ones do not work).
+	gpio=$(fdtget -t u "$RPI" /soc/gpio@7e200000 phandle)
+	[ "$(fdtget -t u "$RPI" /soc/spi@7e215080 cs-gpios)" = "$gpio 18 1 $gpio 17 1 $gpio 16 1" ]
+}
+
+@test "the Pi 4 B's units sharing a pin exclude each other: SPI1 and I2S (GPIO18-21), PWM and UART5 (GPIO12/13), SPI0 and UART4 (GPIO8/9)" {
+	need_rpi
+	# both: the pins two targets both hold, comma-separated.
+	both() {
+		comm -12 <(fdtget "$RPI" /hat-capebus/target-pins "$1" | tr ' ' '\n' | sort) \
+			 <(fdtget "$RPI" /hat-capebus/target-pins "$2" | tr ' ' '\n' | sort) |
+			sort -V | paste -sd,
+	}
+	[ "$(both spi1 i2s)" = GPIO18,GPIO19,GPIO20,GPIO21 ]
+	[ "$(both pwm uart5)" = GPIO12,GPIO13 ]
+	[ "$(both spi0 uart4)" = GPIO8,GPIO9 ]
+	# and no other two
+	names=$(fdtget -p "$RPI" /hat-capebus/target-pins)
+	for a in $names; do
+		for b in $names; do
+			[[ "$a" < "$b" ]] || continue
+			case "$a $b" in
+			"i2s spi1" | "pwm uart5" | "spi0 uart4") continue ;;
+			esac
+			[ -z "$(both "$a" "$b")" ] || { echo "$a and $b share $(both "$a" "$b")"; return 1; }
+		done
+	done
+}
+
+# hat_overlay NAME <<DTS: a HAT overlay, compiled as Raspberry Pi's
+# overlays are but without -@ (the connector refuses __symbols__).
+hat_overlay() {
+	dtc -q -I dts -O dtb -o "$BATS_TEST_TMPDIR/$1.dtbo" -
+}
+
+@test "the kernel's resolver takes a HAT overlay enabling SPI1, UART3 and PWM on the Pi 4 B; it refuses &gpio, a unit's property, and UART2" {
+	need
+	need_rpi
+	hat_overlay units <<'DTS'
+/dts-v1/;
+/plugin/;
+/ {
+	fragment@0 {
+		target = <&spi1>;
+		__overlay__ {
+			#address-cells = <1>;
+			#size-cells = <0>;
+			status = "okay";
+			adc@0 {
+				compatible = "microchip,mcp3008";
+				reg = <0>;
+				spi-max-frequency = <1000000>;
+			};
+		};
+	};
+	fragment@1 {
+		target = <&uart3>;
+		__overlay__ {
+			status = "okay";
+		};
+	};
+	fragment@2 {
+		target = <&pwm>;
+		__overlay__ {
+			status = "okay";
+		};
+	};
+	fragment@3 {
+		target = <&hat_devices>;
+		__overlay__ {
+			leds {
+				compatible = "gpio-leds";
+				led-0 {
+					gpios = <&hat_gpio 17 0>;
+				};
+			};
+		};
+	};
+};
+DTS
+	hat_overlay gpio <<'DTS'
+/dts-v1/;
+/plugin/;
+/ {
+	fragment@0 {
+		target = <&gpio>;
+		__overlay__ {
+			hat_pins: hat-pins {
+				brcm,pins = <23>;
+				brcm,function = <0>;
+			};
+		};
+	};
+};
+DTS
+	hat_overlay numcs <<'DTS'
+/dts-v1/;
+/plugin/;
+/ {
+	fragment@0 {
+		target = <&spi0>;
+		__overlay__ {
+			num-cs = <2>;
+			status = "okay";
+		};
+	};
+};
+DTS
+	hat_overlay uart2 <<'DTS'
+/dts-v1/;
+/plugin/;
+/ {
+	fragment@0 {
+		target = <&uart2>;
+		__overlay__ {
+			status = "okay";
+		};
+	};
+};
+DTS
+	run "$BATS_FILE_TMPDIR/fz/bone-connector-check" "$RPI" - "$BATS_TEST_TMPDIR/units.dtbo" \
+		- "$BATS_TEST_TMPDIR/gpio.dtbo" - "$BATS_TEST_TMPDIR/numcs.dtbo" - "$BATS_TEST_TMPDIR/uart2.dtbo"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$(sed -n 2p <<< "$output")" == "ok 1 "*"/units.dtbo: 0 pins (0 with a pad), 3 nodes, 5 references" ]]
+	[[ "$(sed -n 3p <<< "$output")" == "not ok 2 "*"/gpio.dtbo: overlay refers to &gpio, which the connector does not export"* ]]
+	[[ "$(sed -n 4p <<< "$output")" == "not ok 3 "*"/numcs.dtbo: add only: fragment fragment@0 sets property num-cs of spi@7e204000"* ]]
+	[[ "$(sed -n 5p <<< "$output")" == "not ok 4 "*"/uart2.dtbo: overlay refers to &uart2, which the connector does not export"* ]]
 }

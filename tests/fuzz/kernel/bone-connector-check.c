@@ -7,7 +7,10 @@
  *   bone-connector-check BOARD.dtb CAPE.eeprom CAPE.dtbo [...]
  *
  * BOARD.dtb is a board with a beagle,bone-capebus connector (the series'
- * am335x-boneblack.dtb).  For each cape, one TAP line:
+ * am335x-boneblack.dtb), or a raspberrypi,hat-capebus one (the series'
+ * bcm2711-rpi-4-b.dtb): there CAPE.eeprom must be "-", and only the
+ * overlay is checked (a HAT+ names its pins in its overlay; a v1 HAT's
+ * GPIO map is not read here).  For each cape, one TAP line:
  *  - the EEPROM image through cape_eeprom_parse() (bone/bone-eeprom.c);
  *    no used pin word's header pin may be one of the board's (board-pins)
  *    unless shared (shared-pins): the rule the connector applies, written
@@ -24,8 +27,11 @@
  *    kernel's cape limits; then every fragment's target in the result must
  *    be one of cape-targets, and a node added to a simple-bus target (one
  *    the kernel populates) must have a compatible the connector's
- *    cape-platform-compatibles lists, every string of it (the rules
- *    capebus-overlay.c applies on the live tree, written again here).
+ *    cape-platform-compatibles lists, every string of it, and a fragment
+ *    may set no property of its target, but #address-cells and
+ *    #size-cells equal to the target's (the rules capebus-overlay.c
+ *    applies on the live tree, written again here; not its others: bus
+ *    addresses, references and the nodes a cape adds).
  * Exit status 1 if any cape is refused.
  */
 #include <libfdt.h>
@@ -215,6 +221,34 @@ static int check_platform(const void *overlay, int frag, u32 target,
 	return 0;
 }
 
+/*
+ * 0, or why fragment frag of overlay, targeting board node t, sets a
+ * property of its target: it may only add nodes, but for #address-cells
+ * and #size-cells equal to the target's (capebus_verify_fragment()).
+ */
+static int check_add_only(const void *overlay, int frag, u32 target,
+			  char *why, size_t why_len)
+{
+	int t = fdt_node_offset_by_phandle(board, target), body, prop, len, blen;
+	const char *name;
+	const void *v, *bv;
+
+	body = fdt_subnode_offset(overlay, frag, "__overlay__");
+	fdt_for_each_property_offset(prop, overlay, body) {
+		v = fdt_getprop_by_offset(overlay, prop, &name, &len);
+		if (!strcmp(name, "#address-cells") || !strcmp(name, "#size-cells")) {
+			bv = fdt_getprop(board, t, name, &blen);
+			if (bv && blen == len && !memcmp(v, bv, len))
+				continue;
+		}
+		snprintf(why, why_len, "add only: fragment %s sets property %s of %s",
+			 fdt_get_name(overlay, frag, NULL), name,
+			 fdt_get_name(board, t, NULL));
+		return -EPERM;
+	}
+	return 0;
+}
+
 /* 0, or why the overlay does not resolve against the connector. */
 static int check_overlay(const char *path, char *why, size_t why_len,
 			 struct capebus_fdt_info *info)
@@ -239,6 +273,9 @@ static int check_overlay(const char *path, char *why, size_t why_len,
 			ret = -EPERM;
 			break;
 		}
+		ret = check_add_only(out, frag, fdt32_to_cpu(*t), why, why_len);
+		if (ret)
+			break;
 		ret = check_platform(out, frag, fdt32_to_cpu(*t), why, why_len);
 		if (ret)
 			break;
@@ -251,6 +288,7 @@ int main(int argc, char **argv)
 {
 	size_t len;
 	int i, n = 0, fail = 0;
+	bool hat = false;
 
 	if (argc < 4 || (argc - 2) % 2) {
 		fprintf(stderr, "usage: %s BOARD.dtb CAPE.eeprom CAPE.dtbo [...]\n",
@@ -265,17 +303,29 @@ int main(int argc, char **argv)
 	}
 	conn = fdt_node_offset_by_compatible(board, -1, "beagle,bone-capebus");
 	if (conn < 0) {
-		fprintf(stderr, "%s: no beagle,bone-capebus node\n", argv[1]);
+		conn = fdt_node_offset_by_compatible(board, -1,
+						     "raspberrypi,hat-capebus");
+		hat = true;
+	}
+	if (conn < 0) {
+		fprintf(stderr, "%s: no beagle,bone-capebus or raspberrypi,hat-capebus node\n",
+			argv[1]);
 		return 2;
 	}
 	printf("1..%d\n", (argc - 2) / 2);
 	for (i = 2; i + 1 < argc; i += 2) {
 		struct capebus_fdt_info info = { 0 };
 		char why[256] = "", pads[CAPE_EEPROM_A1_NUM_PINS * 48] = "";
-		int npins, muxed, ret;
+		int npins = 0, muxed = 0, ret = 0;
 
-		ret = check_pins(argv[i], why, sizeof(why), &npins, &muxed,
-				 pads, sizeof(pads));
+		if (hat != !strcmp(argv[i], "-")) {
+			fprintf(stderr, "%s: a HAT's EEPROM is \"-\", a cape's is not\n",
+				argv[i]);
+			return 2;
+		}
+		if (!hat)
+			ret = check_pins(argv[i], why, sizeof(why), &npins,
+					 &muxed, pads, sizeof(pads));
 		if (!ret)
 			ret = check_overlay(argv[i + 1], why, sizeof(why), &info);
 		n++;
