@@ -1596,12 +1596,12 @@ int capebus_controller_set_target_props(struct capebus_controller *ctrl,
 	return t->props ? 0 : -ENOMEM;
 }
 
-/* May a cape that enables @t set its property @name? */
+/* May a cape that enables @t (NULL: no target) set its property @name? */
 bool capebus_target_settable(const struct capebus_target *t, const char *name)
 {
 	const char *s;
 
-	if (!t->props)
+	if (!t || !t->props)
 		return false;
 	for (s = t->props; s < t->props + t->props_len; s += strlen(s) + 1)
 		if (!strcmp(s, name))

@@ -1159,6 +1159,16 @@ static int capebus_verify_fragment(struct capebus_apply *ap,
 		     !of_prop_cmp(prop->name, "#size-cells")) &&
 		    capebus_prop_same(target, prop))
 			continue;
+		/*
+		 * One the connector lets capes set there: capebus-fdt.c took
+		 * it out of a fragment that enables the target, so this one
+		 * does not.
+		 */
+		if (capebus_target_settable(capebus_controller_target(ctrl, target),
+					    prop->name))
+			return capebus_refuse(ap,
+					      "add only: fragment %s sets property %s of %pOF, which it does not enable: a cape sets it only with status = \"okay\"",
+					      frag, prop->name, target);
 		return capebus_refuse(ap,
 				      "add only: fragment %s sets property %s of %pOF",
 				      frag, prop->name, target);

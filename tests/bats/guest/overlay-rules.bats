@@ -154,7 +154,7 @@ refused() {
 }
 
 @test "target properties: a listed property on a target the cape does not enable is refused" {
-	refused rs485-not-enabled "overlay refused: add only: fragment fragment@0 sets property rs485-rts-delay of /serial-header4"
+	refused rs485-not-enabled "overlay refused: add only: fragment fragment@0 sets property rs485-rts-delay of /serial-header4, which it does not enable: a cape sets it only with status = \"okay\""
 }
 
 @test "target properties: a raw phandle in rts-gpios is refused" {
