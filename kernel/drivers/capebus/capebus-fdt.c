@@ -28,7 +28,9 @@
  *    renumbering, which adds the live tree's largest phandle, can neither
  *    wrap nor land on a live node); "linux,phandle" is refused (the kernel
  *    reads it, this file would not); no cell is patched twice and none
- *    outside the fragments' bodies;
+ *    outside the fragments' bodies (but a fragment's target, and by a
+ *    __fixups__ entry a property a fragment sets on the target it
+ *    enables);
  *  - takes out of the fragments the one edit of an existing node a cape
  *    may ask for, status = "okay" on a target (enabling a header bus the
  *    board leaves disabled), and lists those targets at the root: capebus
