@@ -33,8 +33,8 @@ build      1
 checkpatch 15
 dtbinding  10
 bisect     20
-kunit      165
-guest      206
+kunit      167
+guest      210
 build-distro 1
 guest-distro 62
 '

@@ -1051,8 +1051,10 @@ static void capebus_controller_release(struct device *dev)
 	for (i = 0; i < ctrl->num_slots; i++)
 		if (ctrl->slots[i])
 			put_device(&ctrl->slots[i]->dev);
-	for (i = 0; i < ctrl->num_targets; i++)
+	for (i = 0; i < ctrl->num_targets; i++) {
 		of_node_put(ctrl->targets[i].np);
+		kfree(ctrl->targets[i].props);
+	}
 	for (i = 0; i < ctrl->num_exports; i++) {
 		of_node_put(ctrl->exports[i].np);
 		kfree(ctrl->exports[i].name);
@@ -1548,6 +1550,64 @@ int capebus_controller_set_target_pins(struct capebus_controller *ctrl,
 	strscpy(t->name, name);
 
 	return 0;
+}
+
+/**
+ * capebus_controller_set_target_props() - the properties capes may set on a
+ *	target
+ * @ctrl: the controller, not yet registered
+ * @np: one of its cape targets (capebus_controller_add_target())
+ * @props: property names, a string list (copied)
+ * @len: bytes at @props
+ *
+ * A cape overlay that enables @np (status = "okay") may set these
+ * properties of it too (an RS-485 UART's rts-gpios, rs485-rts-delay, ...),
+ * and no other; capebus sets them before the status and reverts them with
+ * it (capebus-enable.c).  A target no call names gets none.
+ *
+ * Return: 0, -EBUSY if @ctrl is registered, -ENOENT if @np is not a target,
+ * -EINVAL if @props is not a string list of names capebus may let capes
+ * set (status, phandle, name and "#...-cells" are capebus's), -ENOMEM.
+ */
+int capebus_controller_set_target_props(struct capebus_controller *ctrl,
+					struct device_node *np,
+					const char *props, size_t len)
+{
+	struct capebus_target *t;
+	const char *s;
+
+	if (!len || props[len - 1])
+		return -EINVAL;
+	for (s = props; s < props + len; s += strlen(s) + 1)
+		if (!*s || *s == '#' || !strcmp(s, "status") ||
+		    !strcmp(s, "name") || strstr(s, "phandle"))
+			return -EINVAL;
+
+	guard(mutex)(&ctrl->lock);
+	if (ctrl->registered)
+		return -EBUSY;
+	t = (struct capebus_target *)capebus_controller_target(ctrl, np);
+	if (!t)
+		return -ENOENT;
+	kfree(t->props);
+	t->props = kmemdup(props, len, GFP_KERNEL);
+	t->props_len = t->props ? len : 0;
+
+	return t->props ? 0 : -ENOMEM;
+}
+
+/* May a cape that enables @t (NULL: no target) set its property @name? */
+bool capebus_target_settable(const struct capebus_target *t, const char *name)
+{
+	const char *s;
+
+	if (!t || !t->props)
+		return false;
+	for (s = t->props; s < t->props + t->props_len; s += strlen(s) + 1)
+		if (!strcmp(s, name))
+			return true;
+
+	return false;
 }
 
 /**

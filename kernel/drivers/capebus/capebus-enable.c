@@ -19,6 +19,18 @@
  * same property is set anew, so no number of enables and disables grows
  * memory.
  *
+ * A cape that enables a target may set the properties the connector lets
+ * capes set on it (target-properties: an RS-485 UART's rts-gpios,
+ * rs485-rts-delay, ...), and no other.  capebus-fdt.c takes them out of the
+ * overlay with the status; they go into the same changeset, before the
+ * status, so that they are in the tree when the device the status creates
+ * probes, and are reverted with it.  Only the cape that enables the target
+ * sets them (not one joining a bus another cape enabled, nor one asking
+ * for a target the board enables: its device probed already); a cape
+ * joining without properties shares them, and they go with the status when
+ * the last cape goes.  Each distinct value is allocated once and kept, as
+ * "okay" is (the OF core keeps a removed property on the node's deadprops).
+ *
  * Capes share an enabled bus by address (or chip select: the overlay rules'
  * "bus addresses"), with its pads muxed once.  The cape that enables a bus
  * muxes the pads behind its pins from its pin words, and the bus records
@@ -52,6 +64,14 @@ struct capebus_enable {
 	/* While @bus is held: the pin words its pads were muxed with, by whom */
 	struct capebus_pin_words words;
 	char muxer[48];
+	struct list_head props;	/* capebus_enable_prop: values set, kept */
+};
+
+/* A property value capebus set on an enabled target, kept for reuse. */
+struct capebus_enable_prop {
+	struct list_head node;
+	struct property *prop;
+	bool in_tree;		/* live, or on the node's deadprops */
 };
 
 /* Protects capebus_enables.  Taken under a cape's device lock. */
@@ -96,6 +116,7 @@ static struct capebus_enable *capebus_enable_of(struct device_node *np)
 		return NULL;
 	}
 	e->np = of_node_get(np);
+	INIT_LIST_HEAD(&e->props);
 	list_add(&e->node, &capebus_enables);
 
 	return e;
@@ -221,19 +242,126 @@ static int capebus_enable_join(struct capebus_enable *e,
 	return 0;
 }
 
+/*
+ * The property @tp sets, as a property capebus owns: one it kept with that
+ * value (no changeset of @e holds it now), or a new one, kept.
+ * capebus_enable_lock held.
+ */
+static struct capebus_enable_prop *
+capebus_enable_prop_of(struct capebus_enable *e,
+		       const struct capebus_fdt_target_prop *tp)
+{
+	struct capebus_enable_prop *k;
+
+	list_for_each_entry(k, &e->props, node)
+		if (!strcmp(k->prop->name, tp->name) &&
+		    k->prop->length == tp->len &&
+		    !memcmp(k->prop->value, tp->value, tp->len))
+			return k;
+
+	k = kzalloc(sizeof(*k), GFP_KERNEL);
+	if (!k)
+		return NULL;
+	k->prop = kzalloc(sizeof(*k->prop), GFP_KERNEL);
+	if (k->prop) {
+		k->prop->name = kstrdup(tp->name, GFP_KERNEL);
+		k->prop->value = kmemdup(tp->value, tp->len ?: 1, GFP_KERNEL);
+		k->prop->length = tp->len;
+	}
+	if (!k->prop || !k->prop->name || !k->prop->value) {
+		if (k->prop) {
+			kfree(k->prop->name);
+			kfree(k->prop->value);
+		}
+		kfree(k->prop);
+		kfree(k);
+		return NULL;
+	}
+	list_add(&k->node, &e->props);
+
+	return k;
+}
+
+static void capebus_enable_prop_free(struct capebus_enable_prop *k)
+{
+	list_del(&k->node);
+	/* A property the tree has seen stays with the node. */
+	if (!k->in_tree) {
+		kfree(k->prop->name);
+		kfree(k->prop->value);
+		kfree(k->prop);
+	}
+	kfree(k);
+}
+
+/*
+ * The properties @cape's overlay sets on @np, into @e's changeset: each the
+ * connector lets capes set (capebus_overlay_check_props()).  Returns how
+ * many through @n.  capebus_enable_lock held.
+ */
+static int capebus_enable_props(struct capebus_enable *e, struct device_node *np,
+				struct cape_device *cape, unsigned int *n)
+{
+	struct capebus_fdt_target_prop tp;
+	struct capebus_enable_prop *k;
+	unsigned int i;
+	int ret = 0;
+
+	*n = 0;
+	for (i = 0; !ret && !capebus_fdt_target_prop(cape->resolved, i, &tp); i++) {
+		if (tp.target != np->phandle)
+			continue;
+		k = capebus_enable_prop_of(e, &tp);
+		if (!k)
+			return -ENOMEM;
+		if (of_property_present(np, tp.name))
+			ret = of_changeset_update_property(&e->cs, np, k->prop);
+		else
+			ret = of_changeset_add_property(&e->cs, np, k->prop);
+		(*n)++;
+	}
+
+	return ret;
+}
+
+/* The first of @cape's properties for @np, if any.  For messages. */
+static bool capebus_enable_first_prop(struct cape_device *cape,
+				      struct device_node *np,
+				      struct capebus_fdt_target_prop *tp)
+{
+	unsigned int i;
+
+	for (i = 0; !capebus_fdt_target_prop(cape->resolved, i, tp); i++)
+		if (tp->target == np->phandle)
+			return true;
+
+	return false;
+}
+
 /* Enable @np for one more cape.  capebus_enable_lock held. */
 static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 			      char *why, size_t why_len)
 {
+	struct capebus_fdt_target_prop tp;
 	const struct capebus_target *t;
+	struct capebus_enable_prop *k;
 	struct capebus_enable *e;
 	const char *status;
+	unsigned int nprops;
+	bool props;
 	int ret;
 
 	e = capebus_enable_of(np);
 	if (!e)
 		return -ENOMEM;
 	t = capebus_controller_target(cape->ctrl, np);
+	props = capebus_enable_first_prop(cape, np, &tp);
+	if (props && e->users) {
+		snprintf(why, why_len,
+			 "add only: fragment %s sets property %s of %pOF, which another cape enabled: only the cape that enables a target sets its properties",
+			 tp.fragment, tp.name, np);
+		return -EINVAL;
+	}
 	ret = capebus_enable_join(e, cape, t, why, why_len);
 	if (ret)
 		return ret;
@@ -245,6 +373,12 @@ static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 	if (of_property_read_string(np, "status", &status) ||
 	    strcmp(status, "disabled")) {
 		/* Enabled by the board (or failed): nothing to change. */
+		if (of_device_is_available(np) && props) {
+			snprintf(why, why_len,
+				 "add only: fragment %s sets property %s of %pOF, which the board enables: only a target capebus enables takes properties",
+				 tp.fragment, tp.name, np);
+			return -EINVAL;
+		}
 		if (of_device_is_available(np))
 			return 0;
 		snprintf(why, why_len, "%pOF cannot be enabled: its status is \"%s\"",
@@ -257,8 +391,15 @@ static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 	if (ret)
 		return ret;
 
+	/*
+	 * The cape's properties first, then the status: the changeset's
+	 * notifiers run once every entry is in the tree, so the device the
+	 * status creates probes with them.
+	 */
 	of_changeset_init(&e->cs);
-	ret = of_changeset_update_property(&e->cs, np, e->okay);
+	ret = capebus_enable_props(e, np, cape, &nprops);
+	if (!ret)
+		ret = of_changeset_update_property(&e->cs, np, e->okay);
 	if (!ret)
 		ret = of_changeset_apply(&e->cs);
 	if (ret) {
@@ -266,6 +407,15 @@ static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 		capebus_enable_unclaim(e);
 		snprintf(why, why_len, "cannot enable %pOF: error %d", np, ret);
 		return ret;
+	}
+	if (nprops) {
+		/* Every kept value whose property the changeset holds. */
+		struct of_changeset_entry *ce;
+
+		list_for_each_entry(ce, &e->cs.entries, node)
+			list_for_each_entry(k, &e->props, node)
+				if (ce->prop == k->prop)
+					k->in_tree = true;
 	}
 	e->okay_in_tree = true;
 	e->users = 1;
@@ -310,6 +460,54 @@ static void capebus_overlay_disable_locked(struct cape_device *cape)
 	}
 }
 
+/*
+ * Every property @cape's overlay sets on a target it enables: one the
+ * connector lets capes set on that target (target-properties), set once,
+ * its references by the overlay rules.  Checked before anything is enabled.
+ */
+static int capebus_overlay_check_props(struct cape_device *cape, char *why,
+				       size_t why_len)
+{
+	struct capebus_controller *ctrl = cape->ctrl;
+	struct capebus_fdt_target_prop tp, other;
+	const struct capebus_target *t;
+	struct device_node *np;
+	unsigned int i, j;
+	int ret = 0;
+
+	for (i = 0; !ret && !capebus_fdt_target_prop(cape->resolved, i, &tp); i++) {
+		np = of_find_node_by_phandle(tp.target);
+		t = np ? capebus_controller_target(ctrl, np) : NULL;
+		if (!t) {
+			snprintf(why, why_len,
+				 "targets: fragment %s targets %pOF, which is not a cape target of %s",
+				 tp.fragment, np, dev_name(&ctrl->dev));
+			ret = -EINVAL;
+		} else if (!capebus_target_settable(t, tp.name)) {
+			snprintf(why, why_len,
+				 "add only: fragment %s sets property %s of %pOF, which %s does not let capes set (target-properties)",
+				 tp.fragment, tp.name, np, dev_name(&ctrl->dev));
+			ret = -EINVAL;
+		} else {
+			ret = capebus_overlay_verify_target_prop(cape, np, tp.name,
+								 tp.value, tp.len,
+								 why, why_len);
+		}
+		for (j = 0; !ret && j < i; j++) {
+			if (capebus_fdt_target_prop(cape->resolved, j, &other) ||
+			    other.target != tp.target || strcmp(other.name, tp.name))
+				continue;
+			snprintf(why, why_len,
+				 "add only: fragments %s and %s both set property %s of %pOF",
+				 other.fragment, tp.fragment, tp.name, np);
+			ret = -EINVAL;
+		}
+		of_node_put(np);
+	}
+
+	return ret;
+}
+
 /**
  * capebus_overlay_enable() - enable the cape targets a cape's overlay asks for
  * @cape: the cape, its overlay resolved (capebus_overlay_check())
@@ -318,7 +516,9 @@ static void capebus_overlay_disable_locked(struct cape_device *cape)
  *
  * Each target the resolved overlay lists (CAPEBUS_FDT_ENABLE_PROP) must be
  * one of the controller's cape targets.  Those the board left disabled are
- * enabled now, before the overlay adds nodes below them.
+ * enabled now, before the overlay adds nodes below them, with the
+ * properties the overlay sets on them (CAPEBUS_FDT_PROPS_PROP), each one
+ * the connector lets capes set.
  *
  * Context: the cape's device lock held.
  * Return: 0, -EINVAL (@why says why; nothing was enabled) or -ENOMEM.
@@ -338,6 +538,7 @@ int capebus_overlay_enable(struct cape_device *cape, char *why, size_t why_len)
 	n = ph ? min_t(u32, len / 4, CAPEBUS_FDT_MAX_ENABLES) : 0;
 
 	guard(mutex)(&capebus_enable_lock);
+	ret = capebus_overlay_check_props(cape, why, why_len);
 	for (i = 0; i < n && !ret; i++) {
 		np = of_find_node_by_phandle(be32_to_cpu(ph[i]));
 		if (!np || !capebus_controller_has_target(ctrl, np)) {
@@ -510,6 +711,10 @@ void capebus_enable_exit(void)
 	list_for_each_entry_safe(e, next, &capebus_enables, node) {
 		list_del(&e->node);
 		WARN_ON(e->users);
+		while (!list_empty(&e->props))
+			capebus_enable_prop_free(list_first_entry(&e->props,
+								  struct capebus_enable_prop,
+								  node));
 		/* A property the tree has seen stays with the node. */
 		if (!e->okay_in_tree) {
 			kfree(e->okay->name);

@@ -289,8 +289,8 @@ static void *tb_enabling(struct kunit *test, const char *status, bool path,
 	return tb_finish(test, b, len);
 }
 
-/* Count "status" properties in a resolved blob's structure. */
-static unsigned int status_props(const void *fdt)
+/* Count properties named @name in a resolved blob's structure. */
+static unsigned int named_props(const void *fdt, const char *name)
 {
 	const u8 *b = fdt;
 	const u8 *s = b + be32_to_cpup((const __be32 *)(b + 8));
@@ -306,7 +306,7 @@ static unsigned int status_props(const void *fdt)
 		} else if (tag == 3) {
 			plen = be32_to_cpup((const __be32 *)(s + off));
 			if (!strcmp(strings + be32_to_cpup((const __be32 *)(s + off + 4)),
-				    "status"))
+				    name))
 				n++;
 			off += 8 + ALIGN(plen, 4);
 		} else if (tag == 9) {
@@ -315,6 +315,12 @@ static unsigned int status_props(const void *fdt)
 	}
 
 	return n;
+}
+
+/* Count "status" properties in a resolved blob's structure. */
+static unsigned int status_props(const void *fdt)
+{
+	return named_props(fdt, "status");
 }
 
 /*
@@ -365,20 +371,127 @@ static void fdt_test_enable_only_okay(struct kunit *test)
 	}
 }
 
-/* An overlay may not write capebus's list of targets to enable itself. */
+/* An overlay may not write capebus's lists (targets, their properties). */
 static void fdt_test_reserved_enable(struct kunit *test)
 {
-	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	static const char * const reserved[] = {
+		CAPEBUS_FDT_ENABLE_PROP, CAPEBUS_FDT_PROPS_PROP,
+	};
 	const u32 ph = PH_GPIO;
-	size_t len;
-	void *blob;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(reserved); i++) {
+		struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+		size_t len;
+		void *blob;
+
+		KUNIT_ASSERT_NOT_NULL(test, b);
+		tb_begin(b, "");
+		tb_prop_cells(b, reserved[i], &ph, 1);
+		tb_end(b);
+		blob = tb_finish(test, b, &len);
+		expect_refused(test, blob, len, "which capebus reserves");
+	}
+}
+
+/*
+ * fragment@0 on &bone_i2c_2 sets, beside status = @status (none if NULL),
+ * rts-gpios through &bone_gpio (a fixup), rs485-rts-delay and the target's
+ * #address-cells; fragment@1 adds a node to it.
+ */
+static void *tb_target_props(struct kunit *test, const char *status,
+			     size_t *len)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	static const u32 unresolved = 0xffffffff;
 
 	KUNIT_ASSERT_NOT_NULL(test, b);
 	tb_begin(b, "");
-	tb_prop_cells(b, CAPEBUS_FDT_ENABLE_PROP, &ph, 1);
+	tb_begin(b, "fragment@0");
+	tb_prop_cells(b, "target", &unresolved, 1);
+	tb_begin(b, "__overlay__");
+	if (status)
+		tb_prop_str(b, "status", status);
+	tb_prop_cells(b, "#address-cells", (const u32 []){ 1 }, 1);
+	tb_prop_cells(b, "rts-gpios", (const u32 []){ unresolved, 927, 0 }, 3);
+	tb_prop_cells(b, "rs485-rts-delay", (const u32 []){ 5, 6 }, 2);
+	tb_prop(b, "linux,rs485-enabled-at-boot-time", "", 0);
 	tb_end(b);
-	blob = tb_finish(test, b, &len);
-	expect_refused(test, blob, len, "which capebus reserves");
+	tb_end(b);
+	tb_begin(b, "__fixups__");
+	tb_prop_strs(b, "bone_i2c_2", "/fragment@0:target:0", NULL);
+	tb_prop_strs(b, "bone_gpio", "/fragment@0/__overlay__:rts-gpios:0", NULL);
+	tb_end(b);
+	tb_end(b);
+
+	return tb_finish(test, b, len);
+}
+
+/*
+ * The other properties of a fragment that enables its target are taken out
+ * with the status, references resolved, and recorded at the root for
+ * capebus to check and set; its cell sizes stay for the notifier.
+ */
+static void fdt_test_target_props_taken_out(struct kunit *test)
+{
+	const __be32 gpios[] = { cpu_to_be32(PH_GPIO), cpu_to_be32(927), 0 };
+	const __be32 delay[] = { cpu_to_be32(5), cpu_to_be32(6) };
+	struct capebus_fdt_target_prop tp;
+	char why[TEST_WHY_LEN];
+	size_t len, out_len;
+	void *blob, *out;
+
+	blob = tb_target_props(test, "okay", &len);
+	KUNIT_ASSERT_EQ(test, tb_resolve(blob, len, &out, &out_len, why), 0);
+	KUNIT_EXPECT_STREQ(test, why, "");
+
+	KUNIT_ASSERT_EQ(test, capebus_fdt_target_prop(out, 0, &tp), 0);
+	KUNIT_EXPECT_EQ(test, tp.target, PH_I2C);
+	KUNIT_EXPECT_STREQ(test, tp.fragment, "fragment@0");
+	KUNIT_EXPECT_STREQ(test, tp.name, "rts-gpios");
+	KUNIT_ASSERT_EQ(test, tp.len, sizeof(gpios));
+	KUNIT_EXPECT_EQ(test, memcmp(tp.value, gpios, sizeof(gpios)), 0);
+
+	KUNIT_ASSERT_EQ(test, capebus_fdt_target_prop(out, 1, &tp), 0);
+	KUNIT_EXPECT_STREQ(test, tp.name, "rs485-rts-delay");
+	KUNIT_ASSERT_EQ(test, tp.len, sizeof(delay));
+	KUNIT_EXPECT_EQ(test, memcmp(tp.value, delay, sizeof(delay)), 0);
+
+	KUNIT_ASSERT_EQ(test, capebus_fdt_target_prop(out, 2, &tp), 0);
+	KUNIT_EXPECT_STREQ(test, tp.name, "linux,rs485-enabled-at-boot-time");
+	KUNIT_EXPECT_EQ(test, tp.len, 0);
+	KUNIT_EXPECT_EQ(test, capebus_fdt_target_prop(out, 3, &tp), -ENOENT);
+
+	/* Out of the fragment, all but the cell sizes. */
+	KUNIT_EXPECT_EQ(test, named_props(out, "rts-gpios"), 0);
+	KUNIT_EXPECT_EQ(test, named_props(out, "rs485-rts-delay"), 0);
+	KUNIT_EXPECT_EQ(test, named_props(out, "status"), 0);
+	KUNIT_EXPECT_EQ(test, named_props(out, "#address-cells"), 1);
+	kvfree(out);
+
+	/* An overlay that sets none has no record. */
+	blob = tb_good(test, &len);
+	KUNIT_ASSERT_EQ(test, tb_resolve(blob, len, &out, &out_len, why), 0);
+	KUNIT_EXPECT_EQ(test, capebus_fdt_target_prop(out, 0, &tp), -ENOENT);
+	kvfree(out);
+}
+
+/*
+ * A fragment that does not enable its target: a fixup may not patch its
+ * properties (refused), and plain ones stay for the notifier's add only.
+ */
+static void fdt_test_target_props_need_enable(struct kunit *test)
+{
+	static const char * const status[] = { NULL, "disabled" };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(status); i++) {
+		size_t len;
+		void *blob = tb_target_props(test, status[i], &len);
+
+		expect_refused(test, blob, len,
+			       "fixup of &bone_gpio patches rts-gpios of __overlay__ of fragment@0, which does not enable its target");
+	}
 }
 
 static void fdt_test_unexported(struct kunit *test)
@@ -1778,6 +1891,8 @@ static struct kunit_case capebus_fdt_test_cases[] = {
 	KUNIT_CASE(fdt_test_enable_taken_out),
 	KUNIT_CASE(fdt_test_enable_only_okay),
 	KUNIT_CASE(fdt_test_reserved_enable),
+	KUNIT_CASE(fdt_test_target_props_taken_out),
+	KUNIT_CASE(fdt_test_target_props_need_enable),
 	KUNIT_CASE(fdt_test_damaged),
 	KUNIT_CASE_SLOW(fdt_test_mutations),
 	{}

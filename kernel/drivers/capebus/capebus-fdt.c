@@ -28,12 +28,17 @@
  *    renumbering, which adds the live tree's largest phandle, can neither
  *    wrap nor land on a live node); "linux,phandle" is refused (the kernel
  *    reads it, this file would not); no cell is patched twice and none
- *    outside the fragments' bodies;
+ *    outside the fragments' bodies (but a fragment's target, and by a
+ *    __fixups__ entry a property a fragment sets on the target it
+ *    enables);
  *  - takes out of the fragments the one edit of an existing node a cape
  *    may ask for, status = "okay" on a target (enabling a header bus the
  *    board leaves disabled), and lists those targets at the root: capebus
  *    makes that edit itself, counted and exactly reverted, rather than
- *    through the overlay (whose removal would leak the property);
+ *    through the overlay (whose removal would leak the property); the other
+ *    properties such a fragment sets on its target (an RS-485 UART's) are
+ *    taken out with it, for capebus to refuse or set (a reference in them
+ *    is a __fixups__ one: an export);
  *  - writes a new blob without __fixups__, so that nothing is left for
  *    the kernel's resolver (of_resolve_phandles()) to look up in the
  *    board's __symbols__.
@@ -115,6 +120,7 @@ struct cb_node {
 	u32 phandle;		/* its phandle property, as the blob has it */
 	u32 new_phandle;	/* what capebus renumbers it to, 0 if none */
 	enum cb_kind kind;
+	bool enables;		/* an __overlay__ whose status capebus takes */
 };
 
 struct cb_prop {
@@ -146,6 +152,8 @@ struct cb_fdt {
 	int local_fixups;	/* node index of /__local_fixups__, or -1 */
 	u32 enables[CAPEBUS_FDT_MAX_ENABLES];	/* target phandles, big-endian */
 	unsigned int num_enables;
+	u8 *tprops;		/* CAPEBUS_FDT_PROPS_PROP's records */
+	u32 tprops_len;
 	char *why;
 	size_t why_len;
 };
@@ -757,6 +765,9 @@ static int cb_check_root(struct cb_fdt *f)
 	if (cb_find_prop(f, 0, CAPEBUS_FDT_ENABLE_PROP))
 		return cb_bad(f, "overlay sets %s, which capebus reserves",
 			      CAPEBUS_FDT_ENABLE_PROP);
+	if (cb_find_prop(f, 0, CAPEBUS_FDT_PROPS_PROP))
+		return cb_bad(f, "overlay sets %s, which capebus reserves",
+			      CAPEBUS_FDT_PROPS_PROP);
 
 	for (i = 0; i < root->num_children; i++) {
 		int c = f->children[root->first_child + i];
@@ -1021,6 +1032,27 @@ static int cb_local_fixups(struct cb_fdt *f, int lf, int node)
 	return 0;
 }
 
+/* Is @p "okay" (or "ok"), as the kernel reads a status? */
+static bool cb_okay(const struct cb_fdt *f, const struct cb_prop *p)
+{
+	const u8 *v = cb_struct(f) + p->value;
+
+	return (p->len == 5 && !memcmp(v, "okay", 5)) ||
+	       (p->len == 3 && !memcmp(v, "ok", 3));
+}
+
+/*
+ * Does the __overlay__ node @ov enable its fragment's target: status =
+ * "okay", and the fragment has a target (not a target-path)?
+ */
+static bool cb_enabling(const struct cb_fdt *f, int ov)
+{
+	const struct cb_prop *st = cb_find_prop(f, ov, "status");
+
+	return f->nodes[ov].kind == CB_OVERLAY && st && cb_okay(f, st) &&
+	       cb_find_prop(f, f->nodes[ov].parent, "target");
+}
+
 /* The node at an absolute path of the overlay, names matched exactly. */
 static int cb_node_by_path(const struct cb_fdt *f, const char *path,
 			   size_t len)
@@ -1074,12 +1106,22 @@ static int cb_fixup_one(struct cb_fdt *f, const char *label, const char *ent,
 	if (!p)
 		return cb_bad(f, "fixup of &%s names property %s of %s, which it does not have",
 			      label, pname, f->nodes[node].name);
-	/* A node the cape adds, or the target of a fragment. */
-	if (f->nodes[node].kind != CB_BODY &&
-	    !(f->nodes[node].kind == CB_FRAGMENT && !strcmp(pname, "target")))
+	/*
+	 * A node the cape adds, the target of a fragment, or a property a
+	 * fragment sets on the target it enables (taken out, for capebus to
+	 * set if the connector lets capes: cb_take_props()).
+	 */
+	if (f->nodes[node].kind == CB_OVERLAY && strcmp(pname, "status")) {
+		if (!cb_enabling(f, node))
+			return cb_bad(f,
+				      "fixup of &%s patches %s of __overlay__ of %s, which does not enable its target (status = \"okay\")",
+				      label, pname, cb_name(f, f->nodes[node].parent));
+	} else if (f->nodes[node].kind != CB_BODY &&
+		   !(f->nodes[node].kind == CB_FRAGMENT && !strcmp(pname, "target"))) {
 		return cb_bad(f,
 			      "fixup of &%s patches %s of %s, which is not a node the overlay adds",
 			      label, pname, f->nodes[node].name);
+	}
 	ret = cb_patch_cell(f, p, offset, "a fixup");
 	if (ret)
 		return ret;
@@ -1156,9 +1198,9 @@ static int cb_take_enables(struct cb_fdt *f)
 		if (strcmp(p->name, "status") || f->nodes[ov].kind != CB_OVERLAY)
 			continue;
 		t = cb_find_prop(f, f->nodes[ov].parent, "target");
-		if (!t || !((p->len == 5 && !memcmp(s + p->value, "okay", 5)) ||
-			    (p->len == 3 && !memcmp(s + p->value, "ok", 3))))
+		if (!t || !cb_okay(f, p))
 			continue;
+		f->nodes[ov].enables = true;
 
 		memcpy(&target, s + t->value, sizeof(target));
 		for (j = 0; j < f->num_enables; j++)
@@ -1177,6 +1219,70 @@ static int cb_take_enables(struct cb_fdt *f)
 	return 0;
 }
 
+/* Properties of an __overlay__ cb_take_props() leaves to the notifier. */
+static bool cb_kept_prop(const char *name)
+{
+	return !strcmp(name, "status") || !strcmp(name, "phandle") ||
+	       !strcmp(name, "#address-cells") || !strcmp(name, "#size-cells");
+}
+
+/*
+ * The other properties of a fragment that enables its target, set on the
+ * target: recorded at the root (CAPEBUS_FDT_PROPS_PROP), references
+ * resolved, and overwritten with FDT_NOP tokens as its status is.  capebus
+ * refuses them unless the connector lets capes set them on that target, and
+ * sets them itself, before the status, reverted with it.  Its cell sizes
+ * (the notifier compares them with the target's) and a phandle (refused
+ * there as an edit) stay.
+ */
+static int cb_take_props(struct cb_fdt *f)
+{
+	u8 *s = cb_struct(f), *r;
+	u32 i, o, len = 0;
+
+	for (i = 0; i < f->num_props; i++) {
+		const struct cb_prop *p = &f->props[i];
+		const struct cb_node *ov = &f->nodes[p->node];
+
+		if (!ov->enables || cb_kept_prop(p->name))
+			continue;
+		len += 8 + cb_align4(f->nodes[ov->parent].name_len + 1 +
+				     strlen(p->name) + 1) + cb_align4(p->len);
+	}
+	if (!len)
+		return 0;
+	f->tprops = kvzalloc(len, GFP_KERNEL);
+	if (!f->tprops)
+		return -ENOMEM;
+
+	r = f->tprops;
+	for (i = 0; i < f->num_props; i++) {
+		const struct cb_prop *p = &f->props[i];
+		const struct cb_node *ov = &f->nodes[p->node];
+		const struct cb_node *frag;
+		const struct cb_prop *t;
+		size_t nlen = strlen(p->name);
+
+		if (!ov->enables || cb_kept_prop(p->name))
+			continue;
+		frag = &f->nodes[ov->parent];
+		t = cb_find_prop(f, ov->parent, "target");
+		memcpy(r, s + t->value, 4);
+		cb_put_be32(r + 4, p->len);
+		r += 8;
+		memcpy(r, frag->name, frag->name_len);
+		memcpy(r + frag->name_len + 1, p->name, nlen);
+		r += cb_align4(frag->name_len + 1 + nlen + 1);
+		memcpy(r, s + p->value, p->len);
+		r += cb_align4(p->len);
+		for (o = p->value - 12; o < p->value + cb_align4(p->len); o += 4)
+			cb_put_be32(s + o, CB_FDT_NOP);
+	}
+	f->tprops_len = len;
+
+	return 0;
+}
+
 /*
  * The blob the overlay code gets: header, an empty reservation map, the
  * structure without /__fixups__ and with the list of targets to enable (if
@@ -1186,6 +1292,8 @@ static int cb_emit(struct cb_fdt *f, void **out, size_t *out_len)
 {
 	const u32 enable_len = f->num_enables ? sizeof(CAPEBUS_FDT_ENABLE_PROP) : 0;
 	const u32 enable_prop = f->num_enables ? 12 + 4 * f->num_enables : 0;
+	const u32 props_len = f->tprops_len ? sizeof(CAPEBUS_FDT_PROPS_PROP) : 0;
+	const u32 props_prop = f->tprops_len ? 12 + f->tprops_len : 0;
 	const struct cb_node *root = &f->nodes[0];
 	u32 ins = root->begin + 8;	/* past BEGIN_NODE and the empty name */
 	u32 skip_from = f->size_struct, skip_to = f->size_struct;
@@ -1199,11 +1307,11 @@ static int cb_emit(struct cb_fdt *f, void **out, size_t *out_len)
 	}
 
 	/* Leading NOPs are dropped: the root comes first. */
-	size_struct = (ins - root->begin) + enable_prop +
+	size_struct = (ins - root->begin) + enable_prop + props_prop +
 		      (skip_from - ins) + (f->size_struct - skip_to);
 	off_struct = CB_FDT_HEADER_SIZE + CB_FDT_RSV_SIZE;
 	off_strings = off_struct + size_struct;
-	total = off_strings + f->size_strings + enable_len;
+	total = off_strings + f->size_strings + enable_len + props_len;
 
 	b = kvzalloc(total, GFP_KERNEL);
 	if (!b)
@@ -1216,7 +1324,7 @@ static int cb_emit(struct cb_fdt *f, void **out, size_t *out_len)
 	cb_put_be32(b + 16, CB_FDT_HEADER_SIZE);
 	cb_put_be32(b + 20, 17);
 	cb_put_be32(b + 24, 16);
-	cb_put_be32(b + 32, f->size_strings + enable_len);
+	cb_put_be32(b + 32, f->size_strings + enable_len + props_len);
 	cb_put_be32(b + 36, size_struct);
 
 	d = b + off_struct;
@@ -1229,6 +1337,13 @@ static int cb_emit(struct cb_fdt *f, void **out, size_t *out_len)
 		memcpy(d + 12, f->enables, 4 * f->num_enables);
 		d += enable_prop;
 	}
+	if (f->tprops_len) {
+		cb_put_be32(d, CB_FDT_PROP);
+		cb_put_be32(d + 4, f->tprops_len);
+		cb_put_be32(d + 8, f->size_strings + enable_len);
+		memcpy(d + 12, f->tprops, f->tprops_len);
+		d += props_prop;
+	}
 	memcpy(d, s + ins, skip_from - ins);
 	d += skip_from - ins;
 	memcpy(d, s + skip_to, f->size_struct - skip_to);
@@ -1236,6 +1351,8 @@ static int cb_emit(struct cb_fdt *f, void **out, size_t *out_len)
 	memcpy(b + off_strings, f->buf + f->off_strings, f->size_strings);
 	memcpy(b + off_strings + f->size_strings, CAPEBUS_FDT_ENABLE_PROP,
 	       enable_len);
+	memcpy(b + off_strings + f->size_strings + enable_len,
+	       CAPEBUS_FDT_PROPS_PROP, props_len);
 
 	*out = b;
 	*out_len = total;
@@ -1312,6 +1429,7 @@ static int cb_alloc(struct cb_fdt *f)
 static void cb_free(struct cb_fdt *f)
 {
 	kvfree(f->index);
+	kvfree(f->tprops);
 	kvfree(f->buf);
 }
 
@@ -1385,6 +1503,8 @@ int capebus_fdt_resolve(const void *blob, size_t len,
 		ret = cb_take_enables(&f);
 	}
 	if (!ret)
+		ret = cb_take_props(&f);
+	if (!ret)
 		ret = cb_emit(&f, out, out_len);
 	if (!ret && info)
 		cb_count(&f, info);
@@ -1427,3 +1547,43 @@ const void *capebus_fdt_root_prop(const void *fdt, const char *name, u32 *len)
 	return NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(capebus_fdt_root_prop);
+
+/**
+ * capebus_fdt_target_prop() - a property a fragment sets on its target
+ * @fdt: a blob capebus_fdt_resolve() wrote
+ * @i: which (0 for the first)
+ * @tp: where to store it; its pointers point into @fdt
+ *
+ * Return: 0, or -ENOENT if the overlay sets fewer than @i + 1.
+ */
+int capebus_fdt_target_prop(const void *fdt, unsigned int i,
+			    struct capebus_fdt_target_prop *tp)
+{
+	u32 len = 0, at = 0, left, flen, nlen;
+	const u8 *r;
+
+	r = capebus_fdt_root_prop(fdt, CAPEBUS_FDT_PROPS_PROP, &len);
+	if (!r)
+		return -ENOENT;
+	/* capebus_fdt_resolve() wrote it: every record is whole. */
+	for (;;) {
+		if (len - at < 8)
+			return -ENOENT;
+		left = len - at - 8;
+		tp->target = cb_be32(r + at);
+		tp->len = cb_be32(r + at + 4);
+		tp->fragment = (const char *)r + at + 8;
+		flen = strnlen(tp->fragment, left);
+		if (flen + 1 >= left)
+			return -ENOENT;
+		tp->name = tp->fragment + flen + 1;
+		nlen = strnlen(tp->name, left - flen - 1);
+		if (cb_align4(flen + 1 + nlen + 1) + (u64)tp->len > left)
+			return -ENOENT;
+		tp->value = r + at + 8 + cb_align4(flen + 1 + nlen + 1);
+		if (!i--)
+			return 0;
+		at += 8 + cb_align4(flen + 1 + nlen + 1) + cb_align4(tp->len);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(capebus_fdt_target_prop);

@@ -16,6 +16,18 @@
  */
 #define CAPEBUS_FDT_ENABLE_PROP	"capebus,enable-targets"
 
+/*
+ * The root property carrying the properties fragments set on the targets
+ * they enable (beside status = "okay" in the same __overlay__: an RS-485
+ * UART's rts-gpios), taken out of the overlay as status is: capebus sets
+ * them itself, if the connector lets capes set them on that target
+ * (target-properties), and reverts them with the status (capebus-enable.c).
+ * Records, each 4-byte aligned: the target's phandle, the value's length
+ * (both big-endian), the fragment's name and the property's name (each
+ * NUL-terminated), padding, the value (capebus_fdt_target_prop()).
+ */
+#define CAPEBUS_FDT_PROPS_PROP	"capebus,target-props"
+
 /* Most targets one overlay may enable. */
 #define CAPEBUS_FDT_MAX_ENABLES	8
 
@@ -102,5 +114,25 @@ int capebus_fdt_resolve(const void *blob, size_t len,
 			struct capebus_fdt_info *info, char *why, size_t why_len);
 const void *capebus_fdt_root_prop(const void *fdt, const char *name,
 				  u32 *len);
+
+/**
+ * struct capebus_fdt_target_prop - a property a fragment sets on the target
+ *	it enables (CAPEBUS_FDT_PROPS_PROP)
+ * @target: the target's phandle
+ * @fragment: the fragment's name
+ * @name: the property's name
+ * @value: its value, references resolved
+ * @len: bytes at @value
+ */
+struct capebus_fdt_target_prop {
+	u32 target;
+	const char *fragment;
+	const char *name;
+	const void *value;
+	u32 len;
+};
+
+int capebus_fdt_target_prop(const void *fdt, unsigned int i,
+			    struct capebus_fdt_target_prop *tp);
 
 #endif /* _CAPEBUS_FDT_H */

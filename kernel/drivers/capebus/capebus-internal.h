@@ -65,11 +65,16 @@ struct capebus_slot {
  * @pins: the header pins behind it (a bus's lines), empty if none: while a
  *	cape's overlay has it enabled, they are held for the bus
  * @name: what messages call it (its export name, if it has one)
+ * @props: the properties cape overlays that enable it may set on it (a
+ *	string list, the connector's target-properties), or NULL
+ * @props_len: bytes at @props
  */
 struct capebus_target {
 	struct device_node *np;
 	DECLARE_BITMAP(pins, CAPEBUS_MAX_PINS);
 	char name[32];
+	char *props;
+	size_t props_len;
 };
 
 /**
@@ -156,6 +161,11 @@ extern const struct device_type capebus_cape_type;
  * (capebus-eeprom-slots.c, capebus-of.c): documented where defined.
  */
 void capebus_controller_enable_parts(struct capebus_controller *ctrl);
+int capebus_controller_set_target_props(struct capebus_controller *ctrl,
+					struct device_node *np,
+					const char *props, size_t len);
+bool capebus_target_settable(const struct capebus_target *t,
+			     const char *name);
 int capebus_controller_set_target_pins(struct capebus_controller *ctrl,
 				       struct device_node *np, const char *name,
 				       const unsigned long *pins);
@@ -221,6 +231,10 @@ int capebus_overlay_bus_pins(struct cape_device *cape,
 			     const unsigned long *muxed, unsigned long *pins,
 			     unsigned long *shared, char *why, size_t why_len);
 int capebus_overlay_enable(struct cape_device *cape, char *why, size_t why_len);
+int capebus_overlay_verify_target_prop(struct cape_device *cape,
+				       struct device_node *target,
+				       const char *name, const void *value,
+				       u32 len, char *why, size_t why_len);
 void capebus_overlay_disable(struct cape_device *cape);
 void capebus_enable_exit(void);
 

@@ -4,7 +4,7 @@
  * connector binding states its header's rules alike (see the capebus
  * connector bindings): pins the board holds or shares, per-rail budgets,
  * the nodes capes may extend, the names cape overlays may use, the pins
- * behind each bus.
+ * behind each bus, the properties capes may set on a bus they enable.
  */
 
 #include <linux/bitmap.h>
@@ -144,6 +144,47 @@ static int capebus_of_read_target_pins(struct capebus_controller *ctrl,
 	return 0;
 }
 
+/*
+ * The connector's target-properties node: each property names an exported
+ * cape target, its value the properties a cape overlay that enables the
+ * target may set on it (an RS-485 UART's).  No other may be set.
+ */
+static int capebus_of_read_target_props(struct capebus_controller *ctrl,
+					struct device *dev)
+{
+	struct property *prop;
+	struct device_node *np;
+	int ret;
+
+	struct device_node *tp __free(device_node) =
+		of_get_child_by_name(dev->of_node, "target-properties");
+	struct device_node *exports __free(device_node) =
+		of_get_child_by_name(dev->of_node, "export-symbols");
+	if (!tp)
+		return 0;
+
+	for_each_property_of_node(tp, prop) {
+		if (!strcmp(prop->name, "name") || !strcmp(prop->name, "phandle"))
+			continue;
+		np = exports ? of_parse_phandle(exports, prop->name, 0) : NULL;
+		ret = np ? capebus_controller_set_target_props(ctrl, np,
+							       prop->value,
+							       prop->length) :
+			   -ENOENT;
+		of_node_put(np);
+		if (ret == -EINVAL)
+			return dev_err_probe(dev, ret,
+					     "target-properties: %s is not a list of properties capes may set\n",
+					     prop->name);
+		if (ret)
+			return dev_err_probe(dev, ret,
+					     "target-properties: %s is not an exported cape target\n",
+					     prop->name);
+	}
+
+	return 0;
+}
+
 /* cape-platform-compatibles: the platform devices capes may make. */
 static int capebus_of_read_platform_compatibles(struct capebus_controller *ctrl,
 						struct device *dev)
@@ -193,9 +234,10 @@ static int capebus_of_read_budgets(struct capebus_controller *ctrl,
  * Reads the connector properties every capebus connector binding shares:
  * "<rail>-budget-microamp" per rail of the header, "board-pins",
  * "shared-pins", "cape-targets" (required), "cape-platform-compatibles",
- * and the "export-symbols" and "target-pins" child nodes, and hands them
- * to capebus_controller_set_resources(), _add_target(),
- * _add_platform_compatible(), _add_export() and _set_target_pins().
+ * and the "export-symbols", "target-pins" and "target-properties" child
+ * nodes, and hands them to capebus_controller_set_resources(),
+ * _add_target(), _add_platform_compatible(), _add_export(),
+ * _set_target_pins() and _set_target_props().
  *
  * Return: 0, or an error (logged, naming the property).
  */
@@ -236,6 +278,10 @@ int capebus_controller_of_read(struct capebus_controller *ctrl,
 	if (ret)
 		return ret;
 
-	return capebus_of_read_target_pins(ctrl, dev);
+	ret = capebus_of_read_target_pins(ctrl, dev);
+	if (ret)
+		return ret;
+
+	return capebus_of_read_target_props(ctrl, dev);
 }
 EXPORT_SYMBOL_GPL(capebus_controller_of_read);

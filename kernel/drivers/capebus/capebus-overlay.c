@@ -768,56 +768,105 @@ static int capebus_verify_irq_inherited(struct capebus_apply *ap,
 	return 0;
 }
 
+/* Every reference in @prop of @np, a node the overlay adds or sets. */
+static int capebus_verify_prop(struct capebus_apply *ap, struct device_node *np,
+			       struct property *prop, struct device_node *top)
+{
+	const struct capebus_plain_ref *pr;
+	const char *name = prop->name;
+	int ret;
+
+	if (!strcmp(name, "gpio-map") || !strcmp(name, "interrupt-map"))
+		return capebus_refuse(ap,
+				      "references: node %pOFn has %s, which cape overlays may not have",
+				      np, name);
+	if (name[0] == '#' && strlen(name) > 5 &&
+	    !strcmp(name + strlen(name) - 5, "cells") &&
+	    (prop->length != 4 ||
+	     be32_to_cpup(prop->value) > CAPEBUS_FDT_MAX_CELLS))
+		return capebus_refuse(ap,
+				      "cells: property %s of node %pOFn is not one cell of at most %u",
+				      name, np, CAPEBUS_FDT_MAX_CELLS);
+	/* The unflattener takes them for a phandle (capebus-fdt.c too). */
+	if (!strcmp(name, "linux,phandle") || !strcmp(name, "ibm,phandle"))
+		return capebus_refuse(ap,
+				      "phandles: node %pOFn has %s, which cape overlays may not have",
+				      np, name);
+	/*
+	 * A property of any length is read cell by cell: the OF core
+	 * reads the whole cells of one whose length is not a multiple
+	 * of 4 (a 13-byte gpios was a reference an outside review
+	 * got past an earlier check that skipped such properties).
+	 */
+	if (!strcmp(name, "interrupts")) {
+		ret = capebus_verify_irq_inherited(ap, np, prop, top);
+	} else if (prop->length < 4 || !strcmp(name, "phandle") ||
+		   !strcmp(name, "reg") || !strcmp(name, "ranges")) {
+		return 0;	/* no whole cell, or data by the spec */
+	} else if (!strcmp(name, "interrupts-extended")) {
+		ret = capebus_verify_irq_extended(ap, np, prop);
+	} else {
+		pr = capebus_plain_ref(name);
+		ret = pr ? capebus_verify_plain_ref(ap, np, prop, pr) :
+			   capebus_verify_named_refs(ap, np, prop);
+	}
+	return ret;
+}
+
 /* Every reference in the properties of @np, a node the overlay adds. */
 static int capebus_verify_refs(struct capebus_apply *ap, struct device_node *np,
 			       struct device_node *top)
 {
-	const struct capebus_plain_ref *pr;
 	struct property *prop;
 	int ret;
 
 	for_each_property_of_node(np, prop) {
-		const char *name = prop->name;
-
-		if (!strcmp(name, "gpio-map") || !strcmp(name, "interrupt-map"))
-			return capebus_refuse(ap,
-					      "references: node %pOFn has %s, which cape overlays may not have",
-					      np, name);
-		if (name[0] == '#' && strlen(name) > 5 &&
-		    !strcmp(name + strlen(name) - 5, "cells") &&
-		    (prop->length != 4 ||
-		     be32_to_cpup(prop->value) > CAPEBUS_FDT_MAX_CELLS))
-			return capebus_refuse(ap,
-					      "cells: property %s of node %pOFn is not one cell of at most %u",
-					      name, np, CAPEBUS_FDT_MAX_CELLS);
-		/* The unflattener takes them for a phandle (capebus-fdt.c too). */
-		if (!strcmp(name, "linux,phandle") || !strcmp(name, "ibm,phandle"))
-			return capebus_refuse(ap,
-					      "phandles: node %pOFn has %s, which cape overlays may not have",
-					      np, name);
-		/*
-		 * A property of any length is read cell by cell: the OF core
-		 * reads the whole cells of one whose length is not a multiple
-		 * of 4 (a 13-byte gpios was a reference an outside review
-		 * got past an earlier check that skipped such properties).
-		 */
-		if (!strcmp(name, "interrupts")) {
-			ret = capebus_verify_irq_inherited(ap, np, prop, top);
-		} else if (prop->length < 4 || !strcmp(name, "phandle") ||
-			   !strcmp(name, "reg") || !strcmp(name, "ranges")) {
-			continue;	/* no whole cell, or data by the spec */
-		} else if (!strcmp(name, "interrupts-extended")) {
-			ret = capebus_verify_irq_extended(ap, np, prop);
-		} else {
-			pr = capebus_plain_ref(name);
-			ret = pr ? capebus_verify_plain_ref(ap, np, prop, pr) :
-				   capebus_verify_named_refs(ap, np, prop);
-		}
+		ret = capebus_verify_prop(ap, np, prop, top);
 		if (ret)
 			return ret;
 	}
 
 	return 0;
+}
+
+/**
+ * capebus_overlay_verify_target_prop() - the rules of references, on a
+ *	property a cape's overlay sets on a target it enables
+ * @cape: the cape, its overlay resolved
+ * @target: the target
+ * @name: the property
+ * @value: its value, as capebus will set it
+ * @len: bytes at @value
+ * @why: where to say why not
+ * @why_len: bytes at @why
+ *
+ * A reference the overlay declared is an export by construction (the
+ * resolver patches no other into such a property); a raw cell is refused
+ * where the kernel would read it as a board node's phandle, and a GPIO
+ * through the connector's nexus names a header pin the cape declares, as in
+ * the nodes an overlay adds.  The target's own parent is no interrupt
+ * parent of the cape's.
+ *
+ * Return: 0, or -EINVAL (@why says why).
+ */
+int capebus_overlay_verify_target_prop(struct cape_device *cape,
+				       struct device_node *target,
+				       const char *name, const void *value,
+				       u32 len, char *why, size_t why_len)
+{
+	struct capebus_apply ap = { .cape = cape };
+	struct property prop = {
+		.name = (char *)name,
+		.value = (void *)value,
+		.length = len,
+	};
+	int ret;
+
+	ret = capebus_verify_prop(&ap, target, &prop, target->parent);
+	if (ret)
+		strscpy(why, ap.why, why_len);
+
+	return ret;
 }
 
 /* ---- bus addresses -------------------------------------------------------- */
@@ -1110,6 +1159,16 @@ static int capebus_verify_fragment(struct capebus_apply *ap,
 		     !of_prop_cmp(prop->name, "#size-cells")) &&
 		    capebus_prop_same(target, prop))
 			continue;
+		/*
+		 * One the connector lets capes set there: capebus-fdt.c took
+		 * it out of a fragment that enables the target, so this one
+		 * does not.
+		 */
+		if (capebus_target_settable(capebus_controller_target(ctrl, target),
+					    prop->name))
+			return capebus_refuse(ap,
+					      "add only: fragment %s sets property %s of %pOF, which it does not enable: a cape sets it only with status = \"okay\"",
+					      frag, prop->name, target);
 		return capebus_refuse(ap,
 				      "add only: fragment %s sets property %s of %pOF",
 				      frag, prop->name, target);

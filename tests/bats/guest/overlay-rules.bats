@@ -13,7 +13,8 @@ load cfs-run
 FIX=$BATS_TEST_DIRNAME/fixtures
 HOSTILE=(edit-property edit-node eeprom-address two-at-one-address rtc-at-68
 	raw-phandle unexported self-target lookalike-fixups wrong-cells
-	out-of-targets undeclared-pin)
+	out-of-targets undeclared-pin rs485-undeclared rs485-not-enabled
+	rs485-raw-phandle)
 
 setup_file() {
 	local f raw
@@ -30,10 +31,18 @@ setup_file() {
 		capebus-tests CFS-THIEF 0000TEST0002 --pin P9.19=0xE072 --pin P9.20=0xE072 \
 		--overlay "$BATS_FILE_TMPDIR/eeprom-address.dtbo"
 
+	# The real RS-485 cape (cape-defs/bone/board-props/), as capetool
+	# writes it for the BeagleBone Black: its EEPROM image and overlay.
+	"${CB_CAPETOOL:-$CB_TOP/build/capetool/host/capetool}" create \
+		"$CB_TOP/cape-defs/bone/board-props/bb-uart4-rs485.cape" --board beaglebone-black \
+		-o "$BATS_FILE_TMPDIR/fw" >/dev/null
+
 	guest_boot
 	for f in "${HOSTILE[@]}" rtc; do
 		guest_put "$BATS_FILE_TMPDIR/$f.dtbo"
 	done
+	guest_put "$BATS_FILE_TMPDIR/fw/BB-UART4-RS485-00A0.eeprom" rs485.eeprom
+	guest_put "$BATS_FILE_TMPDIR/fw/BB-UART4-RS485-00A0.dtbo" rs485.dtbo
 	guest_put "$BATS_FILE_TMPDIR/thief.eeprom"
 	guest_put "$FIX/configfs-lib.sh" cfs.sh
 	guest_run '. /host/cfs.sh; dt_hash > /tmp/dt.base; cat /tmp/dt.base'
@@ -120,6 +129,36 @@ refused() {
 
 @test "pins: a header GPIO of a pin the cape does not declare is refused" {
 	refused undeclared-pin "references: property gpios of node led-0 uses header pin P9.12, which the cape does not declare"
+}
+
+@test "target properties: the real BB-UART4-RS485 sets the RS-485 properties on uart4, the DE GPIO through the nexus, and they go with it" {
+	U=/proc/device-tree/serial-header4
+	cfs_run "ls $U > /tmp/u.base; mkdir \$CAPES/rs && cat /host/rs485.eeprom > \$CAPES/rs/eeprom && cat /host/rs485.dtbo > \$CAPES/rs/dtbo &&
+		echo 1 > \$CAPES/rs/enable; cat \$CAPES/rs/status; cat $U/status; echo
+		od -An -tx1 $U/rts-gpios | tr -d ' \n'; echo; od -An -tx1 /proc/device-tree/capebus/phandle | tr -d ' \n'; echo
+		od -An -tx1 $U/rs485-rts-delay | tr -d ' \n'; echo; ls $U | grep -c rs485-enabled-at-boot-time
+		rmdir \$CAPES/rs; ls $U | cmp -s - /tmp/u.base && echo same-node; [ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.base)\" ] && echo same-tree"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = loaded ]
+	[ "${lines[1]}" = okay ]
+	# <&bone_gpio 927 0>: the connector's nexus, P9.27, active high
+	[ "${lines[2]}" = "${lines[3]}0000039f00000000" ]
+	[ "${lines[4]}" = 0000000000000000 ]
+	[ "${lines[5]}" = 1 ]
+	# gone with the cape: the node as the board has it
+	[ "${lines[*]:6}" = "same-node same-tree" ]
+}
+
+@test "target properties: a property the connector does not list for the target is refused" {
+	refused rs485-undeclared "overlay refused: add only: fragment fragment@0 sets property current-speed of /serial-header4, which capebus0 does not let capes set (target-properties)"
+}
+
+@test "target properties: a listed property on a target the cape does not enable is refused" {
+	refused rs485-not-enabled "overlay refused: add only: fragment fragment@0 sets property rs485-rts-delay of /serial-header4, which it does not enable: a cape sets it only with status = \"okay\""
+}
+
+@test "target properties: a raw phandle in rts-gpios is refused" {
+	refused rs485-raw-phandle "overlay refused: references: property rts-gpios of node serial-header4 names /gpio-sim/bank0, which the connector does not export"
 }
 
 @test "an EEPROM image carrying a hostile overlay is refused the same way" {

@@ -278,16 +278,33 @@ DTS
 	[[ $output == *"pmic-charger: a platform device of compatible ti,tps65217-charger, which the connector does not list"* ]]
 }
 
-@test "the RS-485 cape (cape-defs/bone/board-props/) is refused by the connector: its properties are on the board's UART" {
+@test "the RS-485 cape (cape-defs/bone/board-props/) fits the connector: its properties are ones target-properties lets capes set on uart4" {
 	need
 	mkdir -p "$BATS_TEST_TMPDIR/rs"
 	"$CAPETOOL_RELEASE" create "$DEFS/bone/board-props/bb-uart4-rs485.cape" --board beaglebone-black \
 		-o "$BATS_TEST_TMPDIR/rs/" >/dev/null
 	check am335x-boneblack "$BATS_TEST_TMPDIR/rs"
+	[ "$status" -eq 0 ]
+	[[ ${lines[1]} == "ok 1 "*"BB-UART4-RS485-00A0.dtbo: 3 pins (3 with a pad), 0 nodes, 2 references" ]]
+	# a property the connector does not list for uart4: refused
+	cat > "$BATS_TEST_TMPDIR/x.dtso" <<'DTS'
+/dts-v1/;
+/plugin/;
+&bone_uart_4 {
+	status = "okay";
+	current-speed = <9600>;
+};
+DTS
+	dtc -q -I dts -O dtb -o "$BATS_TEST_TMPDIR"/rs/BB-UART4-RS485-00A0.dtbo "$BATS_TEST_TMPDIR/x.dtso"
+	check am335x-boneblack "$BATS_TEST_TMPDIR/rs"
 	[ "$status" -eq 1 ]
-	# the DE GPIO through the nexus is a property of the board's node, not
-	# of a node the cape adds (and rs485-rts-delay would fail add only)
-	[[ $output == *"fixup of &bone_gpio patches rts-gpios of __overlay__, which is not a node the overlay adds"* ]]
+	[[ $output == *"fragment fragment@0 sets property current-speed of bone_uart_4, which the connector does not let capes set (target-properties)"* ]]
+	# the DE GPIO through the nexus on a uart4 the cape does not enable: refused
+	sed -i -e '/status/d' -e 's/current-speed = <9600>/rts-gpios = <\&bone_gpio 927 0>/' "$BATS_TEST_TMPDIR/x.dtso"
+	dtc -q -I dts -O dtb -o "$BATS_TEST_TMPDIR"/rs/BB-UART4-RS485-00A0.dtbo "$BATS_TEST_TMPDIR/x.dtso"
+	check am335x-boneblack "$BATS_TEST_TMPDIR/rs"
+	[ "$status" -eq 1 ]
+	[[ $output == *"fixup of &bone_gpio patches rts-gpios of __overlay__ of fragment@0, which does not enable its target"* ]]
 }
 
 # need_rpi: the Pi 4 B's DTB setup_file built, or no_ksrc.

@@ -27,11 +27,14 @@
  *    kernel's cape limits; then every fragment's target in the result must
  *    be one of cape-targets, and a node added to a simple-bus target (one
  *    the kernel populates) must have a compatible the connector's
- *    cape-platform-compatibles lists, every string of it, and a fragment
+ *    cape-platform-compatibles lists, every string of it, a fragment
  *    may set no property of its target, but #address-cells and
- *    #size-cells equal to the target's (the rules capebus-overlay.c
- *    applies on the live tree, written again here; not its others: bus
- *    addresses, references and the nodes a cape adds).
+ *    #size-cells equal to the target's, and a property a fragment sets on
+ *    the target it enables (the resolver's capebus,target-props) must be
+ *    one the connector's target-properties lists for the target's export
+ *    name (the rules capebus-overlay.c and capebus-enable.c apply on the
+ *    live tree, written again here; not their others: bus addresses,
+ *    references and the nodes a cape adds).
  * Exit status 1 if any cape is refused.
  */
 #include <libfdt.h>
@@ -249,6 +252,43 @@ static int check_add_only(const void *overlay, int frag, u32 target,
 	return 0;
 }
 
+/*
+ * 0, or why a property the resolved overlay sets on a target it enables is
+ * not one the connector's target-properties lists for that target (by the
+ * name export-symbols gives it).
+ */
+static int check_target_props(const void *out, char *why, size_t why_len)
+{
+	struct capebus_fdt_target_prop tp;
+	int exports = fdt_subnode_offset(board, conn, "export-symbols");
+	int tprops = fdt_subnode_offset(board, conn, "target-properties");
+	unsigned int i;
+	int prop;
+
+	for (i = 0; !capebus_fdt_target_prop(out, i, &tp); i++) {
+		const char *name = NULL;
+
+		fdt_for_each_property_offset(prop, board, exports) {
+			const char *n;
+			int len;
+			const fdt32_t *v = fdt_getprop_by_offset(board, prop, &n, &len);
+
+			if (v && len == 4 && fdt32_to_cpu(*v) == tp.target) {
+				name = n;
+				break;
+			}
+		}
+		if (!name || tprops < 0 ||
+		    fdt_stringlist_search(board, tprops, name, tp.name) < 0) {
+			snprintf(why, why_len,
+				 "fragment %s sets property %s of %s, which the connector does not let capes set (target-properties)",
+				 tp.fragment, tp.name, name ? name : "a node it does not export");
+			return -EPERM;
+		}
+	}
+	return 0;
+}
+
 /* 0, or why the overlay does not resolve against the connector. */
 static int check_overlay(const char *path, char *why, size_t why_len,
 			 struct capebus_fdt_info *info)
@@ -262,6 +302,11 @@ static int check_overlay(const char *path, char *why, size_t why_len,
 	free(blob);
 	if (ret)
 		return ret;
+	ret = check_target_props(out, why, why_len);
+	if (ret) {
+		free(out);
+		return ret;
+	}
 	fdt_for_each_subnode(frag, out, 0) {
 		const fdt32_t *t = fdt_getprop(out, frag, "target", NULL);
 
