@@ -374,16 +374,23 @@ static const struct cape_pin *def_pin(const struct cape_def *d, int idx)
 }
 
 /*
- * A GPIO property: gpiolib's names (gpios, gpio, *-gpios, *-gpio) and its
- * legacy ones (gpio-*, gpios-*, as of_find_gpio_rename() knows them).
+ * A GPIO property, one that holds GPIO specifiers: gpiolib's names (gpios,
+ * gpio, *-gpios, *-gpio) and the few legacy ones of_find_gpio_rename()
+ * (6.12) still reads as GPIOs.  Not the provider's gpio-controller,
+ * #gpio-cells, ngpios, gpio-line-names, gpio-reserved-ranges: a GPIO
+ * expander on a bus is a device of the cape with those.
  */
 static bool gpio_prop_name(const char *n)
 {
+	static const char *const legacy[] = { "gpio-reset", "gpios-reset", "gpio-rtc-data",
+					      "gpio-rtc-sclk", "gpio-rtc-reset" };
 	size_t l = strlen(n);
 
+	for (size_t k = 0; k < sizeof(legacy) / sizeof(legacy[0]); k++)
+		if (!strcmp(n, legacy[k]))
+			return true;
 	return !strcmp(n, "gpios") || !strcmp(n, "gpio") ||
-	       (l > 6 && !strcmp(n + l - 6, "-gpios")) || (l > 5 && !strcmp(n + l - 5, "-gpio")) ||
-	       !strncmp(n, "gpio-", 5) || !strncmp(n, "gpios-", 6);
+	       (l > 6 && !strcmp(n + l - 6, "-gpios")) || (l > 5 && !strcmp(n + l - 5, "-gpio"));
 }
 
 /*
@@ -632,6 +639,10 @@ static void parse_props(struct dctx *c, config_setting_t *g, struct cape_dev *dv
 		if (!bad && (!strcmp(pname, "pwms") || !strcmp(pname, "interrupt-parent") ||
 			     !strcmp(pname, "interrupts-extended"))) {
 			why = "holds phandles, which a definition cannot write (a raw integer is no phandle): a PWM is a pwm device or the LCD's backlight, an interrupt's parent is the escape hatch's (overlay)";
+			bad = true;
+		}
+		if (!bad && !strcmp(pname, "gpio-ranges")) {
+			why = "holds phandles, which a definition cannot write (a raw integer is no phandle): its pin controller is the board's, which the cape connector does not export";
 			bad = true;
 		}
 		if (!bad && dv->type == DEV_SPI && !strcmp(pname, "spi-max-frequency")) {

@@ -460,3 +460,42 @@ CAPE
 	[ "$status" -eq 5 ]
 	[[ "$output" == *"pin P8.45 is held by the board (HDMI D0; --variant no-hdmi gives it to capes)"* ]]
 }
+
+@test "a GPIO expander's provider properties are ordinary values; gpio-ranges holds phandles (user test 26, defect 1)" {
+	cd "$BATS_TEST_TMPDIR"
+	cat > x.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "BB-X"; };
+pins = ( { pin = "P9.22"; mode = "spi0_sclk"; direction = "in"; },
+         { pin = "P9.21"; mode = "spi0_d0"; direction = "in"; },
+         { pin = "P9.18"; mode = "spi0_d1"; direction = "in"; },
+         { pin = "P9.17"; mode = "spi0_cs0"; direction = "in"; } );
+devices = ( { type = "spi"; bus = "spi0"; cs = 0; name = "gpio"; compatible = "microchip,mcp23s08";
+              properties = ( ("gpio-controller", true), ("#gpio-cells", 2), ("ngpios", 8),
+                             ("gpio-line-names", ["a", "b", "P9.15"]), ("gpio-reserved-ranges", [0, 2]),
+                             ("microchip,spi-present-mask", 1) ); } );
+CAPE
+	run ct check x.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 0 ]
+	ct create x.cape -o o >/dev/null
+	dtc -q -I dtb -O dts o/BB-X-00A0.dtbo > o.dts
+	grep -q 'gpio-controller;' o.dts
+	grep -q '#gpio-cells = <0x02>;' o.dts
+	grep -qF 'gpio-line-names = "a\0b\0P9.15";' o.dts
+	grep -q 'gpio-reserved-ranges = <0x00 0x02>;' o.dts
+	# gpio-ranges: <&pinctrl offset base count>, a phandle
+	sed -i 's/("ngpios", 8),/("ngpios", 8), ("gpio-ranges", [1, 0, 0, 8]),/' x.cape
+	run ct check x.cape
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *'x.cape:7: properties.gpio-ranges: holds phandles, which a definition cannot write'* ]]
+	[[ "$output" != *'gpio-controller'* ]]
+	[[ "$output" != *'{ pin ='* ]]
+	# the legacy GPIO names gpiolib still reads stay GPIO properties
+	sed -i 's/("gpio-ranges", \[1, 0, 0, 8\]),/("gpio-reset", 915),/' x.cape
+	run ct check x.cape
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *'properties.gpio-reset: is a GPIO property'*'not as a number'* ]]
+}
