@@ -175,6 +175,7 @@ struct cape_def {
 	struct cape_dev *devs;
 	size_t ndevs;
 	char *overlay;		/* escape hatch path, resolved */
+	int overlay_line;	/* of the overlay key */
 	bool parsed;		/* read and parsed: what it holds can be checked further */
 };
 

@@ -1173,6 +1173,7 @@ int def_load(const char *path0, const struct board *b, struct cape_def *d)
 		char *dir = path_dirname(path0);
 
 		d->overlay = ov[0] == '/' ? xstrdup(ov) : xasprintf("%s/%s", dir, ov);
+		d->overlay_line = config_setting_source_line(config_setting_get_member(root, "overlay"));
 		free(dir);
 	}
 	config_destroy(&cfg);

@@ -1062,7 +1062,10 @@ static void herr(struct bctx *c, const char *fmt, ...)
 	c->errors++;
 	if (err_quiet)
 		return;
-	fprintf(stderr, "%s: overlay %s: ", c->d->file, c->d->overlay);
+	if (c->d->overlay_line > 0)
+		fprintf(stderr, "%s:%d: overlay %s: ", c->d->file, c->d->overlay_line, c->d->overlay);
+	else
+		fprintf(stderr, "%s: overlay %s: ", c->d->file, c->d->overlay);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -1256,6 +1259,28 @@ static void check_hatch(struct bctx *c, struct cape_def *d, size_t first_fix, un
 		char *where;
 		int idx = -1, gm, mode;
 
+		if (p && ge && !strcmp(fx->label, ge->name) && (size_t)fx->off + 12 > p->len) {
+			/* resolve maps <&nexus PIN FLAGS> only: refused here as there */
+			const struct oprop *irq = prop_find(fx->node, "interrupts");
+
+			where = path_of(fx->node);
+			if (!strcmp(fx->prop, "interrupt-parent") && irq && irq->len >= 8)
+				herr(c, "%s:interrupt-parent: %s is the connector's GPIO nexus, which maps "
+				     "<&%s PIN FLAGS>, not an interrupt parent: write the interrupt as "
+				     "interrupts-extended = <&%s %u %u> (PIN FLAGS), without interrupt-parent "
+				     "and interrupts", where, fx->label, fx->label, fx->label,
+				     get_cell_be(irq->val), get_cell_be(irq->val + 4));
+			else if (!strcmp(fx->prop, "interrupt-parent"))
+				herr(c, "%s:interrupt-parent: %s is the connector's GPIO nexus, which maps "
+				     "<&%s PIN FLAGS>, not an interrupt parent: write the interrupt as "
+				     "interrupts-extended = <&%s PIN FLAGS>", where, fx->label, fx->label,
+				     fx->label);
+			else
+				herr(c, "%s:%s: <&%s PIN FLAGS> needs 3 cells at offset %u", where,
+				     fx->prop, fx->label, fx->off);
+			free(where);
+			continue;
+		}
 		if (!p || (size_t)fx->off + 8 > p->len)
 			continue;
 		if (ge && !strcmp(fx->label, ge->name)) {

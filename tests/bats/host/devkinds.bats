@@ -147,7 +147,7 @@ EOF
 	errs check --board beaglebone-black "$BATS_TEST_TMPDIR/hatch.cape"
 	no_sanitizer_report
 	[ "$status" -eq 3 ]
-	[[ $output == *"hatch.cape: overlay "*"can0.dtso: fragment@0 enables can0 (bone_can_0), which needs P9.19 (dcan0_rx, mode 2) and P9.20 (dcan0_tx, mode 2), which are the board's i2c2"* ]] ||
+	[[ $output == *"hatch.cape:3: overlay "*"can0.dtso: fragment@0 enables can0 (bone_can_0), which needs P9.19 (dcan0_rx, mode 2) and P9.20 (dcan0_tx, mode 2), which are the board's i2c2"* ]] ||
 		{ echo "$output"; return 1; }
 }
 
