@@ -168,6 +168,7 @@ struct cape_def {
 	char manufacturer[CAPE_EEPROM_MANUFACTURER_LEN + 1];
 	char part_number[CAPE_EEPROM_PART_NUMBER_LEN + 1];
 	char serial[CAPE_EEPROM_SERIAL_LEN + 1];
+	int part_line;		/* of eeprom.part-number, 0 if none */
 	uint16_t power[4];	/* vdd-3v3b vdd-5v sys-5v dc-supplied */
 	int power_line;		/* of the power group, 0 if none */
 	struct cape_pin pins[CAPE_NPINS];
@@ -401,6 +402,12 @@ int overlay_build(struct cape_def *def, const struct board *b, void **blob, size
  * cape's part number) names the pinmux groups.  EXIT_*; @src names the
  * input in messages.
  */
+/*
+ * The part number as the overlay's node names begin with it (lower case,
+ * '-' for anything not a letter or digit): "bb-led-x" for BB_LED_X.
+ * malloc'ed.
+ */
+char *part_slug(const char *part);
 int overlay_resolve(const char *src, const void *dtbo, size_t len, const struct board *b,
 		    const uint16_t *pins, const char *part, void **blob, size_t *outlen);
 
@@ -469,6 +476,8 @@ struct fit_addr {		/* an address (I2C) or chip select (SPI) held on a bus */
 
 struct fit {			/* what the capes so far hold, in slot order */
 	const struct board *b;
+	struct { const char *part; int slot; } *capes;	/* the capes added */
+	size_t ncapes;
 	struct {
 		const char *part;	/* NULL: free */
 		int slot;

@@ -109,6 +109,7 @@ void fit_init(struct fit *f, const struct board *b)
 void fit_free(struct fit *f)
 {
 	free(f->ah);
+	free(f->capes);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -178,6 +179,22 @@ static int pin_line(const struct cape_def *d, int idx)
 		if (d->pins[k].idx == idx)
 			return d->pins[k].line;
 	return 0;
+}
+
+/* A node the overlay of @d names after its part number (@s, its slug). */
+static char *slug_node(const struct cape_def *d, const char *s)
+{
+	static const struct { enum dev_type type; const char *what; } nodes[] = {
+		{ DEV_LED, "leds" }, { DEV_KEY, "keys" }, { DEV_W1, "w1-0" },
+		{ DEV_LCD, "panel" }, { DEV_AUDIO, "sound" },
+	};
+
+	for (size_t n = 0; n < sizeof(nodes) / sizeof(nodes[0]); n++)
+		for (size_t k = 0; k < d->ndevs; k++)
+			if (d->devs[k].type == nodes[n].type)
+				return xasprintf("%s-%s", s, nodes[n].what);
+	/* resolve's pin groups */
+	return xasprintf("%s-*-pins", s);
 }
 
 /* Each of the last fit_cape's problems as FILE:LINE: PROBLEM, on stderr. */
@@ -285,6 +302,29 @@ int fit_cape(const struct fit *f, const struct cape_def *d, int slot, char **msg
 			note(msg, buf, pin_line(d, idx));
 		}
 	}
+	/*
+	 * The overlay's node names begin with the part number in lower case,
+	 * '-' for '_': BB-LED-X and BB_LED_X would name the same nodes, and
+	 * one cape's would replace the other's (the kernel's overlays, and a
+	 * bootloader's resolved ones alike).
+	 */
+	for (size_t k = 0; k < f->ncapes; k++) {
+		char *mine = part_slug(d->part_number), *theirs = part_slug(f->capes[k].part);
+
+		if (!strcmp(mine, theirs)) {
+			char *node = slug_node(d, mine);
+
+			snprintf(buf, sizeof(buf),
+				 "overlay node %s of %s is also %s's (slot %d): part numbers that "
+				 "differ only in case or in '_' and '-' name the same nodes, and one "
+				 "cape's would replace the other's", node, d->part_number,
+				 f->capes[k].part, f->capes[k].slot);
+			note(msg, buf, d->part_line);
+			free(node);
+		}
+		free(mine);
+		free(theirs);
+	}
 	if (addr_only)
 		*addr_only = !*msg;
 	/* bus addresses: the board's devices and earlier capes hold theirs */
@@ -343,10 +383,14 @@ void fit_add(struct fit *f, const struct cape_def *d, int slot)
 		f->ah[f->nah++] = (struct fit_addr){ dv->bus, dv->type,
 			dv->type == DEV_I2C ? dv->address : dv->cs, d->part_number, slot };
 	}
+	f->capes = xrealloc(f->capes, (f->ncapes + 1) * sizeof(*f->capes));
+	f->capes[f->ncapes].part = d->part_number;
+	f->capes[f->ncapes++].slot = slot;
 	f->nslots++;
 	for (int r = 0; r < 3; r++)
 		f->used[r] += d->power[r];
 }
+
 
 int fit_alone(const char *file, const struct board *b, const struct cape_def *d,
 	      enum fit_mode mode)

@@ -210,6 +210,8 @@ static void parse_eeprom(struct dctx *c, config_setting_t *e, struct cape_def *d
 	snprintf(d->version, sizeof(d->version), "%s", get_str(e, "version", ""));
 	snprintf(d->manufacturer, sizeof(d->manufacturer), "%s", get_str(e, "manufacturer", ""));
 	snprintf(d->part_number, sizeof(d->part_number), "%s", get_str(e, "part-number", ""));
+	if (config_setting_get_member(e, "part-number"))
+		d->part_line = config_setting_source_line(config_setting_get_member(e, "part-number"));
 	snprintf(d->serial, sizeof(d->serial), "%s", get_str(e, "serial", ""));
 }
 

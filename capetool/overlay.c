@@ -582,7 +582,7 @@ static int merge_extra(struct otree *t, const char *path, const struct board *po
 
 /* ---- from definition to tree ---- */
 
-static char *slug(const char *part)
+char *part_slug(const char *part)
 {
 	char *s = xstrdup(part);
 
@@ -1318,7 +1318,7 @@ static void check_hatch(struct bctx *c, struct cape_def *d, size_t first_fix, un
 int overlay_build(struct cape_def *d, const struct board *b, void **blob, size_t *len)
 {
 	struct otree t = { .next_phandle = 1 };
-	struct bctx c = { d, b, &t, slug(d->part_number), { false }, 0, b->nexports > 0 };
+	struct bctx c = { d, b, &t, part_slug(d->part_number), { false }, 0, b->nexports > 0 };
 	unsigned w1 = 0;
 	int rc = EXIT_OK;
 
@@ -1690,7 +1690,7 @@ int overlay_resolve(const char *src, const void *dtbo, size_t len, const struct 
 		    const uint16_t *pins, const char *part, void **blob, size_t *outlen)
 {
 	struct otree t = { .next_phandle = 1 };
-	struct rctx r = { .src = src, .b = b, .pins = pins, .t = &t, .slug = slug(part) };
+	struct rctx r = { .src = src, .b = b, .pins = pins, .t = &t, .slug = part_slug(part) };
 	uint32_t maxph = 0;
 	int off, rc = EXIT_OK;
 	const char *eu;
