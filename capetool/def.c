@@ -589,6 +589,36 @@ static bool prop_value(struct dctx *c, config_setting_t *v, const char *key, str
 }
 
 /*
+ * The device before @d's next one that has header pin @idx as its GPIO
+ * (an LED's, key's, 1-Wire bus's or RS-485 DE pin, or a GPIO reference
+ * in its properties), said in @who ("led \"a\" (line 3)"): gpiolib gives
+ * a line to one user.  false if none.
+ */
+static bool gpio_taken(const struct cape_def *d, int idx, char *who, size_t n)
+{
+	for (size_t k = 0; k < d->ndevs; k++) {
+		const struct cape_dev *o = &d->devs[k];
+
+		if (o->pin && cape_pin_index(o->pin) == idx) {
+			snprintf(who, n, "%s%s%s%s (line %d)", dev_type_name(o->type),
+				 o->label ? " \"" : "", o->label ? o->label : "",
+				 o->label ? "\"" : "", o->line);
+			return true;
+		}
+		for (size_t p = 0; p < o->nprops; p++)
+			for (size_t g = 0; g < o->props[p].ngpio; g++)
+				if (o->props[p].gpio[g].idx == idx) {
+					snprintf(who, n, "%s device %s, its %s (line %d)",
+						 dev_type_name(o->type),
+						 o->compatible ? o->compatible : "?",
+						 o->props[p].name, o->line);
+					return true;
+				}
+	}
+	return false;
+}
+
+/*
  * properties = { name = value; ... } (names libconfig can spell) or
  * ( ("solomon,width", 128), ("#sound-dai-cells", 0), ... ) (any DT name).
  */
@@ -667,6 +697,16 @@ static void parse_props(struct dctx *c, config_setting_t *g, struct cape_dev *dv
 			free(pr->val);
 			free(pr->gpio);
 			continue;
+		}
+		/* one GPIO, one device: gpiolib gives a line to one consumer */
+		for (size_t g = 0; g < pr->ngpio; g++) {
+			char who[160], msg[300];
+
+			if (!gpio_taken(d, pr->gpio[g].idx, who, sizeof(who)))
+				continue;
+			snprintf(msg, sizeof(msg), "%s is already the GPIO of %s: a GPIO has one user",
+				 cape_pin_names[pr->gpio[g].idx], who);
+			derr(c, v, key, msg);
 		}
 		dv->nprops++;
 	}
@@ -936,7 +976,7 @@ static void parse_devices(struct dctx *c, config_setting_t *list, struct cape_de
 			int idx = cape_pin_index(dv->pin);
 			const struct cape_pin *p = idx >= 0 ? def_pin(d, idx) : NULL;
 			config_setting_t *at = config_setting_get_member(g, "pin");
-			char key[32], msg[320], why[200];
+			char key[32], msg[320], why[200], who[160];
 
 			snprintf(key, sizeof(key), "devices[%d].pin", i);
 			if (idx < 0 || cape_pin_is_ain(idx)) {
@@ -955,16 +995,10 @@ static void parse_devices(struct dctx *c, config_setting_t *list, struct cape_de
 				dv->pin = xstrdup(cape_pin_names[idx]);
 				check_gpio_use(c, at ? at : g, key, dv, p);
 				/* one GPIO, one device: gpiolib gives a line to one consumer */
-				for (size_t k = 0; k < d->ndevs; k++) {
-					const struct cape_dev *o = &d->devs[k];
-
-					if (!o->pin || strcmp(o->pin, dv->pin))
-						continue;
-					snprintf(msg, sizeof(msg), "%s is already the GPIO of %s%s%s%s (line %d): a GPIO has one user",
-						 dv->pin, dev_type_name(o->type), o->label ? " \"" : "",
-						 o->label ? o->label : "", o->label ? "\"" : "", o->line);
+				if (gpio_taken(d, idx, who, sizeof(who))) {
+					snprintf(msg, sizeof(msg), "%s is already the GPIO of %s: a GPIO has one user",
+						 dv->pin, who);
 					derr(c, at ? at : g, key, msg);
-					break;
 				}
 			}
 		}

@@ -253,6 +253,32 @@ CAPE
 	[[ "$output" == *"dupg.cape:6: devices[2].pin: P9.15 is already the GPIO of led \"a\" (line 4)"* ]]
 }
 
+@test "one GPIO pin, one user: a device property's GPIO reference counts, as an LED's pin does (user test 26, defect 4)" {
+	f=$(mkdef dupp.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "P"; };
+pins = ( { pin = "P9.12"; mode = "gpio"; direction = "bidir"; }, { pin = "P9.15"; mode = "gpio"; direction = "bidir"; } );
+devices = (
+  { type = "led"; label = "l"; pin = "P9.12"; },
+  { type = "i2c"; bus = "i2c2"; address = 0x20; compatible = "a,irq"; properties = { irq-gpios = { pin = "P9.12"; }; }; },
+  { type = "i2c"; bus = "i2c2"; address = 0x21; compatible = "a,b"; properties = { reset-gpios = { pin = "P9.15"; }; }; },
+  { type = "i2c"; bus = "i2c2"; address = 0x22; compatible = "a,c";
+    properties = { x-gpios = ( { pin = "P9.12"; }, { pin = "P9.15"; } ); }; },
+  { type = "key"; label = "k"; pin = "P9.15"; code = 1; }
+);
+CAPE
+)
+	run ct check "$f"
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"dupp.cape:5: properties.irq-gpios: P9.12 is already the GPIO of led \"l\" (line 4): a GPIO has one user"* ]]
+	[[ "$output" == *"dupp.cape:8: properties.x-gpios: P9.12 is already the GPIO of led \"l\" (line 4): a GPIO has one user"* ]]
+	[[ "$output" == *"dupp.cape:8: properties.x-gpios: P9.15 is already the GPIO of i2c device a,b, its reset-gpios (line 6): a GPIO has one user"* ]]
+	[[ "$output" == *"dupp.cape:9: devices[4].pin: P9.15 is already the GPIO of i2c device a,b, its reset-gpios (line 6): a GPIO has one user"* ]]
+	run ct create "$f" -o "$BATS_TEST_TMPDIR/o"
+	[ "$status" -eq 3 ]
+}
+
 @test "an SPI device's chip select must be the controller's and muxed: spi0 cs 3 and an unmuxed spi1 cs 1 are refused" {
 	f=$(mkdef cs.cape <<'CAPE'
 eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "P"; };
