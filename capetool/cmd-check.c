@@ -418,6 +418,55 @@ int fit_alone(const char *file, const struct board *b, const struct cape_def *d,
 	return rc;
 }
 
+void unmuxed_warn(const char *file, const struct board *b, const char *part,
+		  const bool *unmuxed)
+{
+	char *list = NULL, *slug;
+	int n = 0;
+
+	for (int i = 0; i < CAPE_NPINS; i++) {
+		char *l;
+
+		if (!unmuxed[i])
+			continue;
+		l = xasprintf("%s%s%s", list ? list : "", list ? ", " : "", cape_pin_names[i]);
+		free(list);
+		list = l;
+		n++;
+	}
+	if (!n)
+		return;
+	slug = part_slug(part);
+	err("warning: %s: %s %s %s used by no device: the kernel's cape connector muxes %s from "
+	    "the EEPROM's pin words, but an overlay resolved for %s puts %s in a pinctrl group "
+	    "no device references (%s-other-pins), so a bootloader applying it leaves %s unmuxed",
+	    file, n > 1 ? "pins" : "pin", list, n > 1 ? "are" : "is", n > 1 ? "them" : "it",
+	    b->name, n > 1 ? "them" : "it", slug, n > 1 ? "them" : "it");
+	free(slug);
+	free(list);
+}
+
+void unmuxed_check(const char *file, const struct board *b, const struct cape_def *d,
+		   const void *blob, size_t len)
+{
+	uint16_t words[CAPE_NPINS] = { 0 };
+	bool unmuxed[CAPE_NPINS] = { false }, quiet = err_quiet;
+	void *r = NULL;
+	size_t rlen;
+	int rc;
+
+	if (!blob || !b->pinmux || !b->nexports || !board_gpio_export(b))
+		return;
+	for (size_t i = 0; i < d->npins; i++)
+		words[d->pins[i].idx] = d->pins[i].word;
+	err_quiet = true;	/* resolve's errors are its own to say */
+	rc = overlay_resolve(file, blob, len, b, words, d->part_number, &r, &rlen, unmuxed);
+	err_quiet = quiet;
+	free(r);
+	if (!rc)
+		unmuxed_warn(file, b, d->part_number, unmuxed);
+}
+
 int cmd_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -510,7 +559,9 @@ int cmd_check(int argc, char **argv)
 		const char *file = in_name(argv[optind + i]);
 		struct cape_def *d = &defs[i];
 		char *msg = NULL;
-		int r = def_build(argv[optind + i], &b, d, NULL, NULL);
+		void *blob = NULL;
+		size_t blen = 0;
+		int r = def_build(argv[optind + i], &b, d, &blob, &blen);
 
 		if (r) {
 			if (r == EXIT_DEF || r == EXIT_IO)
@@ -533,12 +584,14 @@ int cmd_check(int argc, char **argv)
 		}
 		if (f.nslots == b.slots) {
 			printf("%s: no free slot: board %s has %d\n", file, b.name, b.slots);
+			free(blob);
 			if (!rc || rc == EXIT_POWER)
 				rc = EXIT_CONFLICT;
 			continue;
 		}
 		r = fit_cape(&f, d, i, &msg, NULL);
 		if (r) {
+			free(blob);
 			fflush(stdout);
 			fit_print_where(file, false);
 			printf("%s: %s\n", file, msg);
@@ -550,6 +603,8 @@ int cmd_check(int argc, char **argv)
 			continue;
 		}
 		fit_add(&f, d, i);
+		unmuxed_check(file, &b, d, blob, blen);
+		free(blob);
 		if (!quiet)
 			printf("%s: ok: %s-%s in slot %d, %zu pins, vdd-3v3b %u mA, vdd-5v %u mA, sys-5v %u mA (board %s%s%s)\n",
 			       file, d->part_number, d->version, i, d->npins, d->power[0],

@@ -1687,7 +1687,8 @@ static void import_fixups(struct rctx *r, const void *fdt, int fx)
 }
 
 int overlay_resolve(const char *src, const void *dtbo, size_t len, const struct board *b,
-		    const uint16_t *pins, const char *part, void **blob, size_t *outlen)
+		    const uint16_t *pins, const char *part, void **blob, size_t *outlen,
+		    bool *unmuxed)
 {
 	struct otree t = { .next_phandle = 1 };
 	struct rctx r = { .src = src, .b = b, .pins = pins, .t = &t, .slug = part_slug(part) };
@@ -1814,8 +1815,11 @@ int overlay_resolve(const char *src, const void *dtbo, size_t len, const struct 
 		/* the rest: a group no device names (pinctrl-single applies it to none) */
 		n = 0;
 		for (int i = 0; i < CAPE_NPINS; i++)
-			if (resolve_wants(&r, i) && !b->board_pin[i])
+			if (resolve_wants(&r, i) && !b->board_pin[i]) {
 				idx[n++] = i;
+				if (unmuxed && b->pinmux)
+					unmuxed[i] = true;
+			}
 		resolve_group(&r, "other", idx, n, NULL);
 	}
 	if (r.errors)
