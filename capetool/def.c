@@ -84,25 +84,61 @@ static config_setting_t *str_member(const config_setting_t *g, const char *key)
  * likely means: the board's name for it (GPIO1_12 is P8.12) or the name
  * nearest by edit distance ("P8-16", "P8.1 3").
  */
+/*
+ * A header position however it is spelled: P, the header (8 or 9), one or
+ * more of . _ - and space, the position, leading zeros anywhere ("P08.07",
+ * "P8__07", "p9_013", "P8-16"): *hdr 8 or 9, *pos the number; false if
+ * the name is no such spelling.
+ */
+static bool pin_loose(const char *name, int *hdr, int *pos)
+{
+	const char *p = name;
+	size_t digits;
+
+	if (*p != 'P' && *p != 'p')
+		return false;
+	for (p++; *p == '0'; p++)
+		;
+	if (*p != '8' && *p != '9')
+		return false;
+	*hdr = *p++ - '0';
+	if (!*p || !strchr("._- ", *p))
+		return false;
+	while (*p && strchr("._- ", *p))
+		p++;
+	digits = strspn(p, "0123456789");
+	if (!digits || p[digits])
+		return false;
+	while (digits > 1 && *p == '0') {
+		p++;
+		digits--;
+	}
+	*pos = digits > 2 ? 1000 : atoi(p);
+	return true;
+}
+
 static void pin_name_why(const struct board *t, const char *name, char *out, size_t n)
 {
 	const char *names[CAPE_NPINS];
 	const char *near;
 	char upper[32];
 	size_t k;
+	int hdr, pos;
 
-	if ((name[0] == 'P' || name[0] == 'p') && (name[1] == '8' || name[1] == '9') &&
-	    (name[2] == '.' || name[2] == '_') && name[3] &&
-	    strspn(name + 3, "0123456789") == strlen(name + 3)) {
-		int pos = atoi(name + 3), hdr = name[1] - '8';
+	if (pin_loose(name, &hdr, &pos)) {
 		const struct board_hdr *h = pos >= 1 && pos <= 2 * BOARD_HDR_ROWS && t ?
-					    &t->hdr[hdr][pos - 1] : NULL;
+					    &t->hdr[hdr - 8][pos - 1] : NULL;
+		char canon[16];
 
+		snprintf(canon, sizeof(canon), "P%d.%d", hdr, pos);
 		if (pos < 1 || pos > 2 * BOARD_HDR_ROWS)
 			snprintf(out, n, " (P8 and P9 have pins 1 to %d)", 2 * BOARD_HDR_ROWS);
+		else if (cape_pin_index(canon) >= 0)
+			/* a signal pin spelled otherwise: "P08.07", "P8__07", "P9-13" */
+			snprintf(out, n, "; did you mean %s?", canon);
 		else if (h && h->fixed)
-			snprintf(out, n, ": P%c.%d is %s (power, ground, reset and ADC-reference pins have no pin-usage word)",
-				 name[1], pos, h->fixed);
+			snprintf(out, n, ": %s is %s (power, ground, reset and ADC-reference pins have no pin-usage word)",
+				 canon, h->fixed);
 		else
 			snprintf(out, n, " (power, ground, reset and ADC-reference pins have no pin-usage word)");
 		return;

@@ -446,6 +446,32 @@ CAPE
 	[[ "$output" == *'dym.cape:9: devices[0].type: bad value "leds" (allowed: i2c, spi, led, key, w1, uart, pwm, adc, can, rs485, lcd, audio); did you mean "led"?'* ]]
 }
 
+@test "a pin spelled with leading zeros or doubled separators gets the pin it means, not a power pin's words (user test 26, defect 7)" {
+	f=$(mkdef zero.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "P"; };
+pins = (
+  { pin = "P08.07"; mode = 7; direction = "in"; },
+  { pin = "P8__07"; mode = 7; direction = "in"; },
+  { pin = "P9_013"; mode = 7; direction = "in"; },
+  { pin = "p09-0012"; mode = 7; direction = "in"; },
+  { pin = "P09.01"; mode = 7; direction = "in"; },
+  { pin = "P9__77"; mode = 7; direction = "in"; }
+);
+CAPE
+)
+	run ct check --board beaglebone-black "$f"
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *'zero.cape:3: pins[0].pin: "P08.07" is not a header signal pin; did you mean P8.7?'* ]]
+	[[ "$output" == *'zero.cape:4: pins[1].pin: "P8__07" is not a header signal pin; did you mean P8.7?'* ]]
+	[[ "$output" == *'zero.cape:5: pins[2].pin: "P9_013" is not a header signal pin; did you mean P9.13?'* ]]
+	[[ "$output" == *'zero.cape:6: pins[3].pin: "p09-0012" is not a header signal pin; did you mean P9.12?'* ]]
+	[[ "$output" == *'zero.cape:7: pins[4].pin: "P09.01" is not a header signal pin: P9.1 is DGND'* ]]
+	[[ "$output" == *'zero.cape:8: pins[5].pin: "P9__77" is not a header signal pin (P8 and P9 have pins 1 to 46)'* ]]
+	[[ "$output" != *'P8.17'* ]]
+}
+
 @test "every error of a definition is reported in one run, each as FILE:LINE" {
 	f=$(mkdef all.cape <<'CAPE'
 eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "P"; colour = "red"; };
