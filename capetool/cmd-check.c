@@ -331,17 +331,21 @@ int fit_cape(const struct fit *f, const struct cape_def *d, int slot, char **msg
 	for (size_t k = 0; k < d->ndevs; k++) {
 		const struct cape_dev *dv = &d->devs[k];
 		const struct fit_addr *h;
+		char at[32];
 
 		if ((dv->type != DEV_I2C && dv->type != DEV_SPI) || !dv->bus ||
 		    !(h = addr_holder(f, dv)))
 			continue;
-		if (h->slot < 0)
-			snprintf(buf, sizeof(buf), "%s %s 0x%02x is held by %s", dv->bus,
-				 dv->type == DEV_I2C ? "address" : "chip select", h->addr, h->holder);
+		/* an I2C address in hex, a chip select as the number it is */
+		if (dv->type == DEV_I2C)
+			snprintf(at, sizeof(at), "address 0x%02x", h->addr);
 		else
-			snprintf(buf, sizeof(buf), "%s %s 0x%02x is held by %s (slot %d)", dv->bus,
-				 dv->type == DEV_I2C ? "address" : "chip select", h->addr, h->holder,
-				 h->slot);
+			snprintf(at, sizeof(at), "chip select %d", h->addr);
+		if (h->slot < 0)
+			snprintf(buf, sizeof(buf), "%s %s is held by %s", dv->bus, at, h->holder);
+		else
+			snprintf(buf, sizeof(buf), "%s %s is held by %s (slot %d)", dv->bus, at,
+				 h->holder, h->slot);
 		note(msg, buf, dv->line);
 	}
 	/* every problem in one run: the budget too, though a conflict is the status */

@@ -970,9 +970,12 @@ static void parse_devices(struct dctx *c, config_setting_t *list, struct cape_de
 				continue;
 			snprintf(key, sizeof(key), "devices[%d].%s", i,
 				 dv->type == DEV_I2C ? "address" : "cs");
-			snprintf(msg, sizeof(msg), "%s %s 0x%02x is taken by %s (line %d)", dv->bus,
-				 dv->type == DEV_I2C ? "address" : "chip select", a,
-				 o->compatible ? o->compatible : "?", o->line);
+			if (dv->type == DEV_I2C)
+				snprintf(msg, sizeof(msg), "%s address 0x%02x is taken by %s (line %d)",
+					 dv->bus, a, o->compatible ? o->compatible : "?", o->line);
+			else
+				snprintf(msg, sizeof(msg), "%s chip select %d is taken by %s (line %d)",
+					 dv->bus, a, o->compatible ? o->compatible : "?", o->line);
 			derr(c, g, key, msg);
 			break;
 		}
@@ -1212,6 +1215,15 @@ int def_load(const char *path0, const struct board *b, struct cape_def *d)
 		return EXIT_DEF;
 	}
 	root = config_root_setting(&cfg);
+	if (!config_setting_length(root)) {
+		/* nothing (or only comments): no line to name */
+		if (!err_quiet)
+			fprintf(stderr, "%s: empty definition: it needs at least eeprom = { board-name, "
+				"version, manufacturer, part-number; } (capetool schema)\n", path);
+		config_destroy(&cfg);
+		free(buf);
+		return EXIT_DEF;
+	}
 	/*
 	 * Every error in one run: what the schema finds, then what it cannot
 	 * say (pins, modes, devices), which reads only values of the right type.

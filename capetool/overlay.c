@@ -1185,14 +1185,18 @@ static void check_hatch(struct bctx *c, struct cape_def *d, size_t first_fix, un
 				if (o->type != type || !o->bus || strcmp(o->bus, bus->name) ||
 				    (type == DEV_I2C ? o->address : o->cs) != a)
 					continue;
-				if (o->hatch)
-					herr(c, "%s/%s is at %s %s 0x%02x, as %s of the overlay", f->name,
-					     nd->name, bus->name, type == DEV_I2C ? "address" : "chip select",
-					     a, o->compatible);
+				char at[32];
+
+				if (type == DEV_I2C)
+					snprintf(at, sizeof(at), "address 0x%02x", a);
 				else
-					herr(c, "%s/%s is at %s %s 0x%02x, which devices (line %d, %s) has",
-					     f->name, nd->name, bus->name,
-					     type == DEV_I2C ? "address" : "chip select", a, o->line,
+					snprintf(at, sizeof(at), "chip select %d", a);
+				if (o->hatch)
+					herr(c, "%s/%s is at %s %s, as %s of the overlay", f->name,
+					     nd->name, bus->name, at, o->compatible);
+				else
+					herr(c, "%s/%s is at %s %s, which devices (line %d, %s) has",
+					     f->name, nd->name, bus->name, at, o->line,
 					     o->compatible ? o->compatible : "?");
 			}
 			d->devs = xrealloc(d->devs, (d->ndevs + 1) * sizeof(*d->devs));

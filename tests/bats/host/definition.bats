@@ -472,6 +472,40 @@ CAPE
 	[[ "$output" != *'P8.17'* ]]
 }
 
+@test "small messages: an empty definition says so, a chip select is a number, pull = \"pullup\" gets \"up\" (user test 26, defect 9)" {
+	: > "$BATS_TEST_TMPDIR/empty.cape"
+	printf '# nothing yet\n\n' > "$BATS_TEST_TMPDIR/comment.cape"
+	for e in empty comment; do
+		run ct check "$BATS_TEST_TMPDIR/$e.cape"
+		echo "$output"
+		no_sanitizer_report
+		[ "$status" -eq 3 ]
+		[[ "$output" == *"$e.cape: empty definition: it needs at least eeprom = {"* ]]
+		[[ "$output" != *"$e.cape:0"* ]]
+	done
+	# a top-level key missing: no line 0 either
+	printf 'pins = ();\n' > "$BATS_TEST_TMPDIR/noeeprom.cape"
+	run ct check "$BATS_TEST_TMPDIR/noeeprom.cape"
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"noeeprom.cape: eeprom: required key missing"* ]]
+	[[ "$output" != *"noeeprom.cape:0"* ]]
+	f=$(mkdef cs.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "P"; };
+pins = ( { pin = "P9.22"; mode = "spi0_sclk"; direction = "in"; }, { pin = "P9.21"; mode = "spi0_d0"; direction = "in"; },
+         { pin = "P9.18"; mode = "spi0_d1"; direction = "in"; }, { pin = "P9.17"; mode = "spi0_cs0"; direction = "in"; pull = "pullup"; } );
+devices = ( { type = "spi"; bus = "spi0"; cs = 0; compatible = "a,b"; },
+            { type = "spi"; bus = "spi0"; cs = 0; compatible = "a,c"; } );
+CAPE
+)
+	run ct check "$f"
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *'cs.cape:3: pins[3].pull: bad value "pullup" (allowed: none, up, down); did you mean "up"?'* ]]
+	[[ "$output" == *'cs.cape:5: devices[1].cs: spi0 chip select 0 is taken by a,b (line 4)'* ]]
+	[[ "$output" != *'0x00'* ]]
+}
+
 @test "every error of a definition is reported in one run, each as FILE:LINE" {
 	f=$(mkdef all.cape <<'CAPE'
 eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "P"; colour = "red"; };

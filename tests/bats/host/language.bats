@@ -200,7 +200,7 @@ line_ends() {
 	bus_cape ADC2 spi0 cs 0 ti,adc128s052 "$SPI0_PINS"
 	run ct check ADC.cape ADC2.cape
 	[ "$status" -eq 5 ]
-	line_ends "ADC2.cape: spi0 chip select 0x00 is held by ADC (slot 0)"
+	line_ends "ADC2.cape: spi0 chip select 0 is held by ADC (slot 0)"
 	# the pins muxed otherwise (no pull-up): the running bus would be remuxed
 	bus_cape NOPULL i2c1 address 0x3c solomon,ssd1306fb-i2c "${I2C1_PINS//pull = \"up\"/pull = \"none\"}"
 	run ct check RTC.cape NOPULL.cape
