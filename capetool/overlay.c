@@ -625,6 +625,7 @@ struct bctx {
 	bool muxed[CAPE_NPINS];
 	int errors;
 	bool portable;		/* the board exports names: use only them, no pinmux */
+	const char *err_key;	/* the key errors name; NULL: "devices" */
 };
 
 static void vberr(struct bctx *c, const struct cape_dev *dv, const char *fmt, va_list ap)
@@ -637,7 +638,8 @@ static void vberr(struct bctx *c, const struct cape_dev *dv, const char *fmt, va
 	c->errors++;
 	if (err_quiet)
 		return;
-	fprintf(stderr, "%s:%d: devices: ", c->d->file, dv ? dv->line : 0);
+	fprintf(stderr, "%s:%d: %s: ", c->d->file, dv ? dv->line : 0,
+		c->err_key ? c->err_key : "devices");
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
@@ -1322,7 +1324,7 @@ static void check_hatch(struct bctx *c, struct cape_def *d, size_t first_fix, un
 int overlay_build(struct cape_def *d, const struct board *b, void **blob, size_t *len)
 {
 	struct otree t = { .next_phandle = 1 };
-	struct bctx c = { d, b, &t, part_slug(d->part_number), { false }, 0, b->nexports > 0 };
+	struct bctx c = { d, b, &t, part_slug(d->part_number), { false }, 0, b->nexports > 0, NULL };
 	unsigned w1 = 0;
 	int rc = EXIT_OK;
 
@@ -1846,6 +1848,7 @@ int overlay_resolve(const char *src, const void *dtbo, size_t len, const struct 
 const struct cape_def *ov_def(const struct bctx *c) { return c->d; }
 const struct board *ov_board(const struct bctx *c) { return c->b; }
 const char *ov_slug(const struct bctx *c) { return c->slug; }
+void ov_err_key(struct bctx *c, const char *key) { c->err_key = key; }
 
 void ov_err(struct bctx *c, const struct cape_dev *dv, const char *fmt, ...)
 {
