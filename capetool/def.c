@@ -413,15 +413,20 @@ static const struct cape_pin *def_pin(const struct cape_def *d, int idx)
 
 /*
  * A GPIO property, one that holds GPIO specifiers: gpiolib's names (gpios,
- * gpio, *-gpios, *-gpio) and the few legacy ones of_find_gpio_rename()
- * (6.12) still reads as GPIOs.  Not the provider's gpio-controller,
- * #gpio-cells, ngpios, gpio-line-names, gpio-reserved-ranges: a GPIO
- * expander on a bus is a device of the cape with those.
+ * gpio, *-gpios, *-gpio) and the legacy ones of_find_gpio_rename() (6.12)
+ * still reads as GPIOs, as the kernel's overlay verifier lists them
+ * (capebus-overlay.c).  Not the provider's gpio-controller, #gpio-cells,
+ * ngpios, gpio-line-names, gpio-reserved-ranges: a GPIO expander on a bus
+ * is a device of the cape with those.
  */
 static bool gpio_prop_name(const char *n)
 {
-	static const char *const legacy[] = { "gpio-reset", "gpios-reset", "gpio-rtc-data",
-					      "gpio-rtc-sclk", "gpio-rtc-reset" };
+	static const char *const legacy[] = {
+		"gpio-sck", "gpio-miso", "gpio-mosi", "gpio-reset", "gpios-reset",
+		"gpio-rtc-data", "gpio-rtc-sclk", "gpio-rtc-reset", "reset-n-io",
+		"cirrus,gpio-nreset", "wlf,reset", "wlf,ldoena", "wlf,ldo1ena", "wlf,ldo2ena",
+		"i2s1-in-sel-gpio1", "i2s1-in-sel-gpio2", "fcs,int_n",
+	};
 	size_t l = strlen(n);
 
 	for (size_t k = 0; k < sizeof(legacy) / sizeof(legacy[0]); k++)

@@ -498,6 +498,10 @@ CAPE
 	echo "$output"
 	[ "$status" -eq 3 ]
 	[[ "$output" == *'properties.gpio-reset: is a GPIO property'*'not as a number'* ]]
+	sed -i 's/("gpio-reset", 915),/("gpio-sck", 915),/' x.cape
+	run ct check x.cape
+	[ "$status" -eq 3 ]
+	[[ "$output" == *'properties.gpio-sck: is a GPIO property'* ]]
 }
 
 @test "an escape hatch's interrupt-parent = <&bone_gpio> is refused by check and create, as resolve refuses it; interrupts-extended passes all three (user test 26, defect 2)" {
