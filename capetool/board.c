@@ -455,8 +455,15 @@ int board_read_config(const char *name, config_t *cfg)
 		return EXIT_OK;
 	}
 	if (!(s = board_src_of(name))) {
-		err("unknown board \"%s\"; known boards:", name);
-		for (s = embedded_boards; s->name; s++)
+		const char *names[32], *near;
+		size_t n = 0;
+
+		for (s = embedded_boards; s->name && n < 32; s++)
+			names[n++] = s->name;
+		near = closest(name, names, n);
+		err("unknown board \"%s\"%s%s%s; known boards:", name,
+		    near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
+		for (s = embedded_boards; s->name && !err_quiet; s++)
 			fprintf(stderr, "  %s\n", s->name);
 		config_destroy(cfg);
 		return EXIT_USAGE;

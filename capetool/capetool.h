@@ -168,6 +168,7 @@ struct cape_def {
 	char manufacturer[CAPE_EEPROM_MANUFACTURER_LEN + 1];
 	char part_number[CAPE_EEPROM_PART_NUMBER_LEN + 1];
 	char serial[CAPE_EEPROM_SERIAL_LEN + 1];
+	int part_line;		/* of eeprom.part-number, 0 if none */
 	uint16_t power[4];	/* vdd-3v3b vdd-5v sys-5v dc-supplied */
 	int power_line;		/* of the power group, 0 if none */
 	struct cape_pin pins[CAPE_NPINS];
@@ -175,6 +176,7 @@ struct cape_def {
 	struct cape_dev *devs;
 	size_t ndevs;
 	char *overlay;		/* escape hatch path, resolved */
+	int overlay_line;	/* of the overlay key */
 	bool parsed;		/* read and parsed: what it holds can be checked further */
 };
 
@@ -398,10 +400,19 @@ int overlay_build(struct cape_def *def, const struct board *b, void **blob, size
  * controller and line, and a pinmux fragment for @pins (pin words by pin
  * index, 0: unused) referenced by the nodes that use the pins.  @part (the
  * cape's part number) names the pinmux groups.  EXIT_*; @src names the
- * input in messages.
+ * input in messages.  @unmuxed (CAPE_NPINS, may be NULL): the pins put in
+ * the group no device references, which a bootloader applying the
+ * overlay leaves unmuxed.
  */
+/*
+ * The part number as the overlay's node names begin with it (lower case,
+ * '-' for anything not a letter or digit): "bb-led-x" for BB_LED_X.
+ * malloc'ed.
+ */
+char *part_slug(const char *part);
 int overlay_resolve(const char *src, const void *dtbo, size_t len, const struct board *b,
-		    const uint16_t *pins, const char *part, void **blob, size_t *outlen);
+		    const uint16_t *pins, const char *part, void **blob, size_t *outlen,
+		    bool *unmuxed);
 
 /* ---- sysfs.c: sysfs, configfs and nvmem access ---- */
 const char *sysfs_root(void);			/* $CAPETOOL_SYSFS or /sys */
@@ -468,6 +479,8 @@ struct fit_addr {		/* an address (I2C) or chip select (SPI) held on a bus */
 
 struct fit {			/* what the capes so far hold, in slot order */
 	const struct board *b;
+	struct { const char *part; int slot; } *capes;	/* the capes added */
+	size_t ncapes;
 	struct {
 		const char *part;	/* NULL: free */
 		int slot;
@@ -508,6 +521,18 @@ void fit_add(struct fit *f, const struct cape_def *d, int slot);
 enum fit_mode { FIT_REFUSE, FIT_CREATE, FIT_FORCE };
 int fit_alone(const char *file, const struct board *b, const struct cape_def *d,
 	      enum fit_mode mode);
+/*
+ * The pins of cape @part in no device's pinctrl group of the overlay
+ * resolved for @b (@unmuxed, from overlay_resolve): a warning on stderr,
+ * "warning: FILE: ...", that a bootloader applying it leaves them as they
+ * are.  unmuxed_check: the same for definition @d and its portable
+ * overlay @blob, resolved here for @b (boards whose connector exports
+ * names; nothing for others).
+ */
+void unmuxed_warn(const char *file, const struct board *b, const char *part,
+		  const bool *unmuxed);
+void unmuxed_check(const char *file, const struct board *b, const struct cape_def *d,
+		   const void *blob, size_t len);
 
 /* ---- build helper shared by create and override ---- */
 int build_cape(const char *defpath, const struct board *b, const char *serial,

@@ -109,6 +109,7 @@ void fit_init(struct fit *f, const struct board *b)
 void fit_free(struct fit *f)
 {
 	free(f->ah);
+	free(f->capes);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -178,6 +179,22 @@ static int pin_line(const struct cape_def *d, int idx)
 		if (d->pins[k].idx == idx)
 			return d->pins[k].line;
 	return 0;
+}
+
+/* A node the overlay of @d names after its part number (@s, its slug). */
+static char *slug_node(const struct cape_def *d, const char *s)
+{
+	static const struct { enum dev_type type; const char *what; } nodes[] = {
+		{ DEV_LED, "leds" }, { DEV_KEY, "keys" }, { DEV_W1, "w1-0" },
+		{ DEV_LCD, "panel" }, { DEV_AUDIO, "sound" },
+	};
+
+	for (size_t n = 0; n < sizeof(nodes) / sizeof(nodes[0]); n++)
+		for (size_t k = 0; k < d->ndevs; k++)
+			if (d->devs[k].type == nodes[n].type)
+				return xasprintf("%s-%s", s, nodes[n].what);
+	/* resolve's pin groups */
+	return xasprintf("%s-*-pins", s);
 }
 
 /* Each of the last fit_cape's problems as FILE:LINE: PROBLEM, on stderr. */
@@ -285,23 +302,50 @@ int fit_cape(const struct fit *f, const struct cape_def *d, int slot, char **msg
 			note(msg, buf, pin_line(d, idx));
 		}
 	}
+	/*
+	 * The overlay's node names begin with the part number in lower case,
+	 * '-' for '_': BB-LED-X and BB_LED_X would name the same nodes, and
+	 * one cape's would replace the other's (the kernel's overlays, and a
+	 * bootloader's resolved ones alike).
+	 */
+	for (size_t k = 0; k < f->ncapes; k++) {
+		char *mine = part_slug(d->part_number), *theirs = part_slug(f->capes[k].part);
+
+		if (!strcmp(mine, theirs)) {
+			char *node = slug_node(d, mine);
+
+			snprintf(buf, sizeof(buf),
+				 "overlay node %s of %s is also %s's (slot %d): part numbers that "
+				 "differ only in case or in '_' and '-' name the same nodes, and one "
+				 "cape's would replace the other's", node, d->part_number,
+				 f->capes[k].part, f->capes[k].slot);
+			note(msg, buf, d->part_line);
+			free(node);
+		}
+		free(mine);
+		free(theirs);
+	}
 	if (addr_only)
 		*addr_only = !*msg;
 	/* bus addresses: the board's devices and earlier capes hold theirs */
 	for (size_t k = 0; k < d->ndevs; k++) {
 		const struct cape_dev *dv = &d->devs[k];
 		const struct fit_addr *h;
+		char at[32];
 
 		if ((dv->type != DEV_I2C && dv->type != DEV_SPI) || !dv->bus ||
 		    !(h = addr_holder(f, dv)))
 			continue;
-		if (h->slot < 0)
-			snprintf(buf, sizeof(buf), "%s %s 0x%02x is held by %s", dv->bus,
-				 dv->type == DEV_I2C ? "address" : "chip select", h->addr, h->holder);
+		/* an I2C address in hex, a chip select as the number it is */
+		if (dv->type == DEV_I2C)
+			snprintf(at, sizeof(at), "address 0x%02x", h->addr);
 		else
-			snprintf(buf, sizeof(buf), "%s %s 0x%02x is held by %s (slot %d)", dv->bus,
-				 dv->type == DEV_I2C ? "address" : "chip select", h->addr, h->holder,
-				 h->slot);
+			snprintf(at, sizeof(at), "chip select %d", h->addr);
+		if (h->slot < 0)
+			snprintf(buf, sizeof(buf), "%s %s is held by %s", dv->bus, at, h->holder);
+		else
+			snprintf(buf, sizeof(buf), "%s %s is held by %s (slot %d)", dv->bus, at,
+				 h->holder, h->slot);
 		note(msg, buf, dv->line);
 	}
 	/* every problem in one run: the budget too, though a conflict is the status */
@@ -343,10 +387,14 @@ void fit_add(struct fit *f, const struct cape_def *d, int slot)
 		f->ah[f->nah++] = (struct fit_addr){ dv->bus, dv->type,
 			dv->type == DEV_I2C ? dv->address : dv->cs, d->part_number, slot };
 	}
+	f->capes = xrealloc(f->capes, (f->ncapes + 1) * sizeof(*f->capes));
+	f->capes[f->ncapes].part = d->part_number;
+	f->capes[f->ncapes++].slot = slot;
 	f->nslots++;
 	for (int r = 0; r < 3; r++)
 		f->used[r] += d->power[r];
 }
+
 
 int fit_alone(const char *file, const struct board *b, const struct cape_def *d,
 	      enum fit_mode mode)
@@ -372,6 +420,55 @@ int fit_alone(const char *file, const struct board *b, const struct cape_def *d,
 	}
 	free(msg);
 	return rc;
+}
+
+void unmuxed_warn(const char *file, const struct board *b, const char *part,
+		  const bool *unmuxed)
+{
+	char *list = NULL, *slug;
+	int n = 0;
+
+	for (int i = 0; i < CAPE_NPINS; i++) {
+		char *l;
+
+		if (!unmuxed[i])
+			continue;
+		l = xasprintf("%s%s%s", list ? list : "", list ? ", " : "", cape_pin_names[i]);
+		free(list);
+		list = l;
+		n++;
+	}
+	if (!n)
+		return;
+	slug = part_slug(part);
+	err("warning: %s: %s %s %s used by no device: the kernel's cape connector muxes %s from "
+	    "the EEPROM's pin words, but an overlay resolved for %s puts %s in a pinctrl group "
+	    "no device references (%s-other-pins), so a bootloader applying it leaves %s unmuxed",
+	    file, n > 1 ? "pins" : "pin", list, n > 1 ? "are" : "is", n > 1 ? "them" : "it",
+	    b->name, n > 1 ? "them" : "it", slug, n > 1 ? "them" : "it");
+	free(slug);
+	free(list);
+}
+
+void unmuxed_check(const char *file, const struct board *b, const struct cape_def *d,
+		   const void *blob, size_t len)
+{
+	uint16_t words[CAPE_NPINS] = { 0 };
+	bool unmuxed[CAPE_NPINS] = { false }, quiet = err_quiet;
+	void *r = NULL;
+	size_t rlen;
+	int rc;
+
+	if (!blob || !b->pinmux || !b->nexports || !board_gpio_export(b))
+		return;
+	for (size_t i = 0; i < d->npins; i++)
+		words[d->pins[i].idx] = d->pins[i].word;
+	err_quiet = true;	/* resolve's errors are its own to say */
+	rc = overlay_resolve(file, blob, len, b, words, d->part_number, &r, &rlen, unmuxed);
+	err_quiet = quiet;
+	free(r);
+	if (!rc)
+		unmuxed_warn(file, b, d->part_number, unmuxed);
 }
 
 int cmd_check(int argc, char **argv)
@@ -466,7 +563,9 @@ int cmd_check(int argc, char **argv)
 		const char *file = in_name(argv[optind + i]);
 		struct cape_def *d = &defs[i];
 		char *msg = NULL;
-		int r = def_build(argv[optind + i], &b, d, NULL, NULL);
+		void *blob = NULL;
+		size_t blen = 0;
+		int r = def_build(argv[optind + i], &b, d, &blob, &blen);
 
 		if (r) {
 			if (r == EXIT_DEF || r == EXIT_IO)
@@ -489,12 +588,14 @@ int cmd_check(int argc, char **argv)
 		}
 		if (f.nslots == b.slots) {
 			printf("%s: no free slot: board %s has %d\n", file, b.name, b.slots);
+			free(blob);
 			if (!rc || rc == EXIT_POWER)
 				rc = EXIT_CONFLICT;
 			continue;
 		}
 		r = fit_cape(&f, d, i, &msg, NULL);
 		if (r) {
+			free(blob);
 			fflush(stdout);
 			fit_print_where(file, false);
 			printf("%s: %s\n", file, msg);
@@ -506,6 +607,8 @@ int cmd_check(int argc, char **argv)
 			continue;
 		}
 		fit_add(&f, d, i);
+		unmuxed_check(file, &b, d, blob, blen);
+		free(blob);
 		if (!quiet)
 			printf("%s: ok: %s-%s in slot %d, %zu pins, vdd-3v3b %u mA, vdd-5v %u mA, sys-5v %u mA (board %s%s%s)\n",
 			       file, d->part_number, d->version, i, d->npins, d->power[0],

@@ -282,6 +282,8 @@ int cmd_create(int argc, char **argv)
 	/* and refused where check refuses it, unless forced */
 	if (!rc)
 		rc = fit_alone(in_name(argv[optind]), &b, &def, force ? FIT_FORCE : FIT_CREATE);
+	if (!rc)
+		unmuxed_check(in_name(argv[optind]), &b, &def, dtbo, dtbolen);
 	board_free(&b);
 	if (rc) {
 		free(img);

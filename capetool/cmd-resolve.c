@@ -27,7 +27,8 @@ static const char usage_text[] =
 	"    pin controller, from the cape's pin words (the connector muxes them\n"
 	"    itself at runtime): a bus the overlay enables and a GPIO's user name\n"
 	"    theirs in pinctrl-0; pins no device of the overlay uses get a group\n"
-	"    nothing names.  The shared cape bus (I2C2) keeps the board's pinmux.\n"
+	"    nothing names, which a bootloader leaves unmuxed (a warning names\n"
+	"    them).  The shared cape bus (I2C2) keeps the board's pinmux.\n"
 	"The cape is refused where check refuses it alone on B, with check's words\n"
 	"and exit status (a definition's errors 3; a pin or address the board\n"
 	"holds 5; power over budget 6), and a pin the overlay uses as a GPIO must\n"
@@ -114,6 +115,7 @@ int cmd_resolve(int argc, char **argv)
 	};
 	const char *board = NULL, *variant = NULL, *cape = NULL, *out = NULL, *in;
 	uint16_t words[CAPE_NPINS] = { 0 };
+	bool unmuxed[CAPE_NPINS] = { false };
 	struct board b;
 	uint8_t *dtbo = NULL;
 	void *blob = NULL;
@@ -177,9 +179,10 @@ int cmd_resolve(int argc, char **argv)
 		rc = EXIT_IO;
 		goto out;
 	}
-	rc = overlay_resolve(in_name(in), dtbo, len, &b, words, part, &blob, &blen);
+	rc = overlay_resolve(in_name(in), dtbo, len, &b, words, part, &blob, &blen, unmuxed);
 	if (rc)
 		goto out;
+	unmuxed_warn(in_name(cape), &b, part, unmuxed);
 	if ((rc = write_file(out, blob, blen))) {
 		err("%s: cannot write: %s", out_name(out), strerror(-rc));
 		rc = EXIT_IO;

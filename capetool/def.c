@@ -84,25 +84,61 @@ static config_setting_t *str_member(const config_setting_t *g, const char *key)
  * likely means: the board's name for it (GPIO1_12 is P8.12) or the name
  * nearest by edit distance ("P8-16", "P8.1 3").
  */
+/*
+ * A header position however it is spelled: P, the header (8 or 9), one or
+ * more of . _ - and space, the position, leading zeros anywhere ("P08.07",
+ * "P8__07", "p9_013", "P8-16"): *hdr 8 or 9, *pos the number; false if
+ * the name is no such spelling.
+ */
+static bool pin_loose(const char *name, int *hdr, int *pos)
+{
+	const char *p = name;
+	size_t digits;
+
+	if (*p != 'P' && *p != 'p')
+		return false;
+	for (p++; *p == '0'; p++)
+		;
+	if (*p != '8' && *p != '9')
+		return false;
+	*hdr = *p++ - '0';
+	if (!*p || !strchr("._- ", *p))
+		return false;
+	while (*p && strchr("._- ", *p))
+		p++;
+	digits = strspn(p, "0123456789");
+	if (!digits || p[digits])
+		return false;
+	while (digits > 1 && *p == '0') {
+		p++;
+		digits--;
+	}
+	*pos = digits > 2 ? 1000 : atoi(p);
+	return true;
+}
+
 static void pin_name_why(const struct board *t, const char *name, char *out, size_t n)
 {
 	const char *names[CAPE_NPINS];
 	const char *near;
 	char upper[32];
 	size_t k;
+	int hdr, pos;
 
-	if ((name[0] == 'P' || name[0] == 'p') && (name[1] == '8' || name[1] == '9') &&
-	    (name[2] == '.' || name[2] == '_') && name[3] &&
-	    strspn(name + 3, "0123456789") == strlen(name + 3)) {
-		int pos = atoi(name + 3), hdr = name[1] - '8';
+	if (pin_loose(name, &hdr, &pos)) {
 		const struct board_hdr *h = pos >= 1 && pos <= 2 * BOARD_HDR_ROWS && t ?
-					    &t->hdr[hdr][pos - 1] : NULL;
+					    &t->hdr[hdr - 8][pos - 1] : NULL;
+		char canon[16];
 
+		snprintf(canon, sizeof(canon), "P%d.%d", hdr, pos);
 		if (pos < 1 || pos > 2 * BOARD_HDR_ROWS)
 			snprintf(out, n, " (P8 and P9 have pins 1 to %d)", 2 * BOARD_HDR_ROWS);
+		else if (cape_pin_index(canon) >= 0)
+			/* a signal pin spelled otherwise: "P08.07", "P8__07", "P9-13" */
+			snprintf(out, n, "; did you mean %s?", canon);
 		else if (h && h->fixed)
-			snprintf(out, n, ": P%c.%d is %s (power, ground, reset and ADC-reference pins have no pin-usage word)",
-				 name[1], pos, h->fixed);
+			snprintf(out, n, ": %s is %s (power, ground, reset and ADC-reference pins have no pin-usage word)",
+				 canon, h->fixed);
 		else
 			snprintf(out, n, " (power, ground, reset and ADC-reference pins have no pin-usage word)");
 		return;
@@ -210,6 +246,8 @@ static void parse_eeprom(struct dctx *c, config_setting_t *e, struct cape_def *d
 	snprintf(d->version, sizeof(d->version), "%s", get_str(e, "version", ""));
 	snprintf(d->manufacturer, sizeof(d->manufacturer), "%s", get_str(e, "manufacturer", ""));
 	snprintf(d->part_number, sizeof(d->part_number), "%s", get_str(e, "part-number", ""));
+	if (config_setting_get_member(e, "part-number"))
+		d->part_line = config_setting_source_line(config_setting_get_member(e, "part-number"));
 	snprintf(d->serial, sizeof(d->serial), "%s", get_str(e, "serial", ""));
 }
 
@@ -374,16 +412,28 @@ static const struct cape_pin *def_pin(const struct cape_def *d, int idx)
 }
 
 /*
- * A GPIO property: gpiolib's names (gpios, gpio, *-gpios, *-gpio) and its
- * legacy ones (gpio-*, gpios-*, as of_find_gpio_rename() knows them).
+ * A GPIO property, one that holds GPIO specifiers: gpiolib's names (gpios,
+ * gpio, *-gpios, *-gpio) and the legacy ones of_find_gpio_rename() (6.12)
+ * still reads as GPIOs, as the kernel's overlay verifier lists them
+ * (capebus-overlay.c).  Not the provider's gpio-controller, #gpio-cells,
+ * ngpios, gpio-line-names, gpio-reserved-ranges: a GPIO expander on a bus
+ * is a device of the cape with those.
  */
 static bool gpio_prop_name(const char *n)
 {
+	static const char *const legacy[] = {
+		"gpio-sck", "gpio-miso", "gpio-mosi", "gpio-reset", "gpios-reset",
+		"gpio-rtc-data", "gpio-rtc-sclk", "gpio-rtc-reset", "reset-n-io",
+		"cirrus,gpio-nreset", "wlf,reset", "wlf,ldoena", "wlf,ldo1ena", "wlf,ldo2ena",
+		"i2s1-in-sel-gpio1", "i2s1-in-sel-gpio2", "fcs,int_n",
+	};
 	size_t l = strlen(n);
 
+	for (size_t k = 0; k < sizeof(legacy) / sizeof(legacy[0]); k++)
+		if (!strcmp(n, legacy[k]))
+			return true;
 	return !strcmp(n, "gpios") || !strcmp(n, "gpio") ||
-	       (l > 6 && !strcmp(n + l - 6, "-gpios")) || (l > 5 && !strcmp(n + l - 5, "-gpio")) ||
-	       !strncmp(n, "gpio-", 5) || !strncmp(n, "gpios-", 6);
+	       (l > 6 && !strcmp(n + l - 6, "-gpios")) || (l > 5 && !strcmp(n + l - 5, "-gpio"));
 }
 
 /*
@@ -580,6 +630,36 @@ static bool prop_value(struct dctx *c, config_setting_t *v, const char *key, str
 }
 
 /*
+ * The device before @d's next one that has header pin @idx as its GPIO
+ * (an LED's, key's, 1-Wire bus's or RS-485 DE pin, or a GPIO reference
+ * in its properties), said in @who ("led \"a\" (line 3)"): gpiolib gives
+ * a line to one user.  false if none.
+ */
+static bool gpio_taken(const struct cape_def *d, int idx, char *who, size_t n)
+{
+	for (size_t k = 0; k < d->ndevs; k++) {
+		const struct cape_dev *o = &d->devs[k];
+
+		if (o->pin && cape_pin_index(o->pin) == idx) {
+			snprintf(who, n, "%s%s%s%s (line %d)", dev_type_name(o->type),
+				 o->label ? " \"" : "", o->label ? o->label : "",
+				 o->label ? "\"" : "", o->line);
+			return true;
+		}
+		for (size_t p = 0; p < o->nprops; p++)
+			for (size_t g = 0; g < o->props[p].ngpio; g++)
+				if (o->props[p].gpio[g].idx == idx) {
+					snprintf(who, n, "%s device %s, its %s (line %d)",
+						 dev_type_name(o->type),
+						 o->compatible ? o->compatible : "?",
+						 o->props[p].name, o->line);
+					return true;
+				}
+	}
+	return false;
+}
+
+/*
  * properties = { name = value; ... } (names libconfig can spell) or
  * ( ("solomon,width", 128), ("#sound-dai-cells", 0), ... ) (any DT name).
  */
@@ -634,6 +714,10 @@ static void parse_props(struct dctx *c, config_setting_t *g, struct cape_dev *dv
 			why = "holds phandles, which a definition cannot write (a raw integer is no phandle): a PWM is a pwm device or the LCD's backlight, an interrupt's parent is the escape hatch's (overlay)";
 			bad = true;
 		}
+		if (!bad && !strcmp(pname, "gpio-ranges")) {
+			why = "holds phandles, which a definition cannot write (a raw integer is no phandle): its pin controller is the board's, which the cape connector does not export";
+			bad = true;
+		}
 		if (!bad && dv->type == DEV_SPI && !strcmp(pname, "spi-max-frequency")) {
 			why = "is generated from max-frequency: set it there";
 			bad = true;
@@ -654,6 +738,16 @@ static void parse_props(struct dctx *c, config_setting_t *g, struct cape_dev *dv
 			free(pr->val);
 			free(pr->gpio);
 			continue;
+		}
+		/* one GPIO, one device: gpiolib gives a line to one consumer */
+		for (size_t g = 0; g < pr->ngpio; g++) {
+			char who[160], msg[300];
+
+			if (!gpio_taken(d, pr->gpio[g].idx, who, sizeof(who)))
+				continue;
+			snprintf(msg, sizeof(msg), "%s is already the GPIO of %s: a GPIO has one user",
+				 cape_pin_names[pr->gpio[g].idx], who);
+			derr(c, v, key, msg);
 		}
 		dv->nprops++;
 	}
@@ -881,9 +975,12 @@ static void parse_devices(struct dctx *c, config_setting_t *list, struct cape_de
 				continue;
 			snprintf(key, sizeof(key), "devices[%d].%s", i,
 				 dv->type == DEV_I2C ? "address" : "cs");
-			snprintf(msg, sizeof(msg), "%s %s 0x%02x is taken by %s (line %d)", dv->bus,
-				 dv->type == DEV_I2C ? "address" : "chip select", a,
-				 o->compatible ? o->compatible : "?", o->line);
+			if (dv->type == DEV_I2C)
+				snprintf(msg, sizeof(msg), "%s address 0x%02x is taken by %s (line %d)",
+					 dv->bus, a, o->compatible ? o->compatible : "?", o->line);
+			else
+				snprintf(msg, sizeof(msg), "%s chip select %d is taken by %s (line %d)",
+					 dv->bus, a, o->compatible ? o->compatible : "?", o->line);
 			derr(c, g, key, msg);
 			break;
 		}
@@ -923,7 +1020,7 @@ static void parse_devices(struct dctx *c, config_setting_t *list, struct cape_de
 			int idx = cape_pin_index(dv->pin);
 			const struct cape_pin *p = idx >= 0 ? def_pin(d, idx) : NULL;
 			config_setting_t *at = config_setting_get_member(g, "pin");
-			char key[32], msg[320], why[200];
+			char key[32], msg[320], why[200], who[160];
 
 			snprintf(key, sizeof(key), "devices[%d].pin", i);
 			if (idx < 0 || cape_pin_is_ain(idx)) {
@@ -942,16 +1039,10 @@ static void parse_devices(struct dctx *c, config_setting_t *list, struct cape_de
 				dv->pin = xstrdup(cape_pin_names[idx]);
 				check_gpio_use(c, at ? at : g, key, dv, p);
 				/* one GPIO, one device: gpiolib gives a line to one consumer */
-				for (size_t k = 0; k < d->ndevs; k++) {
-					const struct cape_dev *o = &d->devs[k];
-
-					if (!o->pin || strcmp(o->pin, dv->pin))
-						continue;
-					snprintf(msg, sizeof(msg), "%s is already the GPIO of %s%s%s%s (line %d): a GPIO has one user",
-						 dv->pin, dev_type_name(o->type), o->label ? " \"" : "",
-						 o->label ? o->label : "", o->label ? "\"" : "", o->line);
+				if (gpio_taken(d, idx, who, sizeof(who))) {
+					snprintf(msg, sizeof(msg), "%s is already the GPIO of %s: a GPIO has one user",
+						 dv->pin, who);
 					derr(c, at ? at : g, key, msg);
-					break;
 				}
 			}
 		}
@@ -1129,6 +1220,15 @@ int def_load(const char *path0, const struct board *b, struct cape_def *d)
 		return EXIT_DEF;
 	}
 	root = config_root_setting(&cfg);
+	if (!config_setting_length(root)) {
+		/* nothing (or only comments): no line to name */
+		if (!err_quiet)
+			fprintf(stderr, "%s: empty definition: it needs at least eeprom = { board-name, "
+				"version, manufacturer, part-number; } (capetool schema)\n", path);
+		config_destroy(&cfg);
+		free(buf);
+		return EXIT_DEF;
+	}
 	/*
 	 * Every error in one run: what the schema finds, then what it cannot
 	 * say (pins, modes, devices), which reads only values of the right type.
@@ -1162,6 +1262,7 @@ int def_load(const char *path0, const struct board *b, struct cape_def *d)
 		char *dir = path_dirname(path0);
 
 		d->overlay = ov[0] == '/' ? xstrdup(ov) : xasprintf("%s/%s", dir, ov);
+		d->overlay_line = config_setting_source_line(config_setting_get_member(root, "overlay"));
 		free(dir);
 	}
 	config_destroy(&cfg);

@@ -53,6 +53,7 @@ struct kind_data {
 	bool timing_set[NTIMING];
 	char *bl_pwm;			/* NULL: no backlight */
 	int bl_channel, bl_period, bl_default, nlevels;
+	int bl_line;			/* of backlight.pwm */
 	uint32_t *levels;
 	bool bl_inverted;
 	/* audio */
@@ -283,6 +284,8 @@ static void parse_lcd(const struct kind_ctx *c, config_setting_t *g, int i,
 		int n;
 
 		k->bl_pwm = kdup(kstr(bl, "pwm", NULL));
+		if (config_setting_get_member(bl, "pwm"))
+			k->bl_line = config_setting_source_line(config_setting_get_member(bl, "pwm"));
 		k->bl_channel = kint(bl, "channel", 0);
 		k->bl_period = kint(bl, "period", 500000);
 		k->bl_inverted = kbool(bl, "inverted", false);
@@ -577,8 +580,21 @@ static void build_lcd(struct bctx *c, const struct cape_dev *dv)
 
 	if (!ov_bus(c, dv, "lcd"))
 		return;
-	if (k->bl_pwm && !pwm_unit(c, dv, k->bl_pwm, k->bl_channel))
-		return;
+	if (k->bl_pwm) {
+		/* what is wrong with the unit is said at backlight.pwm */
+		struct cape_dev u = *dv;
+		char key[48];
+		bool ok;
+
+		snprintf(key, sizeof(key), "devices[%d].backlight.pwm", (int)(dv - ov_def(c)->devs));
+		if (k->bl_line)
+			u.line = k->bl_line;
+		ov_err_key(c, key);
+		ok = pwm_unit(c, &u, k->bl_pwm, k->bl_channel);
+		ov_err_key(c, NULL);
+		if (!ok)
+			return;
+	}
 	dev = ov_devices(c, dv);
 	if (!dev)
 		return;

@@ -19,6 +19,8 @@ const struct board *ov_board(const struct bctx *c);
 const char *ov_slug(const struct bctx *c);
 void ov_err(struct bctx *c, const struct cape_dev *dv, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The key the build's errors name until set back (NULL: "devices"). */
+void ov_err_key(struct bctx *c, const char *key);
 
 /*
  * The __overlay__ of the unit or bus @dv->bus names (of board bus type

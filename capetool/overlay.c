@@ -582,7 +582,7 @@ static int merge_extra(struct otree *t, const char *path, const struct board *po
 
 /* ---- from definition to tree ---- */
 
-static char *slug(const char *part)
+char *part_slug(const char *part)
 {
 	char *s = xstrdup(part);
 
@@ -625,6 +625,7 @@ struct bctx {
 	bool muxed[CAPE_NPINS];
 	int errors;
 	bool portable;		/* the board exports names: use only them, no pinmux */
+	const char *err_key;	/* the key errors name; NULL: "devices" */
 };
 
 static void vberr(struct bctx *c, const struct cape_dev *dv, const char *fmt, va_list ap)
@@ -637,7 +638,8 @@ static void vberr(struct bctx *c, const struct cape_dev *dv, const char *fmt, va
 	c->errors++;
 	if (err_quiet)
 		return;
-	fprintf(stderr, "%s:%d: devices: ", c->d->file, dv ? dv->line : 0);
+	fprintf(stderr, "%s:%d: %s: ", c->d->file, dv ? dv->line : 0,
+		c->err_key ? c->err_key : "devices");
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
@@ -1062,7 +1064,10 @@ static void herr(struct bctx *c, const char *fmt, ...)
 	c->errors++;
 	if (err_quiet)
 		return;
-	fprintf(stderr, "%s: overlay %s: ", c->d->file, c->d->overlay);
+	if (c->d->overlay_line > 0)
+		fprintf(stderr, "%s:%d: overlay %s: ", c->d->file, c->d->overlay_line, c->d->overlay);
+	else
+		fprintf(stderr, "%s: overlay %s: ", c->d->file, c->d->overlay);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -1182,14 +1187,18 @@ static void check_hatch(struct bctx *c, struct cape_def *d, size_t first_fix, un
 				if (o->type != type || !o->bus || strcmp(o->bus, bus->name) ||
 				    (type == DEV_I2C ? o->address : o->cs) != a)
 					continue;
-				if (o->hatch)
-					herr(c, "%s/%s is at %s %s 0x%02x, as %s of the overlay", f->name,
-					     nd->name, bus->name, type == DEV_I2C ? "address" : "chip select",
-					     a, o->compatible);
+				char at[32];
+
+				if (type == DEV_I2C)
+					snprintf(at, sizeof(at), "address 0x%02x", a);
 				else
-					herr(c, "%s/%s is at %s %s 0x%02x, which devices (line %d, %s) has",
-					     f->name, nd->name, bus->name,
-					     type == DEV_I2C ? "address" : "chip select", a, o->line,
+					snprintf(at, sizeof(at), "chip select %d", a);
+				if (o->hatch)
+					herr(c, "%s/%s is at %s %s, as %s of the overlay", f->name,
+					     nd->name, bus->name, at, o->compatible);
+				else
+					herr(c, "%s/%s is at %s %s, which devices (line %d, %s) has",
+					     f->name, nd->name, bus->name, at, o->line,
 					     o->compatible ? o->compatible : "?");
 			}
 			d->devs = xrealloc(d->devs, (d->ndevs + 1) * sizeof(*d->devs));
@@ -1256,6 +1265,28 @@ static void check_hatch(struct bctx *c, struct cape_def *d, size_t first_fix, un
 		char *where;
 		int idx = -1, gm, mode;
 
+		if (p && ge && !strcmp(fx->label, ge->name) && (size_t)fx->off + 12 > p->len) {
+			/* resolve maps <&nexus PIN FLAGS> only: refused here as there */
+			const struct oprop *irq = prop_find(fx->node, "interrupts");
+
+			where = path_of(fx->node);
+			if (!strcmp(fx->prop, "interrupt-parent") && irq && irq->len >= 8)
+				herr(c, "%s:interrupt-parent: %s is the connector's GPIO nexus, which maps "
+				     "<&%s PIN FLAGS>, not an interrupt parent: write the interrupt as "
+				     "interrupts-extended = <&%s %u %u> (PIN FLAGS), without interrupt-parent "
+				     "and interrupts", where, fx->label, fx->label, fx->label,
+				     get_cell_be(irq->val), get_cell_be(irq->val + 4));
+			else if (!strcmp(fx->prop, "interrupt-parent"))
+				herr(c, "%s:interrupt-parent: %s is the connector's GPIO nexus, which maps "
+				     "<&%s PIN FLAGS>, not an interrupt parent: write the interrupt as "
+				     "interrupts-extended = <&%s PIN FLAGS>", where, fx->label, fx->label,
+				     fx->label);
+			else
+				herr(c, "%s:%s: <&%s PIN FLAGS> needs 3 cells at offset %u", where,
+				     fx->prop, fx->label, fx->off);
+			free(where);
+			continue;
+		}
 		if (!p || (size_t)fx->off + 8 > p->len)
 			continue;
 		if (ge && !strcmp(fx->label, ge->name)) {
@@ -1293,7 +1324,7 @@ static void check_hatch(struct bctx *c, struct cape_def *d, size_t first_fix, un
 int overlay_build(struct cape_def *d, const struct board *b, void **blob, size_t *len)
 {
 	struct otree t = { .next_phandle = 1 };
-	struct bctx c = { d, b, &t, slug(d->part_number), { false }, 0, b->nexports > 0 };
+	struct bctx c = { d, b, &t, part_slug(d->part_number), { false }, 0, b->nexports > 0, NULL };
 	unsigned w1 = 0;
 	int rc = EXIT_OK;
 
@@ -1662,10 +1693,11 @@ static void import_fixups(struct rctx *r, const void *fdt, int fx)
 }
 
 int overlay_resolve(const char *src, const void *dtbo, size_t len, const struct board *b,
-		    const uint16_t *pins, const char *part, void **blob, size_t *outlen)
+		    const uint16_t *pins, const char *part, void **blob, size_t *outlen,
+		    bool *unmuxed)
 {
 	struct otree t = { .next_phandle = 1 };
-	struct rctx r = { .src = src, .b = b, .pins = pins, .t = &t, .slug = slug(part) };
+	struct rctx r = { .src = src, .b = b, .pins = pins, .t = &t, .slug = part_slug(part) };
 	uint32_t maxph = 0;
 	int off, rc = EXIT_OK;
 	const char *eu;
@@ -1789,8 +1821,11 @@ int overlay_resolve(const char *src, const void *dtbo, size_t len, const struct 
 		/* the rest: a group no device names (pinctrl-single applies it to none) */
 		n = 0;
 		for (int i = 0; i < CAPE_NPINS; i++)
-			if (resolve_wants(&r, i) && !b->board_pin[i])
+			if (resolve_wants(&r, i) && !b->board_pin[i]) {
 				idx[n++] = i;
+				if (unmuxed && b->pinmux)
+					unmuxed[i] = true;
+			}
 		resolve_group(&r, "other", idx, n, NULL);
 	}
 	if (r.errors)
@@ -1813,6 +1848,7 @@ int overlay_resolve(const char *src, const void *dtbo, size_t len, const struct 
 const struct cape_def *ov_def(const struct bctx *c) { return c->d; }
 const struct board *ov_board(const struct bctx *c) { return c->b; }
 const char *ov_slug(const struct bctx *c) { return c->slug; }
+void ov_err_key(struct bctx *c, const char *key) { c->err_key = key; }
 
 void ov_err(struct bctx *c, const struct cape_dev *dv, const char *fmt, ...)
 {

@@ -84,7 +84,11 @@ static void verr(struct vctx *c, const config_setting_t *at, const char *path,
 	c->errors++;
 	if (err_quiet)
 		return;
-	fprintf(stderr, "%s:%d: %s: ", c->file, line, path);
+	/* the root (a top-level key missing) has no line */
+	if (line > 0)
+		fprintf(stderr, "%s:%d: %s: ", c->file, line, path);
+	else
+		fprintf(stderr, "%s: %s: ", c->file, path);
 	fprintf(stderr, fmt, a);
 	fputc('\n', stderr);
 }

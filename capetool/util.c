@@ -496,6 +496,11 @@ const char *closest(const char *word, const char *const *cands, size_t n)
 		if (d > 1 && lw >= 2 && lc >= 2 &&
 		    !strncasecmp(word, cands[i], lw < lc ? lw : lc))
 			d = 1;
+		/* "pullup" for "up", "pulldown" for "down": one is the other's end */
+		if (d > 1 && lw >= 2 && lc >= 2 &&
+		    !strcasecmp(lw < lc ? cands[i] + lc - lw : word + lw - lc,
+				lw < lc ? word : cands[i]))
+			d = 1;
 		if (d < best) {
 			best = d;
 			pick = cands[i];

@@ -103,7 +103,7 @@ static void check_def(const char *path, bool drop_hatch)
 			for (size_t k = 0; k < def.npins; k++)
 				words[def.pins[k].idx] = def.pins[k].word;
 			rc = overlay_resolve("fuzz", dtbo, len, &boards[i], words, def.part_number,
-					     &r, &rlen);
+					     &r, &rlen, NULL);
 			if ((!rc && fdt_check_full(r, rlen)) || (rc && !def.overlay))
 				abort();
 			free(r);
@@ -128,7 +128,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		void *r = NULL;
 		size_t rlen;
 
-		if (!overlay_resolve("fuzz", data, size, &boards[1], words, "BB-HATCH", &r, &rlen) &&
+		if (!overlay_resolve("fuzz", data, size, &boards[1], words, "BB-HATCH", &r, &rlen, NULL) &&
 		    fdt_check_full(r, rlen))
 			abort();
 		free(r);

@@ -106,3 +106,23 @@ load helpers
 	run ct pinout - - < "$DEFS/weather.cape"
 	[ "$status" -eq 2 ]
 }
+
+@test "an unknown --board is said once, with a did-you-mean, by every command (user test 26, defect 6)" {
+	for c in check pinout create resolve; do
+		case $c in
+		resolve) run ct resolve -b beagle-bone-black -c "$DEFS/weather.cape" x.dtbo -o "$BATS_TEST_TMPDIR/r.dtbo" ;;
+		create) run ct create -b beagle-bone-black "$DEFS/weather.cape" -o "$BATS_TEST_TMPDIR/o" ;;
+		*) run ct $c -b beagle-bone-black "$DEFS/weather.cape" ;;
+		esac
+		echo "$c: $output"
+		no_sanitizer_report
+		[ "$status" -eq 2 ]
+		[[ "$output" == *'unknown board "beagle-bone-black" (did you mean beaglebone-black?); known boards:'* ]]
+		# the list once
+		[ "$(grep -c '^  qemu-vexpress$' <<< "$output")" -eq 1 ]
+		[ "$(grep -c 'unknown board' <<< "$output")" -eq 1 ]
+	done
+	run ct check -b nosuchthing "$DEFS/weather.cape"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *'unknown board "nosuchthing"; known boards:'* ]]
+}

@@ -253,6 +253,32 @@ CAPE
 	[[ "$output" == *"dupg.cape:6: devices[2].pin: P9.15 is already the GPIO of led \"a\" (line 4)"* ]]
 }
 
+@test "one GPIO pin, one user: a device property's GPIO reference counts, as an LED's pin does (user test 26, defect 4)" {
+	f=$(mkdef dupp.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "P"; };
+pins = ( { pin = "P9.12"; mode = "gpio"; direction = "bidir"; }, { pin = "P9.15"; mode = "gpio"; direction = "bidir"; } );
+devices = (
+  { type = "led"; label = "l"; pin = "P9.12"; },
+  { type = "i2c"; bus = "i2c2"; address = 0x20; compatible = "a,irq"; properties = { irq-gpios = { pin = "P9.12"; }; }; },
+  { type = "i2c"; bus = "i2c2"; address = 0x21; compatible = "a,b"; properties = { reset-gpios = { pin = "P9.15"; }; }; },
+  { type = "i2c"; bus = "i2c2"; address = 0x22; compatible = "a,c";
+    properties = { x-gpios = ( { pin = "P9.12"; }, { pin = "P9.15"; } ); }; },
+  { type = "key"; label = "k"; pin = "P9.15"; code = 1; }
+);
+CAPE
+)
+	run ct check "$f"
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"dupp.cape:5: properties.irq-gpios: P9.12 is already the GPIO of led \"l\" (line 4): a GPIO has one user"* ]]
+	[[ "$output" == *"dupp.cape:8: properties.x-gpios: P9.12 is already the GPIO of led \"l\" (line 4): a GPIO has one user"* ]]
+	[[ "$output" == *"dupp.cape:8: properties.x-gpios: P9.15 is already the GPIO of i2c device a,b, its reset-gpios (line 6): a GPIO has one user"* ]]
+	[[ "$output" == *"dupp.cape:9: devices[4].pin: P9.15 is already the GPIO of i2c device a,b, its reset-gpios (line 6): a GPIO has one user"* ]]
+	run ct create "$f" -o "$BATS_TEST_TMPDIR/o"
+	[ "$status" -eq 3 ]
+}
+
 @test "an SPI device's chip select must be the controller's and muxed: spi0 cs 3 and an unmuxed spi1 cs 1 are refused" {
 	f=$(mkdef cs.cape <<'CAPE'
 eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "P"; };
@@ -418,6 +444,66 @@ CAPE
 	[[ "$output" == *'dym.cape:6: pins[3].pin: "GPIO1_12" is not a header signal pin; did you mean P8.12 (GPIO1_12)?'* ]]
 	[[ "$output" == *'dym.cape:7: pins[4].pin: "P8.50" is not a header signal pin (P8 and P9 have pins 1 to 46)'* ]]
 	[[ "$output" == *'dym.cape:9: devices[0].type: bad value "leds" (allowed: i2c, spi, led, key, w1, uart, pwm, adc, can, rs485, lcd, audio); did you mean "led"?'* ]]
+}
+
+@test "a pin spelled with leading zeros or doubled separators gets the pin it means, not a power pin's words (user test 26, defect 7)" {
+	f=$(mkdef zero.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "P"; };
+pins = (
+  { pin = "P08.07"; mode = 7; direction = "in"; },
+  { pin = "P8__07"; mode = 7; direction = "in"; },
+  { pin = "P9_013"; mode = 7; direction = "in"; },
+  { pin = "p09-0012"; mode = 7; direction = "in"; },
+  { pin = "P09.01"; mode = 7; direction = "in"; },
+  { pin = "P9__77"; mode = 7; direction = "in"; }
+);
+CAPE
+)
+	run ct check --board beaglebone-black "$f"
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *'zero.cape:3: pins[0].pin: "P08.07" is not a header signal pin; did you mean P8.7?'* ]]
+	[[ "$output" == *'zero.cape:4: pins[1].pin: "P8__07" is not a header signal pin; did you mean P8.7?'* ]]
+	[[ "$output" == *'zero.cape:5: pins[2].pin: "P9_013" is not a header signal pin; did you mean P9.13?'* ]]
+	[[ "$output" == *'zero.cape:6: pins[3].pin: "p09-0012" is not a header signal pin; did you mean P9.12?'* ]]
+	[[ "$output" == *'zero.cape:7: pins[4].pin: "P09.01" is not a header signal pin: P9.1 is DGND'* ]]
+	[[ "$output" == *'zero.cape:8: pins[5].pin: "P9__77" is not a header signal pin (P8 and P9 have pins 1 to 46)'* ]]
+	[[ "$output" != *'P8.17'* ]]
+}
+
+@test "small messages: an empty definition says so, a chip select is a number, pull = \"pullup\" gets \"up\" (user test 26, defect 9)" {
+	: > "$BATS_TEST_TMPDIR/empty.cape"
+	printf '# nothing yet\n\n' > "$BATS_TEST_TMPDIR/comment.cape"
+	for e in empty comment; do
+		run ct check "$BATS_TEST_TMPDIR/$e.cape"
+		echo "$output"
+		no_sanitizer_report
+		[ "$status" -eq 3 ]
+		[[ "$output" == *"$e.cape: empty definition: it needs at least eeprom = {"* ]]
+		[[ "$output" != *"$e.cape:0"* ]]
+	done
+	# a top-level key missing: no line 0 either
+	printf 'pins = ();\n' > "$BATS_TEST_TMPDIR/noeeprom.cape"
+	run ct check "$BATS_TEST_TMPDIR/noeeprom.cape"
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"noeeprom.cape: eeprom: required key missing"* ]]
+	[[ "$output" != *"noeeprom.cape:0"* ]]
+	f=$(mkdef cs.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "P"; };
+pins = ( { pin = "P9.22"; mode = "spi0_sclk"; direction = "in"; }, { pin = "P9.21"; mode = "spi0_d0"; direction = "in"; },
+         { pin = "P9.18"; mode = "spi0_d1"; direction = "in"; }, { pin = "P9.17"; mode = "spi0_cs0"; direction = "in"; pull = "pullup"; } );
+devices = ( { type = "spi"; bus = "spi0"; cs = 0; compatible = "a,b"; },
+            { type = "spi"; bus = "spi0"; cs = 0; compatible = "a,c"; } );
+CAPE
+)
+	run ct check "$f"
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *'cs.cape:3: pins[3].pull: bad value "pullup" (allowed: none, up, down); did you mean "up"?'* ]]
+	[[ "$output" == *'cs.cape:5: devices[1].cs: spi0 chip select 0 is taken by a,b (line 4)'* ]]
+	[[ "$output" != *'0x00'* ]]
 }
 
 @test "every error of a definition is reported in one run, each as FILE:LINE" {

@@ -71,7 +71,7 @@ frag() {
 	d=$(kinddef '{ pin = "P9.14"; mode = 6; direction = "out"; }' '{ type = "pwm"; unit = "ehrpwm7"; }')
 	run ct check --board beaglebone-black "$d"
 	[ "$status" -eq 3 ]
-	[[ $output == *'board beaglebone-black has no pwm bus "ehrpwm7" (it has: ehrpwm0, ehrpwm1, ehrpwm2, ecap0)'* ]]
+	[[ $output == *'board beaglebone-black has no pwm bus "ehrpwm7" (it has: ehrpwm0, ehrpwm1, ehrpwm2, ecap0, ecap2)'* ]]
 	d=$(kinddef '{ pin = "P9.14"; mode = 6; direction = "out"; }' '{ type = "pwm"; }')
 	run ct check --board beaglebone-black "$d"
 	[ "$status" -eq 3 ]
@@ -147,7 +147,7 @@ EOF
 	errs check --board beaglebone-black "$BATS_TEST_TMPDIR/hatch.cape"
 	no_sanitizer_report
 	[ "$status" -eq 3 ]
-	[[ $output == *"hatch.cape: overlay "*"can0.dtso: fragment@0 enables can0 (bone_can_0), which needs P9.19 (dcan0_rx, mode 2) and P9.20 (dcan0_tx, mode 2), which are the board's i2c2"* ]] ||
+	[[ $output == *"hatch.cape:3: overlay "*"can0.dtso: fragment@0 enables can0 (bone_can_0), which needs P9.19 (dcan0_rx, mode 2) and P9.20 (dcan0_tx, mode 2), which are the board's i2c2"* ]] ||
 		{ echo "$output"; return 1; }
 }
 
@@ -257,6 +257,42 @@ EOF
 	[[ "$output" == *"PWM unit ehrpwm1 channel 1: no pin of pins is muxed as its output (P9.16 mode 6 (ehrpwm1b), P8.34 mode 2 (ehrpwm1b))"* ]]
 	run ct check "${NOHDMI[@]}" "$DEFS/bone/hdmi-pins/bb-bone-lcd4-01.cape"
 	[ "$status" -eq 0 ]
+}
+
+@test "pwm: ecap2 (P9.28 mode 4) is a unit, HDMI audio's on the Black, the capes' under --variant no-hdmi; a bad backlight.pwm is said at its line (user test 26, defect 10)" {
+	d=$(kinddef '{ pin = "P9.28"; mode = "ecap2_in_pwm2_out"; direction = "out"; pull = "down"; }' \
+		'{ type = "pwm"; unit = "ecap2"; }')
+	run ct check --board beaglebone-black "$d"
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 5 ]
+	[[ $output == *"pin P9.28 is held by the board (HDMI audio data; --variant no-hdmi gives it to capes)"* ]]
+	run ct check "${NOHDMI[@]}" "$d"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	o=$(portable "$d" "${NOHDMI[@]}")
+	[ "$(fdtget "$o" "$(frag "$o" bone_ecap_2)" status)" = okay ]
+	ct resolve "${NOHDMI[@]}" --cape "$d" "$o" -o "$BATS_TEST_TMPDIR/r.dtbo" >/dev/null
+	r=$BATS_TEST_TMPDIR/r.dtbo
+	[ "$(fdtget "$r" "$(frag "$r" ecap2)" status)" = okay ]
+	[ "$(fdtget -t x "$r" "$(frag "$r" am33xx_pinmux)/exl-kind-01-ecap2-pins" pinctrl-single,pins)" = "19c 0 4" ]
+	# BB-CAPE-DISP-CT4's backlight: an LCD's pwm-backlight on ecap2
+	bl=$BATS_TEST_TMPDIR/bl2.cape
+	sed -e 's/{ pin = "P9.14"; mode = 6; direction = "out"; pull = "down"; },  # ehrpwm1a/{ pin = "P9.28"; mode = 4; direction = "out"; pull = "down"; },/' \
+	    -e 's/backlight = { pwm = "ehrpwm1";/backlight = { pwm = "ecap2";/' \
+		"$DEFS/bone/hdmi-pins/bb-bone-lcd4-01.cape" > "$bl"
+	cp "$DEFS/bone/hdmi-pins/bb-bone-lcd4-01.dtso" "$BATS_TEST_TMPDIR/"
+	grep -q 'pwm = "ecap2"' "$bl"
+	o=$(portable "$bl" "${NOHDMI[@]}")
+	[ "$(fdtget "$o" "$(frag "$o" bone_ecap_2)" status)" = okay ]
+	[[ "$(fdtget "$o" /__fixups__ bone_ecap_2)" == *"bb-bone-lcd4-01-backlight:pwms:0"* ]]
+	# a unit the board has not: at backlight.pwm's line, not the device's
+	line=$(grep -n 'backlight = { pwm' "$bl" | cut -d: -f1)
+	sed -i 's/pwm = "ecap2"/pwm = "ecap7"/' "$bl"
+	run ct check "${NOHDMI[@]}" "$bl"
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ $output == *"bl2.cape:$line: devices[0].backlight.pwm: board beaglebone-black has no pwm bus \"ecap7\" (it has: ehrpwm0, ehrpwm1, ehrpwm2, ecap0, ecap2)"* ]]
 }
 
 @test "audio: McASP on, the cape's codec a DAI, its crystal a clock, a simple-audio-card between them" {

@@ -200,7 +200,7 @@ line_ends() {
 	bus_cape ADC2 spi0 cs 0 ti,adc128s052 "$SPI0_PINS"
 	run ct check ADC.cape ADC2.cape
 	[ "$status" -eq 5 ]
-	line_ends "ADC2.cape: spi0 chip select 0x00 is held by ADC (slot 0)"
+	line_ends "ADC2.cape: spi0 chip select 0 is held by ADC (slot 0)"
 	# the pins muxed otherwise (no pull-up): the running bus would be remuxed
 	bus_cape NOPULL i2c1 address 0x3c solomon,ssd1306fb-i2c "${I2C1_PINS//pull = \"up\"/pull = \"none\"}"
 	run ct check RTC.cape NOPULL.cape
@@ -243,7 +243,7 @@ CAPE
 	echo "$output"
 	no_sanitizer_report
 	[ "$status" -eq 3 ]
-	[[ "$output" == *"H1.cape: overlay ./H1.dtso: /fragment@0/__overlay__/leds/l:gpios uses P8.3 as a GPIO, which pins does not list: a cape's GPIOs are its declared pins"* ]]
+	[[ "$output" == *"H1.cape:3: overlay ./H1.dtso: /fragment@0/__overlay__/leds/l:gpios uses P8.3 as a GPIO, which pins does not list: a cape's GPIOs are its declared pins"* ]]
 	# declared, it is the board's eMMC
 	hatch H2 '{ pin = "P8.3"; mode = "gpio"; direction = "out"; }' "$led"
 	run ct check H2.cape
@@ -272,7 +272,7 @@ CAPE
 	echo "$output"
 	no_sanitizer_report
 	[ "$status" -eq 3 ]
-	[[ "$output" == *"CAN.cape: overlay ./CAN.dtso: fragment@0 enables can1 (bone_can_1), which needs P9.24 muxed mode 2 (dcan1_rx); it is not in pins"* ]]
+	[[ "$output" == *"CAN.cape:3: overlay ./CAN.dtso: fragment@0 enables can1 (bone_can_1), which needs P9.24 muxed mode 2 (dcan1_rx); it is not in pins"* ]]
 	[[ "$output" == *"needs P9.26 muxed mode 2 (dcan1_tx); it is not in pins"* ]]
 	hatch CAN2 '{ pin = "P9.24"; mode = "d_can1_rx"; direction = "in"; }, { pin = "P9.26"; mode = "d_can1_tx"; direction = "out"; }' \
 		'&bone_can_1 { status = "okay"; };'
@@ -324,13 +324,13 @@ CAPE
 	echo "$output"
 	no_sanitizer_report
 	[ "$status" -eq 3 ]
-	[[ "$output" == *"FAST.cape: overlay ./FAST.dtso: fragment@0 sets clock-frequency of bone_i2c_1, a node of the board's: the kernel's connector lets a cape add nodes to its targets and enable a bus"*"(threat-model.rst, Add only)"* ]]
+	[[ "$output" == *"FAST.cape:4: overlay ./FAST.dtso: fragment@0 sets clock-frequency of bone_i2c_1, a node of the board's: the kernel's connector lets a cape add nodes to its targets and enable a bus"*"(threat-model.rst, Add only)"* ]]
 	hatch RTCH "$I2C1_PINS" '&bone_i2c_1 { status = "okay"; #address-cells = <1>; #size-cells = <0>; rtc@68 { compatible = "maxim,ds3231"; reg = <0x68>; }; };' \
 		'devices = ( { type = "i2c"; bus = "i2c1"; address = 0x68; compatible = "maxim,ds1307"; } );'
 	run ct check RTCH.cape
 	echo "$output"
 	[ "$status" -eq 3 ]
-	[[ "$output" == *"RTCH.cape: overlay ./RTCH.dtso: fragment@0/rtc@68 is at i2c1 address 0x68, which devices (line 5, maxim,ds1307) has"* ]]
+	[[ "$output" == *"RTCH.cape:4: overlay ./RTCH.dtso: fragment@0/rtc@68 is at i2c1 address 0x68, which devices (line 5, maxim,ds1307) has"* ]]
 	# against another cape: the hatch's device holds its address, and shares the bus's pins
 	hatch RTCH2 "$I2C1_PINS" '&bone_i2c_1 { status = "okay"; #address-cells = <1>; #size-cells = <0>; rtc@68 { compatible = "maxim,ds3231"; reg = <0x68>; }; };'
 	bus_cape RTC i2c1 address 0x68 maxim,ds1307 "$I2C1_PINS"
@@ -431,7 +431,7 @@ CAPE
 	run ct check CANRX.cape
 	echo "$output"
 	[ "$status" -eq 3 ]
-	[[ "$output" == *"CANRX.cape: overlay ./CANRX.dtso: fragment@0 enables can1 (bone_can_1), which reads P9.24 (dcan1_rx), but its receiver is disabled (line 2): set rx = true"* ]]
+	[[ "$output" == *"CANRX.cape:3: overlay ./CANRX.dtso: fragment@0 enables can1 (bone_can_1), which reads P9.24 (dcan1_rx), but its receiver is disabled (line 2): set rx = true"* ]]
 }
 
 @test "on a running board, the variants its connector's board-pins leave out are taken without --variant" {
@@ -459,4 +459,75 @@ CAPE
 	echo "$output"
 	[ "$status" -eq 5 ]
 	[[ "$output" == *"pin P8.45 is held by the board (HDMI D0; --variant no-hdmi gives it to capes)"* ]]
+}
+
+@test "a GPIO expander's provider properties are ordinary values; gpio-ranges holds phandles (user test 26, defect 1)" {
+	cd "$BATS_TEST_TMPDIR"
+	cat > x.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "BB-X"; };
+pins = ( { pin = "P9.22"; mode = "spi0_sclk"; direction = "in"; },
+         { pin = "P9.21"; mode = "spi0_d0"; direction = "in"; },
+         { pin = "P9.18"; mode = "spi0_d1"; direction = "in"; },
+         { pin = "P9.17"; mode = "spi0_cs0"; direction = "in"; } );
+devices = ( { type = "spi"; bus = "spi0"; cs = 0; name = "gpio"; compatible = "microchip,mcp23s08";
+              properties = ( ("gpio-controller", true), ("#gpio-cells", 2), ("ngpios", 8),
+                             ("gpio-line-names", ["a", "b", "P9.15"]), ("gpio-reserved-ranges", [0, 2]),
+                             ("microchip,spi-present-mask", 1) ); } );
+CAPE
+	run ct check x.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 0 ]
+	ct create x.cape -o o >/dev/null
+	dtc -q -I dtb -O dts o/BB-X-00A0.dtbo > o.dts
+	grep -q 'gpio-controller;' o.dts
+	grep -q '#gpio-cells = <0x02>;' o.dts
+	grep -qF 'gpio-line-names = "a\0b\0P9.15";' o.dts
+	grep -q 'gpio-reserved-ranges = <0x00 0x02>;' o.dts
+	# gpio-ranges: <&pinctrl offset base count>, a phandle
+	sed -i 's/("ngpios", 8),/("ngpios", 8), ("gpio-ranges", [1, 0, 0, 8]),/' x.cape
+	run ct check x.cape
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *'x.cape:7: properties.gpio-ranges: holds phandles, which a definition cannot write'* ]]
+	[[ "$output" != *'gpio-controller'* ]]
+	[[ "$output" != *'{ pin ='* ]]
+	# the legacy GPIO names gpiolib still reads stay GPIO properties
+	sed -i 's/("gpio-ranges", \[1, 0, 0, 8\]),/("gpio-reset", 915),/' x.cape
+	run ct check x.cape
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *'properties.gpio-reset: is a GPIO property'*'not as a number'* ]]
+	sed -i 's/("gpio-reset", 915),/("gpio-sck", 915),/' x.cape
+	run ct check x.cape
+	[ "$status" -eq 3 ]
+	[[ "$output" == *'properties.gpio-sck: is a GPIO property'* ]]
+}
+
+@test "an escape hatch's interrupt-parent = <&bone_gpio> is refused by check and create, as resolve refuses it; interrupts-extended passes all three (user test 26, defect 2)" {
+	cd "$BATS_TEST_TMPDIR"
+	pins='{ pin = "P9.22"; mode = "spi0_sclk"; direction = "in"; }, { pin = "P9.21"; mode = "spi0_d0"; direction = "in"; },
+	      { pin = "P9.18"; mode = "spi0_d1"; direction = "in"; }, { pin = "P9.17"; mode = "spi0_cs0"; direction = "in"; },
+	      { pin = "P9.12"; mode = "gpio"; direction = "in"; pull = "up"; }'
+	hatch IRQ "$pins" '&bone_spi_0 { #address-cells = <1>; #size-cells = <0>; status = "okay";
+		can@0 { compatible = "microchip,mcp2515"; reg = <0>; interrupt-parent = <&bone_gpio>; interrupts = <912 2>; }; };'
+	run ct check -b beaglebone-black IRQ.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"IRQ.cape:5: overlay ./IRQ.dtso: /fragment@0/__overlay__/can@0:interrupt-parent: bone_gpio is the connector's GPIO nexus, which maps <&bone_gpio PIN FLAGS>, not an interrupt parent: write the interrupt as interrupts-extended = <&bone_gpio 912 2> (PIN FLAGS)"* ]]
+	run ct create -b beaglebone-black IRQ.cape -o o
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"IRQ.cape:5: overlay ./IRQ.dtso: "*"interrupts-extended = <&bone_gpio 912 2>"* ]]
+	[ ! -e o/IRQ-00A0.dtbo ]
+	# the form resolve maps: accepted by all three
+	hatch IRQX "$pins" '&bone_spi_0 { #address-cells = <1>; #size-cells = <0>; status = "okay";
+		can@0 { compatible = "microchip,mcp2515"; reg = <0>; interrupts-extended = <&bone_gpio 912 2>; }; };'
+	run ct check -b beaglebone-black IRQX.cape
+	echo "$output"
+	[ "$status" -eq 0 ]
+	ct create -b beaglebone-black IRQX.cape -o o >/dev/null
+	ct resolve -b beaglebone-black -c IRQX.cape o/IRQX-00A0.dtbo -o r.dtbo >/dev/null
+	dtc -q -I dtb -O dts r.dtbo | grep -q 'interrupts-extended = <0xffffffff 0x1c 0x02>;'
 }

@@ -533,3 +533,31 @@ DTS
 	[[ "$(sed -n 4p <<< "$output")" == "not ok 3 "*"/numcs.dtbo: fragment fragment@0 sets property num-cs of spi0, which the connector does not let capes set (target-properties)"* ]]
 	[[ "$(sed -n 5p <<< "$output")" == "not ok 4 "*"/uart2.dtbo: overlay refers to &uart2, which the connector does not export"* ]]
 }
+
+@test "ecap2: a cape enabling bone_ecap_2 (P9.28 mode 4) is refused on the Black, whose HDMI audio holds P9.28; the HDMI-off Black and the Green take it (user test 26, defect 10)" {
+	need
+	mkdir -p "$BATS_TEST_TMPDIR/ec"
+	cat > "$BATS_TEST_TMPDIR/ec.cape" <<CAPE
+eeprom = {
+  board-name   = "ecap2 test cape";
+  version      = "00A0";
+  manufacturer = "Example Labs";
+  part-number  = "EXL-ECAP2";
+  serial       = "0000EXLB0001";
+};
+pins = ( { pin = "P9.28"; mode = "ecap2_in_pwm2_out"; direction = "out"; pull = "down"; } );
+devices = ( { type = "pwm"; unit = "ecap2"; } );
+CAPE
+	"$CAPETOOL_RELEASE" create "$BATS_TEST_TMPDIR/ec.cape" --board beaglebone-black --variant no-hdmi \
+		-o "$BATS_TEST_TMPDIR/ec/" >/dev/null
+	[ "$(fdtget "$BATS_TEST_TMPDIR/ec/EXL-ECAP2-00A0.dtbo" /__fixups__ bone_ecap_2)" = /fragment@0:target:0 ]
+	check am335x-boneblack "$BATS_TEST_TMPDIR/ec"
+	[ "$status" -eq 1 ]
+	[[ $output == *"pin P9.28 is the board's"* ]]
+	check am335x-boneblack-nohdmi "$BATS_TEST_TMPDIR/ec"
+	[ "$status" -eq 0 ]
+	check am335x-bonegreen "$BATS_TEST_TMPDIR/ec"
+	[ "$status" -eq 0 ]
+	# the pad the connector writes: P9.28's, mode 4, pull-down
+	[ "$(pads am335x-boneblack-nohdmi "$BATS_TEST_TMPDIR/ec" EXL-ECAP2-00A0)" = "0x19c 0x4" ]
+}

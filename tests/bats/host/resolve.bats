@@ -307,3 +307,40 @@ EOF
 	run ct --help
 	[[ "$output" == *"resolve   a portable overlay into one for a board's tree"* ]]
 }
+
+@test "pins no device uses: check, create and resolve warn that a bootloader leaves them unmuxed, exit status unchanged (user test 26, defect 5)" {
+	cd "$BATS_TEST_TMPDIR"
+	cat > u.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "BB-U"; };
+pins = ( { pin = "P8.7"; mode = "gpio"; direction = "in"; pull = "up"; },
+         { pin = "P8.8"; mode = "gpio"; direction = "in"; pull = "up"; },
+         { pin = "P8.9"; mode = "gpio"; direction = "in"; } );
+devices = ( { type = "key"; label = "k"; pin = "P8.9"; code = 28; } );
+CAPE
+	warn="warning: u.cape: pins P8.7, P8.8 are used by no device: the kernel's cape connector muxes them from the EEPROM's pin words, but an overlay resolved for beaglebone-black puts them in a pinctrl group no device references (bb-u-other-pins), so a bootloader applying it leaves them unmuxed"
+	run ct check -b beaglebone-black u.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$warn"* ]]
+	ct check -b beaglebone-black u.cape 2>/dev/null | grep -q 'u.cape: ok'
+	run ct create -b beaglebone-black u.cape -o o
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$warn"* ]]
+	run ct resolve -b beaglebone-black -c u.cape o/BB-U-00A0.dtbo -o r.dtbo
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$warn"* ]]
+	dtc -q -I dtb -O dts r.dtbo | grep -q 'bb-u-other-pins'
+	# from the image: the same words, the same warning
+	run ct resolve -b beaglebone-black -c o/BB-U-00A0.eeprom o/BB-U-00A0.dtbo -o r.dtbo
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"warning: o/BB-U-00A0.eeprom: pins P8.7, P8.8 are used by no device"* ]]
+	# every pin used: no warning
+	sed -i 's/{ type = "key"; label = "k"; pin = "P8.9"; code = 28; }/&, { type = "key"; label = "a"; pin = "P8.7"; code = 1; }, { type = "key"; label = "b"; pin = "P8.8"; code = 2; }/' u.cape
+	run ct check -b beaglebone-black u.cape
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *warning* ]]
+}

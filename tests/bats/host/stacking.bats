@@ -76,7 +76,9 @@ I2C2_PINS='{ pin = "P9.19"; mode = 3; direction = "bidir"; pull = "up"; slew = "
 	a=$(cape a BB-A '{ pin = "P9.41"; mode = 7; direction = "in"; }' '')
 	run ct check --board beaglebone-black "$a"
 	[ "$status" -eq 5 ]
-	[[ "$output" == *"a.cape: pin P9.41 is held by the board"* ]]
+	[[ "$output" == *"a.cape: pin P9.41 is held by the board (CLKOUT2: base tree hogs it)"* ]]
+	# the line too, with the same reason (user test 26, defect 8)
+	[[ "$output" == *"a.cape:2: pin P9.41 is held by the board (CLKOUT2: base tree hogs it)"* ]]
 }
 
 @test "a cape enabling SPI or a UART must mux its pins for it" {
@@ -108,4 +110,23 @@ I2C2_PINS='{ pin = "P9.19"; mode = 3; direction = "bidir"; pull = "up"; slew = "
 	[ "$status" -eq 5 ]
 	[[ "$output" == *"c3.cape: ok: BB-C3-00A0 in slot 3"* ]]
 	[[ "$output" == *"c4.cape: no free slot: board beaglebone-black has 4"* ]]
+}
+
+@test "capes whose part numbers differ only in '_'/'-' or case name the same overlay nodes: refused, naming both and the node (user test 26, defect 3)" {
+	a=$(cape a BB-LED-X '{ pin = "P8.12"; mode = "gpio"; direction = "out"; }' '{ type = "led"; label = "a"; pin = "P8.12"; }')
+	b=$(cape b BB_LED_X '{ pin = "P8.14"; mode = "gpio"; direction = "out"; }' '{ type = "led"; label = "b"; pin = "P8.14"; }')
+	c=$(cape c bb-led-x '{ pin = "P8.16"; mode = "gpio"; direction = "in"; }' '{ type = "key"; label = "k"; pin = "P8.16"; code = 28; }')
+	run ct check -b beaglebone-black "$a" "$b" "$c"
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"b.cape:1: overlay node bb-led-x-leds of BB_LED_X is also BB-LED-X's (slot 0): part numbers that differ only in case or in '_' and '-' name the same nodes"* ]]
+	[[ "$output" == *"c.cape:1: overlay node bb-led-x-keys of bb-led-x is also BB-LED-X's (slot 0)"* ]]
+	# alone, and beside a cape of another name, each is fine
+	run ct check -b beaglebone-black "$b"
+	[ "$status" -eq 0 ]
+	d=$(cape d BB-LED-Y '{ pin = "P8.16"; mode = "gpio"; direction = "out"; }' '{ type = "led"; label = "d"; pin = "P8.16"; }')
+	run ct check -b beaglebone-black "$a" "$d"
+	echo "$output"
+	[ "$status" -eq 0 ]
 }
