@@ -64,6 +64,8 @@ struct capebus_enable {
 	/* While @bus is held: the pin words its pads were muxed with, by whom */
 	struct capebus_pin_words words;
 	char muxer[48];
+	/* The cape whose properties the enable set, if any: it is that cape's */
+	char setter[48];
 	struct list_head props;	/* capebus_enable_prop: values set, kept */
 };
 
@@ -362,6 +364,18 @@ static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 			 tp.fragment, tp.name, np);
 		return -EINVAL;
 	}
+	/*
+	 * Properties a cape set describe that cape's hardware (an RS-485
+	 * transceiver's driver enable on one of its pins): a target carrying
+	 * them is not shared, or they would outlive their cape, pin and all
+	 * (red team round 12).
+	 */
+	if (e->users && e->setter[0]) {
+		snprintf(why, why_len,
+			 "targets: %pOF carries the properties %s set on it: no other cape may use it",
+			 np, e->setter);
+		return -EBUSY;
+	}
 	ret = capebus_enable_join(e, cape, t, why, why_len);
 	if (ret)
 		return ret;
@@ -419,6 +433,8 @@ static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 	}
 	e->okay_in_tree = true;
 	e->users = 1;
+	if (nprops)
+		strscpy(e->setter, cape->holder);
 	if (t)
 		capebus_enable_record(e, cape, t);
 
@@ -445,6 +461,7 @@ static void capebus_enable_put(struct device_node *np)
 	capebus_enable_unclaim(e);
 	bitmap_zero(e->words.muxed, CAPEBUS_MAX_PINS);
 	e->muxer[0] = '\0';
+	e->setter[0] = '\0';
 }
 
 /* capebus_enable_lock held. */

@@ -17,7 +17,7 @@
 
 #include "capebus-fdt.h"
 
-#define TB_STRUCT	2048
+#define TB_STRUCT	8192
 #define TB_STRINGS	512
 #define TEST_WHY_LEN	256
 
@@ -492,6 +492,33 @@ static void fdt_test_target_props_need_enable(struct kunit *test)
 		expect_refused(test, blob, len,
 			       "fixup of &bone_gpio patches rts-gpios of __overlay__ of fragment@0, which does not enable its target");
 	}
+}
+
+/* The record of target properties is bounded (red team round 12: x41). */
+static void fdt_test_target_props_bounded(struct kunit *test)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	static const u32 unresolved = 0xffffffff;
+	size_t len;
+	void *big;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	big = kunit_kzalloc(test, CAPEBUS_FDT_MAX_TARGET_PROPS, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, big);
+	tb_begin(b, "");
+	tb_begin(b, "fragment@0");
+	tb_prop_cells(b, "target", &unresolved, 1);
+	tb_begin(b, "__overlay__");
+	tb_prop_str(b, "status", "okay");
+	tb_prop(b, "rs485-rts-delay", big, CAPEBUS_FDT_MAX_TARGET_PROPS);
+	tb_end(b);
+	tb_end(b);
+	tb_begin(b, "__fixups__");
+	tb_prop_strs(b, "bone_i2c_2", "/fragment@0:target:0", NULL);
+	tb_end(b);
+	tb_end(b);
+	expect_refused(test, tb_finish(test, b, &len), len,
+		       "target properties: their record takes 4132 bytes, more than 4096");
 }
 
 static void fdt_test_unexported(struct kunit *test)
@@ -1893,6 +1920,7 @@ static struct kunit_case capebus_fdt_test_cases[] = {
 	KUNIT_CASE(fdt_test_reserved_enable),
 	KUNIT_CASE(fdt_test_target_props_taken_out),
 	KUNIT_CASE(fdt_test_target_props_need_enable),
+	KUNIT_CASE(fdt_test_target_props_bounded),
 	KUNIT_CASE(fdt_test_damaged),
 	KUNIT_CASE_SLOW(fdt_test_mutations),
 	{}

@@ -1251,6 +1251,13 @@ static int cb_take_props(struct cb_fdt *f)
 	}
 	if (!len)
 		return 0;
+	/*
+	 * Each record repeats its fragment's and its property's names, which
+	 * the blob may give once (red team round 12: 32 KiB made 1.3 MiB).
+	 */
+	if (len > CAPEBUS_FDT_MAX_TARGET_PROPS)
+		return cb_bad(f, "target properties: their record takes %u bytes, more than %u",
+			      len, CAPEBUS_FDT_MAX_TARGET_PROPS);
 	f->tprops = kvzalloc(len, GFP_KERNEL);
 	if (!f->tprops)
 		return -ENOMEM;
@@ -1581,8 +1588,9 @@ int capebus_fdt_target_prop(const void *fdt, unsigned int i,
 		if (cb_align4(flen + 1 + nlen + 1) + (u64)tp->len > left)
 			return -ENOENT;
 		tp->value = r + at + 8 + cb_align4(flen + 1 + nlen + 1);
-		if (!i--)
+		if (!i)
 			return 0;
+		i--;
 		at += 8 + cb_align4(flen + 1 + nlen + 1) + cb_align4(tp->len);
 	}
 }

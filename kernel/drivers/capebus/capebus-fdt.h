@@ -32,6 +32,12 @@
 #define CAPEBUS_FDT_MAX_ENABLES	8
 
 /*
+ * Most bytes CAPEBUS_FDT_PROPS_PROP's records may take: an RS-485 UART's
+ * five properties take about 200.
+ */
+#define CAPEBUS_FDT_MAX_TARGET_PROPS	4096
+
+/*
  * Deepest node nesting a cape overlay may have (root = 0): an LCD cape's
  * display timings sit at 5 (fragment, __overlay__, panel, timings, mode).
  */

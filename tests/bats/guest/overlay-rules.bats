@@ -14,7 +14,7 @@ FIX=$BATS_TEST_DIRNAME/fixtures
 HOSTILE=(edit-property edit-node eeprom-address two-at-one-address rtc-at-68
 	raw-phandle unexported self-target lookalike-fixups wrong-cells
 	out-of-targets undeclared-pin rs485-undeclared rs485-not-enabled
-	rs485-raw-phandle)
+	rs485-raw-phandle rs485-join)
 
 setup_file() {
 	local f raw
@@ -159,6 +159,23 @@ refused() {
 
 @test "target properties: a raw phandle in rts-gpios is refused" {
 	refused rs485-raw-phandle "overlay refused: references: property rts-gpios of node serial-header4 names /gpio-sim/bank0, which the connector does not export"
+}
+
+@test "target properties: no cape joins a target carrying another cape's properties, which would outlive it with its DE pin" {
+	# Red team round 12: a cape enabling uart4 with no properties joined
+	# the RS-485 cape's uart4; when the RS-485 cape went, uart4 stayed on
+	# with its rts-gpios on P9.27, and P9.27 went to the next cape.
+	cfs_run "mkdir \$CAPES/rs && cat /host/rs485.eeprom > \$CAPES/rs/eeprom && cat /host/rs485.dtbo > \$CAPES/rs/dtbo &&
+		echo 1 > \$CAPES/rs/enable && cat \$CAPES/rs/status &&
+		declare_cape j CFS-JOIN && cat /host/rs485-join.dtbo > \$CAPES/j/dtbo &&
+		{ echo 1 2>/dev/null > \$CAPES/j/enable && echo enabled || echo refused; }; cat \$CAPES/j/status"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = loaded ]
+	[ "${lines[1]}" = refused ]
+	[[ "${lines[2]}" == "failed: "*"targets: /serial-header4 carries the properties BB-UART4-RS485 (slot "*") set on it: no other cape may use it" ]]
+	cfs_run "rmdir \$CAPES/j \$CAPES/rs; cape_devices; [ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.base)\" ] && echo same-tree"
+	[ "$status" -eq 0 ]
+	[ "${lines[*]}" = "none same-tree" ]
 }
 
 @test "an EEPROM image carrying a hostile overlay is refused the same way" {

@@ -56,7 +56,9 @@
 #define WRAP_HDR	(40 + 16)
 /* Most an output may exceed its input by; see cb_emit(). */
 #define OUT_SLACK	(WRAP_HDR + 12 + 4 * CAPEBUS_FDT_MAX_ENABLES + \
-			 sizeof(CAPEBUS_FDT_ENABLE_PROP))
+			 sizeof(CAPEBUS_FDT_ENABLE_PROP) + \
+			 12 + CAPEBUS_FDT_MAX_TARGET_PROPS + \
+			 sizeof(CAPEBUS_FDT_PROPS_PROP))
 
 static const char *dump_path;
 
@@ -418,6 +420,42 @@ static void check_phandles(const void *fdt, u32 n)
 	free(seen);
 }
 
+/*
+ * The target-properties records, read back by the kernel's own reader: every
+ * record whole, inside the bound, none for status, each for a target the
+ * overlay enables, and the reader stops exactly at the last.
+ */
+static void check_target_props(const void *out)
+{
+	struct capebus_fdt_target_prop tp;
+	const fdt32_t *en;
+	int plen, elen, j;
+	unsigned int i;
+	size_t sum = 0;
+
+	if (!fdt_getprop(out, 0, CAPEBUS_FDT_PROPS_PROP, &plen))
+		plen = 0;
+	if (plen > CAPEBUS_FDT_MAX_TARGET_PROPS)
+		fail("target-props record of %d bytes (bound %d)", plen,
+		     CAPEBUS_FDT_MAX_TARGET_PROPS);
+	en = fdt_getprop(out, 0, CAPEBUS_FDT_ENABLE_PROP, &elen);
+	for (i = 0; !capebus_fdt_target_prop(out, i, &tp); i++) {
+		size_t flen = strlen(tp.fragment), nlen = strlen(tp.name);
+
+		if (!nlen || !strcmp(tp.name, "status"))
+			fail("target prop %u named \"%s\"", i, tp.name);
+		for (j = 0; en && j < elen / 4; j++)
+			if (fdt32_to_cpu(en[j]) == tp.target)
+				break;
+		if (!en || j == elen / 4)
+			fail("target prop %s for target 0x%x, which the overlay does not enable",
+			     tp.name, tp.target);
+		sum += 8 + ((flen + 1 + nlen + 1 + 3) & ~3UL) + ((tp.len + 3) & ~3UL);
+	}
+	if (sum != (size_t)plen)
+		fail("target-props records take %zu bytes of %d", sum, plen);
+}
+
 static void check_output(const uint8_t *blob, size_t len,
 			 const struct capebus_fdt_info *info,
 			 const void *out, size_t out_len)
@@ -435,6 +473,7 @@ static void check_output(const uint8_t *blob, size_t len,
 	if (out_len > len + OUT_SLACK)
 		fail("output of %zu bytes for an input of %zu (bound %zu)",
 		     out_len, len, len + OUT_SLACK);
+	check_target_props(out);
 	if (out_len < 40 || fdt_totalsize(out) != out_len)
 		fail("output header says %u bytes, *out_len %zu",
 		     out_len >= 40 ? fdt_totalsize(out) : 0, out_len);
