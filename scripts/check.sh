@@ -34,9 +34,9 @@ checkpatch 15
 dtbinding  10
 bisect     20
 kunit      167
-guest      210
+guest      215
 build-distro 1
-guest-distro 62
+guest-distro 63
 '
 
 # The distribution lane (kernel/configs/distro/: PM, drivers and capebus as
