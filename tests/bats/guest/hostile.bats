@@ -154,6 +154,13 @@ refused() {
 		irq-extended-cells-only "which is neither an interrupt controller of the overlay nor a nexus"
 }
 
+@test "interrupts: through the connector's interrupt nexus, an undeclared pin, a code that is no pin and a short specifier are refused; the bank behind it is not exported" {
+	refused irq-nexus-undeclared "references: property interrupts of node key uses header pin P9.12, which the cape does not declare" \
+		irq-nexus-no-pin "references: property interrupts-extended of node key names 999 on the connector, which is no header pin" \
+		irq-nexus-short "interrupts: property interrupts-extended of node key does not match the cells of /capebus/interrupt-nexus" \
+		raw-irq-gpio-bank "references: property interrupts-extended of node key names /gpio-sim/bank0, which the connector does not export"
+}
+
 @test "bounds: #interrupt-cells = <100> and #gpio-cells = <20> are refused before the kernel reads them" {
 	refused irq-cells-100 "property #interrupt-cells of node ctl is not one cell of at most 8" \
 		gpio-cells-20 "property #gpio-cells of node g is not one cell of at most 8"

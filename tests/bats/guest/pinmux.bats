@@ -258,14 +258,16 @@ enable() {
 	# (fixtures/forge-pin-group.py): while groups were named by it, the
 	# victim, next in the slot, got the forger's group, its pads P8.7-P8.16
 	# muxed and held and its own P9.19 not (red team round 7).
+	local ctrl
+	ctrl=$(cat "$BATS_FILE_TMPDIR/ctrl" 2>/dev/null || echo capebus0)
 	enable f forger.eeprom
 	[ "$status" -eq 0 ]
-	[[ "$(pad_owner P8.7)" == "capebus0-slot"* ]]
+	[[ "$(pad_owner P8.7)" == "$ctrl-slot"* ]]
 	cfs_run 'rmdir $CAPES/f'
 	enable v victim.eeprom
 	[ "$status" -eq 0 ]
 	[ "$(pad_value P9.19)" = "$(conf 0xA037)" ]
-	[[ "$(pad_owner P9.19)" == "capebus0-slot"* ]]
+	[[ "$(pad_owner P9.19)" == "$ctrl-slot"* ]]
 	[ "$(pad_owner P8.7)" = "(MUX UNCLAIMED) (GPIO UNCLAIMED)" ]
 	cfs_run 'rmdir $CAPES/v'
 }

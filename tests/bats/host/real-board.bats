@@ -168,6 +168,67 @@ CAPE
 	[[ $output == *bone_timer_4* ]]
 }
 
+@test "the connector's interrupt nexus (bone_irq) maps every gpio-map pin to its bank line, once per trigger type" {
+	need
+	local b
+	for b in am335x-boneblack am335x-boneblack-nohdmi am335x-bonegreen; do
+		run python3 - "$BATS_FILE_TMPDIR/$b.dtb" <<'PY'
+import subprocess, sys
+dtb = sys.argv[1]
+def get(node, prop, t="u"):
+    out = subprocess.run(["fdtget", "-t", t, dtb, node, prop], capture_output=True, text=True)
+    return [int(x, 16 if t == "x" else 10) for x in out.stdout.split()] if out.returncode == 0 else None
+nexus = "/capebus/interrupt-nexus"
+assert get("/capebus/export-symbols", "bone_irq") == get(nexus, "phandle"), "bone_irq is not the nexus"
+assert get(nexus, "#interrupt-cells") == [2] and get(nexus, "#address-cells") == [0]
+assert get(nexus, "interrupt-map-mask", "x") == [0xffffffff, 0xffffffff]
+g, m = get("/capebus", "gpio-map"), get(nexus, "interrupt-map")
+want = sorted((g[i], t, g[i + 2], g[i + 3], t) for i in range(0, len(g), 5) for t in (1, 2, 3, 4, 8))
+have = sorted(tuple(m[i:i + 5]) for i in range(0, len(m), 5))
+assert len(m) % 5 == 0 and have == want, "interrupt-map is not gpio-map's pins by 1, 2, 3, 4, 8"
+print(len(g) // 5, "pins", len(have), "entries")
+PY
+		echo "$b: $output"
+		[ "$status" -eq 0 ]
+		[ "$output" = "67 pins 335 entries" ]
+	done
+	# P9.12's falling edge is gpio1 line 28's, falling edge (gpio1: the
+	# bank at 0x4804c000; no #address-cells, #interrupt-cells 2).
+	local d=$BATS_FILE_TMPDIR/am335x-boneblack.dtb m i gpio1
+	gpio1=/ocp/interconnect@48000000/segment@0/target-module@4c000/gpio@0
+	[ "$(fdtget -t u "$d" "$gpio1" '#interrupt-cells')" = 2 ]
+	run fdtget "$d" "$gpio1" '#address-cells'
+	[ "$status" -ne 0 ]
+	read -ra m <<< "$(fdtget -t u "$d" /capebus/interrupt-nexus interrupt-map)"
+	gpio1=$(fdtget -t u "$d" "$gpio1" phandle)
+	for ((i = 0; i < ${#m[@]}; i += 5)); do
+		[ "${m[i]} ${m[i + 1]}" = "912 2" ] && break
+	done
+	[ "${m[*]:i:5}" = "912 2 $gpio1 28 2" ]
+}
+
+@test "an overlay taking a header pin's interrupt through bone_irq resolves through the kernel's resolver" {
+	need
+	pin_cape P9.12
+	dtc -q -I dts -O dtb -o "$BATS_TEST_TMPDIR/pc/EXL-PIN-01-00A0.dtbo" - <<'DTS'
+/dts-v1/;
+/plugin/;
+
+&bone_devices {
+	keys {
+		compatible = "gpio-keys";
+
+		key-0 {
+			linux,code = <0x100>;
+			interrupts-extended = <&bone_irq 912 2>;
+		};
+	};
+};
+DTS
+	check am335x-boneblack "$BATS_TEST_TMPDIR/pc"
+	[ "$status" -eq 0 ]
+}
+
 @test "the capes on the Black's HDMI pins are refused on the Black, naming an HDMI pin; the HDMI-off Black and the Green take them (but the Green's Grove UART pins)" {
 	need
 	n=$(ls "$BATS_FILE_TMPDIR"/hdmi-capes/*.eeprom | wc -l)
