@@ -28,13 +28,13 @@ set -uo pipefail
 STAGE_FLOORS='
 tooling    67
 host       350
-fuzz-kernel 11
+fuzz-kernel 12
 build      1
 checkpatch 15
 dtbinding  10
 bisect     20
-kunit      167
-guest      215
+kunit      168
+guest      216
 build-distro 1
 guest-distro 63
 '
