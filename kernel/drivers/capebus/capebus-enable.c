@@ -92,6 +92,34 @@ static struct capebus_enable *capebus_enable_find(struct device_node *np)
 	return NULL;
 }
 
+/* A property capebus sets on a target: @name = @len bytes at @value. */
+static struct property *capebus_enable_new_prop(const char *name,
+						const void *value, int len)
+{
+	struct property *prop = kzalloc(sizeof(*prop), GFP_KERNEL);
+
+	if (!prop)
+		return NULL;
+	prop->name = kstrdup(name, GFP_KERNEL);
+	prop->value = kmemdup(value, len ?: 1, GFP_KERNEL);
+	prop->length = len;
+	if (!prop->name || !prop->value) {
+		kfree(prop->name);
+		kfree(prop->value);
+		kfree(prop);
+		return NULL;
+	}
+
+	return prop;
+}
+
+static void capebus_enable_free_prop(struct property *prop)
+{
+	kfree(prop->name);
+	kfree(prop->value);
+	kfree(prop);
+}
+
 static struct capebus_enable *capebus_enable_of(struct device_node *np)
 {
 	struct capebus_enable *e = capebus_enable_find(np);
@@ -102,18 +130,8 @@ static struct capebus_enable *capebus_enable_of(struct device_node *np)
 	e = kzalloc(sizeof(*e), GFP_KERNEL);
 	if (!e)
 		return NULL;
-	e->okay = kzalloc(sizeof(*e->okay), GFP_KERNEL);
-	if (e->okay) {
-		e->okay->name = kstrdup("status", GFP_KERNEL);
-		e->okay->value = kstrdup("okay", GFP_KERNEL);
-		e->okay->length = sizeof("okay");
-	}
-	if (!e->okay || !e->okay->name || !e->okay->value) {
-		if (e->okay) {
-			kfree(e->okay->name);
-			kfree(e->okay->value);
-		}
-		kfree(e->okay);
+	e->okay = capebus_enable_new_prop("status", "okay", sizeof("okay"));
+	if (!e->okay) {
 		kfree(e);
 		return NULL;
 	}
@@ -264,18 +282,8 @@ capebus_enable_prop_of(struct capebus_enable *e,
 	k = kzalloc(sizeof(*k), GFP_KERNEL);
 	if (!k)
 		return NULL;
-	k->prop = kzalloc(sizeof(*k->prop), GFP_KERNEL);
-	if (k->prop) {
-		k->prop->name = kstrdup(tp->name, GFP_KERNEL);
-		k->prop->value = kmemdup(tp->value, tp->len ?: 1, GFP_KERNEL);
-		k->prop->length = tp->len;
-	}
-	if (!k->prop || !k->prop->name || !k->prop->value) {
-		if (k->prop) {
-			kfree(k->prop->name);
-			kfree(k->prop->value);
-		}
-		kfree(k->prop);
+	k->prop = capebus_enable_new_prop(tp->name, tp->value, tp->len);
+	if (!k->prop) {
 		kfree(k);
 		return NULL;
 	}
@@ -288,11 +296,8 @@ static void capebus_enable_prop_free(struct capebus_enable_prop *k)
 {
 	list_del(&k->node);
 	/* A property the tree has seen stays with the node. */
-	if (!k->in_tree) {
-		kfree(k->prop->name);
-		kfree(k->prop->value);
-		kfree(k->prop);
-	}
+	if (!k->in_tree)
+		capebus_enable_free_prop(k->prop);
 	kfree(k);
 }
 
@@ -733,11 +738,8 @@ void capebus_enable_exit(void)
 								  struct capebus_enable_prop,
 								  node));
 		/* A property the tree has seen stays with the node. */
-		if (!e->okay_in_tree) {
-			kfree(e->okay->name);
-			kfree(e->okay->value);
-			kfree(e->okay);
-		}
+		if (!e->okay_in_tree)
+			capebus_enable_free_prop(e->okay);
 		of_node_put(e->np);
 		kfree(e);
 	}
