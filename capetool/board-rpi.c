@@ -12,6 +12,92 @@
 #include "capetool.h"
 #include "hat.h"
 
+int rpi_gpio_of_name(const char *name)
+{
+	char *end;
+	long g;
+
+	if (strncmp(name, "GPIO", 4) || name[4] < '0' || name[4] > '9' ||
+	    (name[4] == '0' && name[5]))
+		return -1;
+	g = strtol(name + 4, &end, 10);
+	return *end || g >= RPI_HAT_GPIO_BANK0_NUM ? -1 : (int)g;
+}
+
+/* A list of header pin names ("GPIO4") as bits; -1 after saying which is none. */
+static int pin_bits(const char *src, const char *key, config_setting_t *list, uint64_t *bits)
+{
+	*bits = 0;
+	for (int i = 0; list && i < config_setting_length(list); i++) {
+		const char *p = config_setting_get_string_elem(list, i);
+		int g = p ? rpi_gpio_of_name(p) : -1;
+
+		if (g < 0) {
+			err("%s: %s: \"%s\" is not a header pin (GPIO0-GPIO27)", src, key, p ? p : "");
+			return -1;
+		}
+		*bits |= 1ULL << g;
+	}
+	return 0;
+}
+
+/* The connector: board-pins, shared-pins, platform-compatibles, exports. */
+static int rpi_parse_connector(const char *src, config_setting_t *root, struct rpi_board *b)
+{
+	config_setting_t *l;
+	const char *v;
+
+	if (pin_bits(src, "board-pins", config_setting_get_member(root, "board-pins"), &b->board_pins) ||
+	    pin_bits(src, "shared-pins", config_setting_get_member(root, "shared-pins"), &b->shared_pins))
+		return EXIT_DEF;
+	for (int g = 0; g < RPI_HAT_GPIO_BANK0_NUM; g++)
+		if ((b->board_pins >> g & 1) && (!b->pin_of_gpio[g] || !b->pin[b->pin_of_gpio[g] - 1].use)) {
+			err("%s: board-pins: GPIO%d: its gpio-header entry says what the board uses it for (use)",
+			    src, g);
+			return EXIT_DEF;
+		}
+	if ((l = config_setting_get_member(root, "platform-compatibles"))) {
+		b->nplatform = config_setting_length(l);
+		b->platform = xcalloc((size_t)b->nplatform + 1, sizeof(*b->platform));
+		for (int i = 0; i < b->nplatform; i++)
+			b->platform[i] = xstrdup(config_setting_get_string_elem(l, i));
+	}
+	if (!(l = config_setting_get_member(root, "exports")))
+		return EXIT_OK;
+	b->nexports = config_setting_length(l);
+	b->exports = xcalloc((size_t)b->nexports + 1, sizeof(*b->exports));
+	for (int i = 0; i < b->nexports; i++) {
+		config_setting_t *e = config_setting_get_elem(l, (unsigned)i), *c;
+		struct rpi_export *x = &b->exports[i];
+		int gm = 0, dv = 0;
+
+		config_setting_lookup_string(e, "name", &v);
+		x->name = xstrdup(v);
+		if (config_setting_lookup_string(e, "target", &v))
+			x->target = xstrdup(v);
+		config_setting_lookup_bool(e, "gpio-map", &gm);
+		config_setting_lookup_bool(e, "devices", &dv);
+		x->devices = dv;
+		if (!x->target == !gm) {
+			err("%s: exports: %s: a target, or the GPIO nexus (gpio-map = true)", src, x->name);
+			return EXIT_DEF;
+		}
+		x->cells[0] = x->cells[1] = -1;
+		if ((c = config_setting_get_member(e, "cells"))) {
+			if (config_setting_length(c) != 2 || config_setting_type(config_setting_get_elem(c, 0)) != CONFIG_TYPE_INT ||
+			    config_setting_type(config_setting_get_elem(c, 1)) != CONFIG_TYPE_INT) {
+				err("%s: exports: %s: cells = [#address-cells, #size-cells]", src, x->name);
+				return EXIT_DEF;
+			}
+			x->cells[0] = config_setting_get_int_elem(c, 0);
+			x->cells[1] = config_setting_get_int_elem(c, 1);
+		}
+		if (pin_bits(src, "exports: pins", config_setting_get_member(e, "pins"), &x->pins))
+			return EXIT_DEF;
+	}
+	return EXIT_OK;
+}
+
 static int rpi_parse(const char *src, config_t *cfg, struct rpi_board *b)
 {
 	config_setting_t *root = config_root_setting(cfg), *list;
@@ -84,7 +170,7 @@ static int rpi_parse(const char *src, config_t *cfg, struct rpi_board *b)
 			err("%s: gpio-header: pin %d is missing (every position 1 to 40 once)", src, pos);
 			return EXIT_DEF;
 		}
-	return EXIT_OK;
+	return rpi_parse_connector(src, root, b);
 }
 
 int rpi_board_load(const char *name, struct rpi_board *b)
@@ -114,6 +200,14 @@ void rpi_board_free(struct rpi_board *b)
 		for (int k = 0; k < 6; k++)
 			free(b->pin[i].alt[k]);
 	}
+	for (int i = 0; i < b->nexports; i++) {
+		free(b->exports[i].name);
+		free(b->exports[i].target);
+	}
+	free(b->exports);
+	for (int i = 0; i < b->nplatform; i++)
+		free(b->platform[i]);
+	free(b->platform);
 	memset(b, 0, sizeof(*b));
 }
 

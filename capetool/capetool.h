@@ -385,6 +385,8 @@ bool eeprom_has_magic(const uint8_t *buf, size_t len);
 /* A buffer without that magic: what it is instead (a definition, a device
  * tree), as a sentence for the user, or NULL. */
 const char *file_kind_not_image(const uint8_t *buf, size_t len);
+/* Text that begins "/dts-v1/" (after comments): a device tree source (util.c). */
+bool is_dt_source(const uint8_t *buf, size_t len);
 bool buf_is_text(const uint8_t *buf, size_t len);
 
 /* ---- overlay.c: overlay building ---- */

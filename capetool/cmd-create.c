@@ -74,8 +74,12 @@ static int create_hat(const char *in, int version, const char *dt_file, char **c
 	char *p, *tp = NULL;
 	int rc = hat_settings_load(in, version, dt_file, custom, ncustom, &s);
 
-	if (rc)
+	if (!rc)	/* and its overlay, as the kernel takes it */
+		rc = hat_overlay_verify(in, s.dt_line, s.version, s.has_dt ? s.dt.data : NULL, s.dt.len);
+	if (rc) {
+		hat_settings_free(&s);
 		return rc;
+	}
 	img = hat_encode(&s, &len);
 	if (dir) {
 		char *stem = settings_stem(in);

@@ -432,9 +432,18 @@ int cmd_flash(int argc, char **argv)
 	hat = hat_has_signature(img, imglen);
 	rc = hat ? hat_decode(img, imglen, &him, why, sizeof(why))
 		 : eeprom_decode(img, imglen, &im, why, sizeof(why));
+	if (hat && !rc)
+		rc = hat_kernel_refuses(img, imglen, &him, why, sizeof(why));
 	if (rc) {
 		err("%s: not a valid %s image, refusing to flash it: %s", in_name(argv[optind]),
 		    hat ? "HAT" : "cape", why);
+		goto out;
+	}
+	/* a HAT's overlay, as the kernel would take it: refused before a byte is written */
+	if (hat && (rc = hat_overlay_verify(argv[optind], 0, (int)him.version,
+					    him.dt >= 0 ? him.atoms[him.dt].data : NULL,
+					    him.dt >= 0 ? him.atoms[him.dt].len : 0))) {
+		err("%s: refusing to flash it", in_name(argv[optind]));
 		goto out;
 	}
 	total = hat ? him.eeplen : im.total_len;
@@ -715,13 +724,25 @@ int cmd_read(int argc, char **argv)
 		/* standard output carries the dump: the words go to stderr */
 		FILE *info = is_stdio(out) ? stderr : stdout;
 
-		rc = eeprom_decode(buf, got, &im, why, sizeof(why));
-		if (rc)
+		struct hat_image him;
+
+		if (hat_has_signature(buf, got)) {	/* a Raspberry Pi HAT's */
+			if (hat_decode(buf, got, &him, why, sizeof(why)))
+				fprintf(info, "read %zu bytes of %s to %s (no valid HAT image: %s)\n", got,
+					path, out_name(out), why);
+			else
+				fprintf(info, "read %zu bytes of %s to %s (%s \"%s\" by %s, %u bytes)\n", got,
+					path, out_name(out),
+					him.version == RPI_HAT_VERSION_1 ? "HAT" : "HAT+", him.product_str,
+					him.vendor_str, him.eeplen);
+			hat_image_free(&him);
+		} else if (eeprom_decode(buf, got, &im, why, sizeof(why))) {
 			fprintf(info, "read %zu bytes of %s to %s (no valid cape image: %s)\n", got,
 				path, out_name(out), why);
-		else
+		} else {
 			fprintf(info, "read %zu bytes of %s to %s (%s %s, part %s)\n", got, path,
 				out_name(out), im.board_name, im.version, im.part_number);
+		}
 		rc = EXIT_OK;
 	}
 	free(buf);

@@ -1194,6 +1194,12 @@ int def_load(const char *path0, const struct board *b, struct cape_def *d)
 		free(buf);
 		return EXIT_DEF;
 	}
+	if (is_dt_source(buf, len)) {
+		err("%s: a device tree source (an overlay?), not a cape definition or HAT settings: a HAT+'s settings name its overlay (dt_blob \"NAME\"), and create and check find NAME.dtbo, NAME.dtso or NAME.dts beside them (a source compiled with dtc) and check it as the kernel would; a v1 HAT embeds the compiled one (create --dt-blob NAME.dtbo)",
+		    path);
+		free(buf);
+		return EXIT_DEF;
+	}
 	if (memchr(buf, 0, len)) {
 		const uint8_t *nul = memchr(buf, 0, len);
 		int line = 1;

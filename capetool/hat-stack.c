@@ -2,11 +2,15 @@
 /*
  * capetool: HATs on a Raspberry Pi's 40-pin header, as check and pinout
  * take them: a settings file or an image, at an ID EEPROM address
- * (FILE@0x51), with the GPIOs its map claims; and check's rules for them
- * alone and stacked (rpi-hat.md, eepflash.sh): a HAT's map leaves
- * GPIO0/GPIO1 (ID_SD/ID_SC, the ID EEPROM's bus) alone, a HAT+ has no map,
- * one ID EEPROM per address (0x50 a HAT or a standard HAT+, 0x51 a
- * stackable HAT+, 0x52/0x53 a stackable power HAT+), one HAT per GPIO.
+ * (FILE@0x51), with the GPIOs its map claims and its overlay holds
+ * (hat-overlay.c); and check's rules for them alone and stacked
+ * (rpi-hat.md, eepflash.sh, and the series' connector as the rpi profile
+ * states it): a HAT's map leaves GPIO0/GPIO1 (ID_SD/ID_SC, the ID EEPROM's
+ * bus) and the board's other pins alone, and bank 1 (not on the header), a
+ * HAT+ has no map, one ID EEPROM per address (0x50 a HAT or a standard
+ * HAT+, 0x51 a stackable HAT+, 0x52/0x53 a stackable power HAT+), one HAT
+ * per GPIO but the shared ones, and a unit's pins shared by the HATs that
+ * enable it (as the kernel's connector holds them).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -56,6 +60,11 @@ static void use_image(struct hat_use *u, const struct hat_image *im)
 	u->power_v1 = im->version == RPI_HAT_VERSION_1 && im->power >= 0;
 	u->current_supply = im->current_supply;
 	u->image = true;
+	if (im->dt >= 0) {
+		u->dtlen = im->atoms[im->dt].len;
+		u->dt = xmalloc(u->dtlen ? u->dtlen : 1);
+		memcpy(u->dt, im->atoms[im->dt].data, u->dtlen);
+	}
 }
 
 int hat_use_load(const char *arg, int version, struct hat_use *u)
@@ -67,6 +76,7 @@ int hat_use_load(const char *arg, int version, struct hat_use *u)
 	if ((rc = hat_arg(arg, &path, &addr)))
 		return rc;
 	u->file = xstrdup(in_name(path));
+	u->path = xstrdup(path);
 	u->addr = addr < 0 ? RPI_HAT_I2C_ADDR : addr;
 	u->addr_given = addr >= 0;
 	if (hat_input_kind(path) == 2) {
@@ -79,10 +89,13 @@ int hat_use_load(const char *arg, int version, struct hat_use *u)
 			free(path);
 			return EXIT_IO;
 		}
-		if ((rc = hat_decode(buf, len, &im, why, sizeof(why))))
+		if ((rc = hat_decode(buf, len, &im, why, sizeof(why)))) {
 			err("%s: %s", u->file, why);
-		else
+		} else {
 			use_image(u, &im);
+			if ((u->kernel_rc = hat_kernel_refuses(buf, len, &im, why, sizeof(why))))
+				u->kernel_why = xstrdup(why);
+		}
 		hat_image_free(&im);
 		free(buf);
 	} else {
@@ -99,6 +112,12 @@ int hat_use_load(const char *arg, int version, struct hat_use *u)
 			memcpy(u->pins, s.pins, sizeof(u->pins));
 			memcpy(u->line, s.gpio_line, sizeof(u->line));
 			u->current_supply = s.current_supply;
+			if (s.has_dt) {
+				u->dt = s.dt.data;	/* taken */
+				u->dtlen = s.dt.len;
+				s.dt.data = NULL;
+				u->dt_line = s.dt_line;
+			}
 			hat_settings_free(&s);
 		}
 	}
@@ -109,7 +128,74 @@ int hat_use_load(const char *arg, int version, struct hat_use *u)
 void hat_use_free(struct hat_use *u)
 {
 	free(u->file);
-	u->file = NULL;
+	free(u->path);
+	free(u->dt);
+	free(u->ov_why);
+	free(u->kernel_why);
+	hat_overlay_free(&u->ov);
+	u->file = u->path = u->ov_why = u->kernel_why = NULL;
+	u->dt = NULL;
+}
+
+int hat_use_overlay(const struct rpi_board *b, struct hat_use *u)
+{
+	int rc = hat_overlay_of(b, u->path, u->version, u->dt, u->dtlen, &u->ov, &u->ov_why);
+
+	return rc == EXIT_DEF ? EXIT_OK : rc;
+}
+
+uint64_t hat_use_held(const struct rpi_board *b, const struct hat_use *u)
+{
+	uint64_t held = hat_overlay_held(b, &u->ov);
+
+	for (int g = 0; g < HAT_GPIO_TOTAL; g++)
+		if (u->pins[g] & RPI_HAT_PIN_USED)
+			held |= 1ULL << g;
+	return held & ~b->shared_pins;
+}
+
+/* The GPIOs @u holds itself (its map, exclusive-use), not through a unit. */
+static uint64_t own_held(const struct rpi_board *b, const struct hat_use *u)
+{
+	uint64_t held = u->ov.pins;
+
+	for (int g = 0; g < HAT_GPIO_TOTAL; g++)
+		if (u->pins[g] & RPI_HAT_PIN_USED)
+			held |= 1ULL << g;
+	return held & ~b->shared_pins;
+}
+
+/* The units @u's overlay enables behind GPIO @g (bit per export). */
+static uint64_t units_at(const struct rpi_board *b, const struct hat_use *u, int g)
+{
+	uint64_t units = 0;
+
+	for (int e = 0; e < b->nexports; e++)
+		if ((u->ov.units >> e & 1) && (b->exports[e].pins >> g & 1))
+			units |= 1ULL << e;
+	return units;
+}
+
+const char *hat_use_holder(const struct rpi_board *b, const struct hat_use *u, int g)
+{
+	uint64_t units = units_at(b, u, g);
+
+	if ((u->pins[g] & RPI_HAT_PIN_USED) || !(hat_overlay_held(b, &u->ov) >> g & 1))
+		return NULL;
+	if (u->ov.pins >> g & 1)
+		return "exclusive-use";
+	for (int e = 0; e < b->nexports; e++)
+		if (units >> e & 1)
+			return b->exports[e].name;
+	return NULL;
+}
+
+bool hat_uses_clash(const struct rpi_board *b, const struct hat_use *u, const struct hat_use *v, int g)
+{
+	if (!(hat_use_held(b, u) >> g & 1) || !(hat_use_held(b, v) >> g & 1))
+		return false;
+	/* a unit both enable: its pins are shared by them */
+	return ((own_held(b, u) | own_held(b, v)) >> g & 1) || !(units_at(b, u, g) & units_at(b, v, g));
 }
 
 /* "GPIO4 (pin 7)", or "GPIO30" for a GPIO not on the header. */
@@ -168,6 +254,20 @@ static void own_problems(const struct rpi_board *b, const struct hat_use *u, str
 			"%s is %s, the ID EEPROM's own bus: a GPIO map leaves GPIO0 and GPIO1 alone",
 			g, i ? "ID_SC" : "ID_SD");
 	}
+	/* the connector's rules, as the kernel applies them */
+	for (int i = RPI_HAT_GPIO_BANK0_NUM; i < HAT_GPIO_TOTAL; i++)
+		if (u->pins[i] & RPI_HAT_PIN_USED)
+			problem(p, u->file, u->line[i], "setgpio",
+				"GPIO map bank 1 uses GPIO%d, which the 40-pin header does not have", i);
+	for (int i = RPI_HAT_GPIO_FIRST; i < RPI_HAT_GPIO_BANK0_NUM; i++) {
+		if (!(b->board_pins >> i & 1) || !(u->pins[i] & RPI_HAT_PIN_USED))
+			continue;
+		hat_gpio_name(b, i, g, sizeof(g));
+		problem(p, u->file, u->line[i], "setgpio", "%s is held by the board: %s",
+			g, hat_board_pin_why(b, i));
+	}
+	if (u->ov_why)
+		problem(p, u->file, u->dt_line, "dt_blob", "its overlay (%s): %s", u->ov.file, u->ov_why);
 	if (u->gpio_map_v2)
 		problem(p, u->file, 0, "", "a GPIO map in a HAT+ (eepmake refuses every GPIO keyword on HAT+: a v1 HAT's atom)");
 	if (u->power_v1)
@@ -190,14 +290,17 @@ static void stack_problems(const struct rpi_board *b, const struct hat_use *u,
 				u->addr, hat_kind(&before[j]), before[j].product, before[j].file,
 				u->version == RPI_HAT_VERSION_1 ? "" : "+");
 	for (int i = RPI_HAT_GPIO_FIRST; i < HAT_GPIO_TOTAL; i++) {
-		if (!(u->pins[i] & RPI_HAT_PIN_USED))
+		if (!(hat_use_held(b, u) >> i & 1))
 			continue;
 		for (int j = 0; j < n; j++) {
-			if (!before[j].version || !(before[j].pins[i] & RPI_HAT_PIN_USED))
+			const char *how = hat_use_holder(b, &before[j], i);
+
+			if (!before[j].version || !hat_uses_clash(b, u, &before[j], i))
 				continue;
 			hat_gpio_name(b, i, g, sizeof(g));
-			problem(p, u->file, u->line[i], "setgpio", "%s is held by %s \"%s\" (%s)", g,
-				hat_kind(&before[j]), before[j].product, before[j].file);
+			problem(p, u->file, u->line[i], "setgpio", "%s is held by %s \"%s\" (%s)%s%s", g,
+				hat_kind(&before[j]), before[j].product, before[j].file,
+				how ? ", its overlay's " : "", how ? how : "");
 		}
 	}
 }
@@ -228,7 +331,21 @@ int hat_check(const char *board, char *const *args, int n, int version, bool qui
 			u[i].version = 0;	/* nothing of it holds anything */
 			continue;
 		}
+		if ((r = hat_use_overlay(&b, &u[i]))) {
+			printf("%s: invalid\n", u[i].file);
+			rc = rc ? rc : r;
+			u[i].version = 0;
+			continue;
+		}
 		own_problems(&b, &u[i], &own);
+		/* what the kernel's parser refuses besides, in its words */
+		if (!own.all && u[i].kernel_why) {
+			err("%s: %s", u[i].file, u[i].kernel_why);
+			printf("%s: invalid\n", u[i].file);
+			rc = rc ? rc : u[i].kernel_rc;
+			u[i].version = 0;
+			continue;
+		}
 		stack_problems(&b, &u[i], u, i, &stack);
 		if (own.all || stack.all) {
 			printf("%s: %s%s%s%s\n", u[i].file, own.all ? "invalid: " : "",
@@ -253,6 +370,13 @@ int hat_check(const char *board, char *const *args, int n, int version, bool qui
 				printf(", %d GPIO%s", ngpio, ngpio == 1 ? "" : "s");
 			if (u[i].current_supply)
 				printf(", current_supply %u mA", u[i].current_supply);
+			if (u[i].ov.file) {
+				int ov_gpio = __builtin_popcountll(hat_overlay_held(&b, &u[i].ov));
+
+				printf(", overlay %s: %d GPIO%s", u[i].ov.file, ov_gpio, ov_gpio == 1 ? "" : "s");
+			} else if (u[i].ov.missing) {
+				printf(", overlay %s not beside it: not checked", u[i].ov.missing);
+			}
 			printf(" (board %s)\n", b.name);
 		}
 		free(own.all);

@@ -22,6 +22,7 @@
 #include <libfdt.h>
 #include "capetool.h"
 #include "hat.h"
+#include "kcheck.h"
 
 _Static_assert(sizeof(struct rpi_hat_header) == 12, "HAT header");
 _Static_assert(sizeof(struct rpi_hat_atom_header) == 8, "HAT atom header");
@@ -621,6 +622,25 @@ bool hat_looks_like_settings(const uint8_t *buf, size_t len)
 	return false;
 }
 
+/*
+ * Why the capebus core refuses the firmware file a HAT+ overlay name makes
+ * (NAME.dtbo with "..": not a file of the firmware directory), or NULL.
+ */
+static const char *dotdot_name(const uint8_t *name, size_t len)
+{
+	static char why[RPI_HAT_STRING_MAX + 120];
+
+	for (size_t i = 0; i < len; i++)
+		if (name[i] == '.' && (i + 1 == len || name[i + 1] == '.')) {
+			snprintf(why, sizeof(why),
+				 "overlay name \"%.*s\" makes the file %.*s.dtbo, which the capebus core refuses (\"..\" in a firmware file name)",
+				 len > 64 ? 64 : (int)len, (const char *)name, len > 64 ? 64 : (int)len,
+				 (const char *)name);
+			return why;
+		}
+	return NULL;
+}
+
 static int read_blob(const char *path, const char *what, struct hat_blob *b)
 {
 	int r = read_file(path, &b->data, &b->len);
@@ -703,6 +723,7 @@ int hat_settings_parse(const char *name, const uint8_t *buf, size_t len, int ver
 		i = e;
 	}
 	memcpy(s->gpio_line, c.gpio_line, sizeof(s->gpio_line));
+	s->dt_line = c.line_of[K_DT];
 	if (c.in_string)
 		serr(&c, c.string_line, c.blob == -1 ? "dt_blob" : "custom_data",
 		     "the multi-line string is not closed (\\\" closes it)");
@@ -749,6 +770,15 @@ int hat_settings_parse(const char *name, const uint8_t *buf, size_t len, int ver
 		if (!ok)
 			serr(&c, c.line_of[K_DT], "dt_blob",
 			     "a HAT+ names its overlay: printable, beginning with a letter or digit");
+		else if (s->dt.len > kcheck_hat_overlay_max)
+			serr(&c, c.line_of[K_DT], "dt_blob",
+			     "an overlay name of %zu bytes: the kernel takes at most %zu (NAME.dtbo is a file name)",
+			     s->dt.len, kcheck_hat_overlay_max);
+		else if (memchr(s->dt.data, '/', s->dt.len))
+			serr(&c, c.line_of[K_DT], "dt_blob",
+			     "'/' in the overlay name: it names a file of the firmware directory, not a path (the kernel refuses it)");
+		else if (dotdot_name(s->dt.data, s->dt.len))
+			serr(&c, c.line_of[K_DT], "dt_blob", "%s", dotdot_name(s->dt.data, s->dt.len));
 	}
 	if (dt_file) {
 		if (version == RPI_HAT_VERSION_2)
@@ -764,6 +794,12 @@ int hat_settings_parse(const char *name, const uint8_t *buf, size_t len, int ver
 		if ((r = read_blob(dt_file, "the device tree blob", &s->dt))) {
 			hat_settings_free(s);
 			return r;
+		}
+		if (is_dt_source(s->dt.data, s->dt.len)) {
+			err("%s: a device tree source: --dt-blob embeds the compiled overlay (dtc -@ -I dts -O dtb -o NAME.dtbo %s)",
+			    in_name(dt_file), in_name(dt_file));
+			hat_settings_free(s);
+			return EXIT_DEF;
 		}
 		s->has_dt = true;
 	}
@@ -1098,6 +1134,24 @@ int hat_decode(const uint8_t *buf, size_t len, struct hat_image *im, char *why, 
 				 a->len ? "a control character" : "empty");
 			return EXIT_TEXT;
 		}
+	}
+	return 0;
+}
+
+int hat_kernel_refuses(const uint8_t *buf, size_t len, const struct hat_image *im, char *why,
+		       size_t whylen)
+{
+	char kwhy[256];
+	int r = kcheck_hat_image(buf, len, kwhy, sizeof(kwhy));
+
+	if (r) {
+		snprintf(why, whylen, "the kernel refuses it: %s", kwhy);
+		return r == -EBADMSG ? EXIT_CRC : strstr(kwhy, "overlay name") ? EXIT_TEXT : EXIT_TRUNCATED;
+	}
+	if (im->dt >= 0 && im->version == RPI_HAT_VERSION_2 &&
+	    dotdot_name(im->atoms[im->dt].data, im->atoms[im->dt].len)) {
+		snprintf(why, whylen, "bad text: %s", dotdot_name(im->atoms[im->dt].data, im->atoms[im->dt].len));
+		return EXIT_TEXT;
 	}
 	return 0;
 }

@@ -38,6 +38,7 @@ struct hat_settings {
 	struct hat_blob dt;
 	struct hat_blob *custom;
 	size_t ncustom;
+	int dt_line;			/* dt_blob's line, 0: none */
 };
 
 /*
@@ -96,6 +97,13 @@ struct hat_image {
 /* Decode; on error EXIT_* and *why.  hat_image_free() in every case. */
 int hat_decode(const uint8_t *buf, size_t len, struct hat_image *im, char *why, size_t whylen);
 void hat_image_free(struct hat_image *im);
+/*
+ * What the kernel refuses of an image hat_decode() took: its parser
+ * (rpi-eeprom.c, linked in), and a HAT+ overlay file name the capebus core
+ * refuses.  0, or decode's EXIT_* for it and *why.
+ */
+int hat_kernel_refuses(const uint8_t *buf, size_t len, const struct hat_image *im, char *why,
+		       size_t whylen);
 /* "aaaaaaaa-bbbb-cccc-dddd-eeeeffffffff", as eepmake reads it */
 void hat_uuid_str(const uint32_t u[4], char out[37]);
 
@@ -118,16 +126,68 @@ struct rpi_pin {
 	char *use;			/* what the Pi keeps it for (ID_SD...), or NULL */
 	char *alt[6];			/* ALT0-ALT5; NULL: none listed */
 };
+/* A name the connector exports (export-symbols), as the profile states it. */
+struct rpi_export {
+	char *name, *target;		/* target NULL: the GPIO nexus (gpio-map) */
+	uint64_t pins;			/* its target-pins, bit n GPIOn */
+	int cells[2];			/* #address-cells, #size-cells; -1: none */
+	bool devices;			/* platform devices go there */
+};
 struct rpi_board {
 	char *name, *description;
 	struct rpi_pin pin[RPI_HDR_PINS];	/* by position - 1 */
 	int pin_of_gpio[HAT_GPIO_TOTAL];	/* header position, 0: not on the header */
+	/* the connector: bit n GPIOn */
+	uint64_t board_pins, shared_pins;
+	struct rpi_export *exports;
+	int nexports;
+	char **platform;		/* platform-compatibles */
+	int nplatform;
 };
 /* @name: a profile of family rpi (a name, "rpi", a path); NULL: "rpi". */
 int rpi_board_load(const char *name, struct rpi_board *b);
 void rpi_board_free(struct rpi_board *b);
+/* The GPIO a connector pin name ("GPIO4") stands for, -1 if none of the header's. */
+int rpi_gpio_of_name(const char *name);
 /* The ALT number (0-5) a pin byte's function selects, -1: input or output. */
 int rpi_alt_of_func(int func);
+
+/* ---- hat-overlay.c: a HAT's overlay against the connector, as the kernel takes it ---- */
+struct hat_overlay {
+	char *file;			/* the overlay checked, as messages name it; NULL: none */
+	char *missing;			/* a HAT+'s NAME.dtbo found nowhere beside it */
+	uint64_t pins;			/* its exclusive-use, bit n GPIOn */
+	uint64_t units;			/* bit i: it enables the target of exports[i] */
+};
+/* A .dtbo, or a source (.dts, .dtso, "/dts-v1/") compiled with dtc (or $CAPETOOL_DTC). EXIT_*, said. */
+int hat_overlay_read(const char *path, uint8_t **blob, size_t *len);
+/* NAME.dtbo, NAME.dtso or NAME.dts in @file's directory (malloc'ed), or NULL. */
+char *hat_overlay_find(const char *file, const char *name);
+/*
+ * The kernel's resolver on the overlay, through @b's exports, then the
+ * connector's rules: EXIT_OK and what it holds in @ov, or EXIT_DEF and *why
+ * (malloc'ed).
+ */
+int hat_overlay_check(const struct rpi_board *b, const void *blob, size_t len, struct hat_overlay *ov,
+		      char **why);
+/*
+ * The overlay of the HAT read from @file: @dt/@dtlen its device tree atom
+ * (NULL: none), a v1 HAT's overlay or a HAT+'s overlay name, found beside
+ * @file (not found: ov->missing).  EXIT_* (*why for EXIT_DEF).
+ */
+int hat_overlay_of(const struct rpi_board *b, const char *file, int version, const uint8_t *dt,
+		   size_t dtlen, struct hat_overlay *ov, char **why);
+/* The GPIOs its overlay holds: exclusive-use and its units' pins, not the shared ones. */
+uint64_t hat_overlay_held(const struct rpi_board *b, const struct hat_overlay *ov);
+void hat_overlay_free(struct hat_overlay *ov);
+/* Why GPIO @g, one of @b's board-pins, is no HAT's (static). */
+const char *hat_board_pin_why(const struct rpi_board *b, int g);
+/*
+ * create's and flash's check of the overlay of the HAT in @file (@line:
+ * its dt_blob's, 0: none), against the rpi profile's connector: EXIT_*,
+ * said; a HAT+'s overlay not beside @file is a warning.
+ */
+int hat_overlay_verify(const char *file, int line, int version, const uint8_t *dt, size_t dtlen);
 
 /* ---- hat-stack.c: HATs on the header, as check and pinout take them ---- */
 struct hat_use {
@@ -140,6 +200,14 @@ struct hat_use {
 	int line[HAT_GPIO_TOTAL];	/* settings: each GPIO's setgpio line; 0: none */
 	bool gpio_map_v2, power_v1;	/* an image's atoms its version has not */
 	uint32_t current_supply;
+	char *path;			/* the file, where its HAT+ overlay is looked for */
+	uint8_t *dt;			/* its device tree atom (NULL: none) */
+	size_t dtlen;
+	int dt_line;			/* settings: dt_blob's line */
+	struct hat_overlay ov;		/* after hat_use_overlay() */
+	char *ov_why;			/* why its overlay is refused, or NULL */
+	char *kernel_why;		/* an image: why the kernel's parser refuses it */
+	int kernel_rc;			/* and decode's EXIT_* for that */
 };
 /*
  * FILE[@ADDR]: the file (when no file has the whole name) and the address
@@ -154,6 +222,14 @@ int hat_arg(const char *arg, char **path, int *addr);
  */
 int hat_use_load(const char *arg, int version, struct hat_use *u);
 void hat_use_free(struct hat_use *u);
+/* Its overlay against @b's connector (u->ov, u->ov_why); EXIT_* but EXIT_DEF, said. */
+int hat_use_overlay(const struct rpi_board *b, struct hat_use *u);
+/* The GPIOs it holds: its map's and its overlay's, not the shared ones. */
+uint64_t hat_use_held(const struct rpi_board *b, const struct hat_use *u);
+/* How @u's overlay holds GPIO @g: "exclusive-use", a unit's name; NULL: by its map, or not. */
+const char *hat_use_holder(const struct rpi_board *b, const struct hat_use *u, int g);
+/* Do @u and @v both hold GPIO @g, not only through a unit both enable? */
+bool hat_uses_clash(const struct rpi_board *b, const struct hat_use *u, const struct hat_use *v, int g);
 /* "GPIO4 (pin 7)" (the profile's pin), "GPIO30" off the header. */
 void hat_gpio_name(const struct rpi_board *b, int g, char *out, size_t n);
 /* check of HATs: each alone, then stacked in the order given.  EXIT_*. */

@@ -5,8 +5,10 @@
  * left, odd pins left and even right, GPIOs by BCM number; power, ground
  * and the ID EEPROM's bus (ID_SD/ID_SC) marked; each GPIO a HAT's map
  * claims with the HAT and its function (input, output, ALTn and the
- * signal it selects, pull).  The header's facts come from the board
- * profile (board-rpi.c).  Output: text in 80 columns, JSON, or SVG.
+ * signal it selects, pull), and each its overlay holds with the unit (or
+ * exclusive-use), as check stacks them (hat-stack.c).  The header's facts
+ * come from the board profile (board-rpi.c).  Output: text in 80 columns,
+ * JSON, or SVG.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,13 +49,21 @@ static void classify(struct rview *v)
 			r->kind = R_FIXED;
 			continue;
 		}
-		for (int h = 0; h < v->nhats; h++)
-			if (v->hat[h].pins[g] & RPI_HAT_PIN_USED)
-				r->claim[r->nclaims++] = h;
+		bool clash = false;
+
+		/* a GPIO its map claims, or its overlay holds */
+		for (int h = 0; h < v->nhats; h++) {
+			if (!(v->hat[h].pins[g] & RPI_HAT_PIN_USED) &&
+			    !(hat_overlay_held(&v->b, &v->hat[h].ov) >> g & 1))
+				continue;
+			for (int k = 0; k < r->nclaims; k++)
+				clash |= hat_uses_clash(&v->b, &v->hat[h], &v->hat[r->claim[k]], g);
+			r->claim[r->nclaims++] = h;
+		}
 		if (r->p->use)
 			r->kind = r->nclaims ? R_CONFLICT : R_PI;
 		else
-			r->kind = r->nclaims > 1 ? R_CONFLICT : r->nclaims ? R_HAT : R_FREE;
+			r->kind = clash ? R_CONFLICT : r->nclaims ? R_HAT : R_FREE;
 		v->nconflicts += r->kind == R_CONFLICT;
 	}
 }
@@ -106,7 +116,11 @@ static void describe(const struct rview *v, const struct rpos *r, char *out, siz
 			 r->p->use ? r->p->use : "");
 		return;
 	case R_HAT:
-		function_words(r->p, v->hat[r->claim[0]].pins[r->p->gpio], fw, sizeof(fw));
+		if (v->hat[r->claim[0]].pins[r->p->gpio] & RPI_HAT_PIN_USED)
+			function_words(r->p, v->hat[r->claim[0]].pins[r->p->gpio], fw, sizeof(fw));
+		else		/* its overlay's: the unit, or exclusive-use */
+			snprintf(fw, sizeof(fw), "%s",
+				 hat_use_holder(&v->b, &v->hat[r->claim[0]], r->p->gpio));
 		snprintf(out, n, "GPIO%d %s", r->p->gpio, fw);
 		return;
 	}
@@ -174,7 +188,7 @@ static char *hat_line(const struct rview *v, int h)
 	const char *base;
 
 	for (int g = 0; g < HAT_GPIO_TOTAL; g++) {
-		if (!(u->pins[g] & RPI_HAT_PIN_USED))
+		if (!(u->pins[g] & RPI_HAT_PIN_USED) && !(hat_overlay_held(&v->b, &u->ov) >> g & 1))
 			continue;
 		if (v->b.pin_of_gpio[g])
 			on++;
@@ -198,8 +212,11 @@ static char *conflict_line(const struct rview *v, const struct rpos *r)
 	for (int i = 0; i < r->nclaims; i++) {
 		const struct hat_use *u = &v->hat[r->claim[i]];
 		uint8_t pin = u->pins[r->p->gpio];
-		char *n = xasprintf("%s%s %c \"%s\" (%s %s)", s, i || r->p->use ? " and" : "",
-				    'A' + r->claim[i], u->product, hat_func_name(pin), hat_pull_name(pin));
+		const char *how = hat_use_holder(&v->b, u, r->p->gpio);
+		char *n = how ? xasprintf("%s%s %c \"%s\" (its overlay's %s)", s, i || r->p->use ? " and" : "",
+					  'A' + r->claim[i], u->product, how)
+			      : xasprintf("%s%s %c \"%s\" (%s %s)", s, i || r->p->use ? " and" : "",
+					  'A' + r->claim[i], u->product, hat_func_name(pin), hat_pull_name(pin));
 
 		free(s);
 		s = n;
@@ -232,7 +249,7 @@ static void print_text(const struct rview *v)
 	}
 	printf("\nBoard %s.  Legend:\n", v->b.name);
 	printf("  [] pin 1 (3V3), () the others; odd pins left, even right, as pinout.xyz\n");
-	printf("  = power, ground   # the Pi's own (the ID EEPROM's bus)   . free (ALT0)\n");
+	printf("  = power, ground   # the Pi's own (ID EEPROM bus, console)   . free (ALT0)\n");
 	printf("  A-Z a HAT (below): GPIO (BCM), in/out/ALTn and the signal, pull\n");
 	printf("  ! conflict: claimed by two HATs, or by a HAT and the Pi\n");
 	printf("HATs:%s\n", v->nhats ? "" : " none");
@@ -297,7 +314,14 @@ static void print_json(const struct rview *v)
 		printf(", \"claims\": [");
 		for (int c = 0; c < r->nclaims; c++) {
 			uint8_t pin = v->hat[r->claim[c]].pins[r->p->gpio];
+			const char *how = hat_use_holder(&v->b, &v->hat[r->claim[c]], r->p->gpio);
 
+			if (how) {	/* its overlay's */
+				printf("%s{\"hat\": \"%c\", \"overlay\": ", c ? ", " : "", 'A' + r->claim[c]);
+				json_str(how);
+				putchar('}');
+				continue;
+			}
 			printf("%s{\"hat\": \"%c\", \"function\": \"%s\"", c ? ", " : "",
 			       'A' + r->claim[c], hat_func_name(pin));
 			json_opt("signal", signal_of(r->p, pin));
@@ -397,7 +421,7 @@ static int write_svg(const struct rview *v, const char *path)
 		int y = top + RPI_HDR_PINS / 2 * 100 + 150;
 
 		fprintf(f, "<g id=\"legend\">\n");
-		svg_text(f, 100, y, 50, "start", "= power (red), ground (black)   # the Pi's own: the ID EEPROM's bus (yellow)   . free");
+		svg_text(f, 100, y, 50, "start", "= power (red), ground (black)   # the Pi's own: ID EEPROM bus, console (yellow)   . free");
 		svg_text(f, 100, y += 90, 50, "start", "A-Z: a HAT, the GPIO's function (in, out, ALTn and its signal), pull");
 		svg_text(f, 100, y += 90, 50, "start", "! conflict (red): claimed by two HATs, or by a HAT and the Pi");
 		svg_text(f, 100, y += 90, 50, "start", v->nhats ? "HATs:" : "HATs: none");
@@ -436,6 +460,11 @@ int pinout_rpi(const char *board, char *const *files, int n, bool json, const ch
 	for (int i = 0; !rc && i < n; i++) {
 		rc = hat_use_load(files[i], 0, &v->hat[i]);
 		v->nhats++;
+		/* its overlay's pins too; one the kernel refuses, refused here */
+		if (!rc && !(rc = hat_use_overlay(&v->b, &v->hat[i])) && v->hat[i].ov_why) {
+			err("%s: its overlay (%s): %s", v->hat[i].file, v->hat[i].ov.file, v->hat[i].ov_why);
+			rc = EXIT_DEF;
+		}
 	}
 	if (!rc) {
 		v->color = !json && color;

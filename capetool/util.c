@@ -634,3 +634,25 @@ void wrap_end(struct wrap *w)
 	putchar('\n');
 	w->col = 0;
 }
+
+bool is_dt_source(const uint8_t *buf, size_t len)
+{
+	size_t i = 0;
+
+	/* "/dts-v1/;" first, after blank lines and comments */
+	while (i < len) {
+		if (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r') {
+			i++;
+		} else if (i + 1 < len && buf[i] == '/' && buf[i + 1] == '/') {
+			while (i < len && buf[i] != '\n')
+				i++;
+		} else if (i + 1 < len && buf[i] == '/' && buf[i + 1] == '*') {
+			for (i += 2; i + 1 < len && !(buf[i] == '*' && buf[i + 1] == '/'); i++)
+				;
+			i += 2;
+		} else {
+			return len - i >= 8 && !memcmp(buf + i, "/dts-v1/", 8);
+		}
+	}
+	return false;
+}

@@ -15,7 +15,7 @@ HAT=$FIX/hat
 	[ "${lines[0]}" = "                           Raspberry Pi 40-pin header" ]
 	[ "${lines[1]}" = "                      = 3V3 power  1 [] () 2  = 5V power" ]
 	[ "${lines[2]}" = "                     . GPIO2 SDA1  3 () () 4  = 5V power" ]
-	[ "${lines[4]}" = "                   . GPIO4 GPCLK0  7 () () 8  . GPIO14 TXD0" ]
+	[ "${lines[4]}" = "                   . GPIO4 GPCLK0  7 () () 8  # GPIO14 TXD1 (serial console)" ]
 	[ "${lines[6]}" = "                         . GPIO17 11 () () 12 . GPIO18 PCM_CLK" ]
 	[ "${lines[14]}" = "       # GPIO0 ID_SD (HAT EEPROM) 27 () () 28 # GPIO1 ID_SC (HAT EEPROM)" ]
 	[ "${lines[20]}" = "                         = Ground 39 () () 40 . GPIO21 PCM_DOUT" ]
@@ -77,7 +77,7 @@ assert alt[18][5] == "PWM0" and alt[19][5] == "PWM1", (alt[18], alt[19])'
 	no_sanitizer_report
 	[ "$status" -eq 0 ]
 	[ "${lines[2]}" = "                A GPIO2 ALT0 SDA1  3 () () 4  = 5V power" ]
-	[ "${lines[4]}" = "               A GPIO4 in pull-up  7 () () 8  . GPIO14 TXD0" ]
+	[ "${lines[4]}" = "               A GPIO4 in pull-up  7 () () 8  # GPIO14 TXD1 (serial console)" ]
 	[ "${lines[6]}" = "             A GPIO17 out no-pull 11 () () 12 A GPIO18 ALT5 PWM0 pull-down" ]
 	[ "${lines[8]}" = "           A GPIO22 ALT4 ARM_TRST 15 () () 16 A GPIO23 ALT1 SD15 pull-up" ]
 	[[ "$output" == *'  A HAT "Sense HAT clone" by Example Labs (v1-gpio-dt.txt) at 0x50, 10 GPIOs'* ]]
@@ -104,7 +104,7 @@ assert d["conflicts"] == []'
 	run ct pinout "$HAT/v1-gpio-dt.txt" "$BATS_TEST_TMPDIR/b.txt"
 	no_sanitizer_report
 	[ "$status" -eq 5 ]
-	[ "${lines[4]}" = "             ! A+B CONFLICT GPIO4  7 () () 8  . GPIO14 TXD0" ]
+	[ "${lines[4]}" = "             ! A+B CONFLICT GPIO4  7 () () 8  # GPIO14 TXD1 (serial console)" ]
 	[ "${lines[-2]}" = '  pin 7 GPIO4 is claimed by A "Sense HAT clone" (INPUT UP) and B "Button HAT"' ]
 	[ "${lines[-1]}" = '      (OUTPUT NONE)' ]
 	while IFS= read -r l; do

@@ -622,3 +622,53 @@ CAPE
 	# the pad the connector writes: P9.28's, mode 4, pull-down
 	[ "$(pads am335x-boneblack-nohdmi "$BATS_TEST_TMPDIR/ec" EXL-ECAP2-00A0)" = "0x19c 0x4" ]
 }
+
+@test "capetool's raspberry-pi profile states the Pi 4 B's HAT connector: exports, target-pins, cells, board and shared pins, platform compatibles" {
+	need_rpi
+	# the DTB's connector, one fact a line, as the profile's below
+	{
+		echo "board-pins $(fdtget "$RPI" /hat-capebus board-pins)"
+		echo "shared-pins $(fdtget "$RPI" /hat-capebus shared-pins)"
+		echo "platform-compatibles $(fdtget "$RPI" /hat-capebus cape-platform-compatibles)"
+		for name in $(fdtget -p "$RPI" /hat-capebus/export-symbols); do
+			path=$(exported "$RPI" "$name")
+			if [ "$path" = /hat-capebus ]; then
+				echo "export $name gpio-map"
+				continue
+			fi
+			pins=$(fdtget "$RPI" /hat-capebus/target-pins "$name" 2>/dev/null || true)
+			cells=$(fdtget "$RPI" "$path" '#address-cells' 2>/dev/null || true)
+			[ -z "$cells" ] || cells="$cells $(fdtget "$RPI" "$path" '#size-cells')"
+			echo "export $name node $path pins ${pins:--} cells ${cells:--}"
+		done | sort
+	} > "$BATS_TEST_TMPDIR/dtb"
+	# the profile's, the node by the first export naming the same target
+	python3 - "$TOP/schemas/boards/raspberry-pi.board" "$BATS_TEST_TMPDIR/dtb" > "$BATS_TEST_TMPDIR/profile" <<'PY'
+import re, sys
+text = re.sub(r'#[^\n]*', '', open(sys.argv[1]).read())
+def strings(key):
+    m = re.search(r'\b' + key + r'\s*=\s*\[([^\]]*)\]', text)
+    return ' '.join(re.findall(r'"([^"]*)"', m.group(1)))
+nodes = {l.split()[1]: l.split()[3] for l in open(sys.argv[2]) if l.startswith('export ') and ' node ' in l}
+print('board-pins', strings('board-pins'))
+print('shared-pins', strings('shared-pins'))
+print('platform-compatibles', strings('platform-compatibles'))
+block = re.search(r'\bexports\s*=\s*\((.*?)\);', text, re.S).group(1)
+out, first = [], {}
+for e in re.findall(r'\{(.*?)\}', block, re.S):
+    name = re.search(r'name\s*=\s*"([^"]*)"', e).group(1)
+    if re.search(r'gpio-map\s*=\s*true', e):
+        out.append('export %s gpio-map' % name)
+        continue
+    target = re.search(r'target\s*=\s*"([^"]*)"', e).group(1)
+    first.setdefault(target, name)
+    pins = re.search(r'pins\s*=\s*\[([^\]]*)\]', e)
+    cells = re.search(r'cells\s*=\s*\[([^\]]*)\]', e)
+    out.append('export %s node %s pins %s cells %s' % (
+        name, nodes.get(first[target], '?' + target),
+        ' '.join(re.findall(r'"([^"]*)"', pins.group(1))) if pins else '-',
+        ' '.join(cells.group(1).replace(',', ' ').split()) if cells else '-'))
+print('\n'.join(sorted(out)))
+PY
+	diff -u "$BATS_TEST_TMPDIR/dtb" "$BATS_TEST_TMPDIR/profile"
+}
