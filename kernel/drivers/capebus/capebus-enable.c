@@ -13,6 +13,11 @@
  * for the first cape that asks and reverted after the last one goes, so the
  * target's status is exactly what it was.
  *
+ * A target the board leaves disabled is the capes' that enable it: the
+ * notifier refuses a fragment of any other cape there (capebus-overlay.c).
+ * A cape joins a target another cape enabled by stating status = "okay"
+ * too, and counts as one more of its users.
+ *
  * The "okay" property is allocated once per target and kept for capebus's
  * life: the OF core keeps a replaced property on its node's deadprops list
  * (readers may still hold pointers into it) and takes it off again when the
@@ -25,10 +30,9 @@
  * overlay with the status; they go into the same changeset, before the
  * status, so that they are in the tree when the device the status creates
  * probes, and are reverted with it.  Only the cape that enables the target
- * sets them (not one joining a bus another cape enabled, nor one asking
- * for a target the board enables: its device probed already); a cape
- * joining without properties shares them, and they go with the status when
- * the last cape goes.  Each distinct value is allocated once and kept, as
+ * sets them (not one asking for a target the board enables: its device
+ * probed already), and a target carrying them has no other user.  Each
+ * distinct value is allocated once and kept, as
  * "okay" is (the OF core keeps a removed property on the node's deadprops).
  *
  * Capes share an enabled bus by address (or chip select: the overlay rules'
@@ -331,15 +335,15 @@ static int capebus_enable_props(struct capebus_enable *e, struct device_node *np
 	return ret;
 }
 
-/* The first of @cape's properties for @np, if any.  For messages. */
-static bool capebus_enable_first_prop(struct cape_device *cape,
-				      struct device_node *np,
-				      struct capebus_fdt_target_prop *tp)
+/* Does @cape's overlay set properties of @np? */
+static bool capebus_enable_sets_props(struct cape_device *cape,
+				      struct device_node *np)
 {
+	struct capebus_fdt_target_prop tp;
 	unsigned int i;
 
-	for (i = 0; !capebus_fdt_target_prop(cape->resolved, i, tp); i++)
-		if (tp->target == np->phandle)
+	for (i = 0; !capebus_fdt_target_prop(cape->resolved, i, &tp); i++)
+		if (tp.target == np->phandle)
 			return true;
 
 	return false;
@@ -349,36 +353,33 @@ static bool capebus_enable_first_prop(struct cape_device *cape,
 static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 			      char *why, size_t why_len)
 {
-	struct capebus_fdt_target_prop tp;
 	const struct capebus_target *t;
 	struct capebus_enable_prop *k;
+	const char *status = "okay";
 	struct capebus_enable *e;
-	const char *status;
 	unsigned int nprops;
 	bool props;
 	int ret;
 
+	/* The board's, for every cape (and none sets its properties). */
+	t = capebus_controller_target(cape->ctrl, np);
+	if (t->shared)
+		return 0;
+
+	props = capebus_enable_sets_props(cape, np);
 	e = capebus_enable_of(np);
 	if (!e)
 		return -ENOMEM;
-	t = capebus_controller_target(cape->ctrl, np);
-	props = capebus_enable_first_prop(cape, np, &tp);
-	if (props && e->users) {
-		snprintf(why, why_len,
-			 "add only: fragment %s sets property %s of %pOF, which another cape enabled: only the cape that enables a target sets its properties",
-			 tp.fragment, tp.name, np);
-		return -EINVAL;
-	}
 	/*
-	 * Properties a cape set describe that cape's hardware (an RS-485
-	 * transceiver's driver enable on one of its pins): a target carrying
-	 * them is not shared, or they would outlive their cape, pin and all
-	 * (red team round 12).
+	 * Properties describe one cape's hardware (an RS-485 transceiver's
+	 * driver enable on one of its pins): a target carrying them has one
+	 * user, or they would outlive their cape, pin and all (red team
+	 * round 12).  Any other cape joins by stating status = "okay".
 	 */
-	if (e->users && e->setter[0]) {
+	if (e->users && (props || e->setter[0])) {
 		snprintf(why, why_len,
-			 "targets: %pOF carries the properties %s set on it: no other cape may use it",
-			 np, e->setter);
+			 "targets: %pOF is enabled by %s%s: a target carrying a cape's properties has no other user",
+			 np, e->muxer, e->setter[0] ? ", with its properties" : "");
 		return -EBUSY;
 	}
 	ret = capebus_enable_join(e, cape, t, why, why_len);
@@ -391,15 +392,6 @@ static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 
 	if (of_property_read_string(np, "status", &status) ||
 	    strcmp(status, "disabled")) {
-		/* Enabled by the board (or failed): nothing to change. */
-		if (of_device_is_available(np) && props) {
-			snprintf(why, why_len,
-				 "add only: fragment %s sets property %s of %pOF, which the board enables: only a target capebus enables takes properties",
-				 tp.fragment, tp.name, np);
-			return -EINVAL;
-		}
-		if (of_device_is_available(np))
-			return 0;
 		snprintf(why, why_len, "%pOF cannot be enabled: its status is \"%s\"",
 			 np, status);
 		return -EINVAL;
@@ -483,9 +475,10 @@ static void capebus_overlay_disable_locked(struct cape_device *cape)
 }
 
 /*
- * Every property @cape's overlay sets on a target it enables: one the
- * connector lets capes set on that target (target-properties), set once,
- * its references by the overlay rules.  Checked before anything is enabled.
+ * Every property @cape's overlay sets on a target it enables (the resolver
+ * takes none from another fragment): one the connector lets capes set on
+ * that target (target-properties), set once, its references by the overlay
+ * rules.  Checked before anything is enabled.
  */
 static int capebus_overlay_check_props(struct cape_device *cape, char *why,
 				       size_t why_len)
@@ -500,12 +493,7 @@ static int capebus_overlay_check_props(struct cape_device *cape, char *why,
 	for (i = 0; !ret && !capebus_fdt_target_prop(cape->resolved, i, &tp); i++) {
 		np = of_find_node_by_phandle(tp.target);
 		t = np ? capebus_controller_target(ctrl, np) : NULL;
-		if (!t) {
-			snprintf(why, why_len,
-				 "targets: fragment %s targets %pOF, which is not a cape target of %s",
-				 tp.fragment, np, dev_name(&ctrl->dev));
-			ret = -EINVAL;
-		} else if (!capebus_target_settable(t, tp.name)) {
+		if (!capebus_target_settable(t, tp.name)) {
 			snprintf(why, why_len,
 				 "add only: fragment %s sets property %s of %pOF, which %s does not let capes set (target-properties)",
 				 tp.fragment, tp.name, np, dev_name(&ctrl->dev));
@@ -582,6 +570,43 @@ int capebus_overlay_enable(struct cape_device *cape, char *why, size_t why_len)
 	return ret;
 }
 
+/*
+ * Does @cape's overlay ask for target @np with status = "okay"?  Its own
+ * record (capebus_overlay_enable()): no lock beside the cape's device lock,
+ * so the overlay code's notifier may ask.
+ */
+bool capebus_overlay_enables(const struct cape_device *cape,
+			     const struct device_node *np)
+{
+	unsigned int i;
+
+	for (i = 0; i < cape->num_enabled; i++)
+		if (cape->enabled[i] == np)
+			return true;
+
+	return false;
+}
+
+/*
+ * Do capes hold @np enabled (or reserved)?  Said at @buf, as the end of a
+ * refusal, if @len.  Not under the OF core's locks: capebus_enable_lock is
+ * taken outside them.
+ */
+bool capebus_enable_owner(struct device_node *np, char *buf, size_t len)
+{
+	struct capebus_enable *e;
+
+	guard(mutex)(&capebus_enable_lock);
+	e = capebus_enable_find(np);
+	if (e && e->users)
+		snprintf(buf, len, ": %s enabled it%s", e->muxer,
+			 e->setter[0] ? ", with its properties" : "");
+	else
+		snprintf(buf, len, ": the board leaves it disabled");
+
+	return e && e->users;
+}
+
 /**
  * capebus_overlay_bus_pins() - the pins a cape's overlay gets as a bus's
  * @cape: the cape, its overlay resolved (capebus_overlay_check())
@@ -649,7 +674,7 @@ int capebus_overlay_bus_pins(struct cape_device *cape,
 			 * pins must be free now, before the connector muxes
 			 * the cape's pads (the claim comes with the enable).
 			 */
-			if (!ret && !ours && !of_device_is_available(np)) {
+			if (!ret && !ours && !t->shared) {
 				DECLARE_BITMAP(need, CAPEBUS_MAX_PINS);
 				char held[CAPEBUS_REASON_LEN];
 
@@ -669,7 +694,7 @@ int capebus_overlay_bus_pins(struct cape_device *cape,
 						 "targets: enabling %s: %s",
 						 t->name, held);
 			}
-			if (ours || !of_device_is_available(np))
+			if (!t->shared)
 				bitmap_or(pins, pins, t->pins, CAPEBUS_MAX_PINS);
 		}
 		of_node_put(np);

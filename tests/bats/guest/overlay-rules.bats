@@ -14,7 +14,7 @@ FIX=$BATS_TEST_DIRNAME/fixtures
 HOSTILE=(edit-property edit-node eeprom-address two-at-one-address rtc-at-68
 	raw-phandle unexported self-target lookalike-fixups wrong-cells
 	out-of-targets undeclared-pin undeclared-irq-pin rs485-undeclared
-	rs485-not-enabled rs485-raw-phandle rs485-join)
+	rs485-not-enabled rs485-raw-phandle rs485-join rs485-child)
 
 setup_file() {
 	local f raw
@@ -155,7 +155,7 @@ refused() {
 }
 
 @test "target properties: a listed property on a target the cape does not enable is refused" {
-	refused rs485-not-enabled "overlay refused: add only: fragment fragment@0 sets property rs485-rts-delay of /serial-header4, which it does not enable: a cape sets it only with status = \"okay\""
+	refused rs485-not-enabled "overlay refused: targets: fragment fragment@0 targets /serial-header4, which it does not enable (status = \"okay\"): the board leaves it disabled"
 }
 
 @test "target properties: a raw phandle in rts-gpios is refused" {
@@ -173,8 +173,28 @@ refused() {
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = loaded ]
 	[ "${lines[1]}" = refused ]
-	[[ "${lines[2]}" == "failed: "*"targets: /serial-header4 carries the properties BB-UART4-RS485 (slot "*") set on it: no other cape may use it" ]]
+	[[ "${lines[2]}" == "failed: "*"targets: /serial-header4 is enabled by BB-UART4-RS485 (slot "*"), with its properties: a target carrying a cape's properties has no other user" ]]
 	cfs_run "rmdir \$CAPES/j \$CAPES/rs; cape_devices; [ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.base)\" ] && echo same-tree"
+	[ "$status" -eq 0 ]
+	[ "${lines[*]}" = "none same-tree" ]
+}
+
+@test "targets: a node under uart4 from a cape that does not enable it is refused while the RS-485 cape holds uart4, naming it; the tree unchanged" {
+	# Red team round 12b, N1: the node was accepted, below the RS-485
+	# cape's UART (on a real one, a serdev device taking the port).
+	cfs_run "mkdir \$CAPES/rs && cat /host/rs485.eeprom > \$CAPES/rs/eeprom && cat /host/rs485.dtbo > \$CAPES/rs/dtbo &&
+		echo 1 > \$CAPES/rs/enable && cat \$CAPES/rs/status && dt_hash > /tmp/dt.rs &&
+		declare_cape c CFS-CHILD && cat /host/rs485-child.dtbo > \$CAPES/c/dtbo &&
+		{ echo 1 2>/dev/null > \$CAPES/c/enable && echo enabled || echo refused; }; cat \$CAPES/c/status
+		ls /proc/device-tree/serial-header4 | grep -c serdev-thief
+		[ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.rs)\" ] && echo same-tree"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = loaded ]
+	[ "${lines[1]}" = refused ]
+	[[ "${lines[2]}" == "failed: overlay refused: targets: fragment fragment@0 targets /serial-header4, which it does not enable (status = \"okay\"): BB-UART4-RS485 (slot "*") enabled it, with its properties" ]]
+	[ "${lines[3]}" = 0 ]
+	[ "${lines[4]}" = same-tree ]
+	cfs_run "rmdir \$CAPES/c \$CAPES/rs; cape_devices; [ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.base)\" ] && echo same-tree"
 	[ "$status" -eq 0 ]
 	[ "${lines[*]}" = "none same-tree" ]
 }
