@@ -11,7 +11,10 @@
  * the new property, and the overlay code warns so ("memory leak will occur
  * if overlay removed").  Here it is a changeset of capebus's own, applied
  * for the first cape that asks and reverted after the last one goes, so the
- * target's status is exactly what it was.
+ * target's status is exactly what it was.  A cape's targets are reserved
+ * (their rules checked, their pins held) before its overlay is applied, and
+ * enabled only once the whole overlay has passed every rule: a refused
+ * cape never probes a bus.
  *
  * A target the board leaves disabled is the capes' that enable it: the
  * notifier refuses a fragment of any other cape there (capebus-overlay.c).
@@ -59,7 +62,8 @@ struct capebus_enable {
 	struct list_head node;
 	struct device_node *np;
 	unsigned int users;
-	struct of_changeset cs;
+	struct of_changeset cs;	/* built while @users, in the tree if @applied */
+	bool applied;
 	struct property *okay;
 	bool okay_in_tree;	/* live, or on the node's deadprops */
 	struct capebus_controller *ctrl;	/* while @bus is held */
@@ -349,12 +353,15 @@ static bool capebus_enable_sets_props(struct cape_device *cape,
 	return false;
 }
 
-/* Enable @np for one more cape.  capebus_enable_lock held. */
+/*
+ * Reserve @np for one more cape: every rule checked, its pins held for the
+ * bus, the changeset that enables it built; nothing in the tree changes
+ * until capebus_enable_apply().  capebus_enable_lock held.
+ */
 static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 			      char *why, size_t why_len)
 {
 	const struct capebus_target *t;
-	struct capebus_enable_prop *k;
 	const char *status = "okay";
 	struct capebus_enable *e;
 	unsigned int nprops;
@@ -411,24 +418,12 @@ static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 	ret = capebus_enable_props(e, np, cape, &nprops);
 	if (!ret)
 		ret = of_changeset_update_property(&e->cs, np, e->okay);
-	if (!ret)
-		ret = of_changeset_apply(&e->cs);
 	if (ret) {
 		of_changeset_destroy(&e->cs);
 		capebus_enable_unclaim(e);
 		snprintf(why, why_len, "cannot enable %pOF: error %d", np, ret);
 		return ret;
 	}
-	if (nprops) {
-		/* Every kept value whose property the changeset holds. */
-		struct of_changeset_entry *ce;
-
-		list_for_each_entry(ce, &e->cs.entries, node)
-			list_for_each_entry(k, &e->props, node)
-				if (ce->prop == k->prop)
-					k->in_tree = true;
-	}
-	e->okay_in_tree = true;
 	e->users = 1;
 	if (nprops)
 		strscpy(e->setter, cape->holder);
@@ -436,6 +431,35 @@ static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 		capebus_enable_record(e, cape, t);
 
 	return 0;
+}
+
+/*
+ * Put @e's status and properties in the tree, if no cape that reserved it
+ * has yet (none for a target the board enables): its device probes now.
+ * capebus_enable_lock held.
+ */
+static int capebus_enable_apply(struct capebus_enable *e)
+{
+	struct of_changeset_entry *ce;
+	struct capebus_enable_prop *k;
+	int ret;
+
+	if (!e || !e->users || e->applied)
+		return 0;
+	/*
+	 * Once the tree has seen a property (even an apply that fails may
+	 * have put it there, then on the node's deadprops), it stays with
+	 * the node.
+	 */
+	list_for_each_entry(ce, &e->cs.entries, node)
+		list_for_each_entry(k, &e->props, node)
+			if (ce->prop == k->prop)
+				k->in_tree = true;
+	e->okay_in_tree = true;
+	ret = of_changeset_apply(&e->cs);
+	e->applied = !ret;
+
+	return ret;
 }
 
 /* One cape fewer uses @np: the last one puts its status back. */
@@ -446,7 +470,7 @@ static void capebus_enable_put(struct device_node *np)
 
 	if (!e || !e->users || --e->users)
 		return;
-	ret = of_changeset_revert(&e->cs);
+	ret = e->applied ? of_changeset_revert(&e->cs) : 0;
 	if (ret) {
 		/* Still enabled: the next cape that asks shares it. */
 		pr_err("capebus: %pOF stays enabled: revert failed (%d)\n",
@@ -454,6 +478,7 @@ static void capebus_enable_put(struct device_node *np)
 		e->users = 1;
 		return;
 	}
+	e->applied = false;
 	of_changeset_destroy(&e->cs);
 	capebus_enable_unclaim(e);
 	bitmap_zero(e->words.muxed, CAPEBUS_MAX_PINS);
@@ -519,19 +544,21 @@ static int capebus_overlay_check_props(struct cape_device *cape, char *why,
 }
 
 /**
- * capebus_overlay_enable() - enable the cape targets a cape's overlay asks for
+ * capebus_overlay_enable() - reserve the cape targets a cape's overlay asks for
  * @cape: the cape, its overlay resolved (capebus_overlay_check())
  * @why: where to say why not
  * @why_len: bytes at @why
  *
  * Each target the resolved overlay lists (CAPEBUS_FDT_ENABLE_PROP) must be
- * one of the controller's cape targets.  Those the board left disabled are
- * enabled now, before the overlay adds nodes below them, with the
- * properties the overlay sets on them (CAPEBUS_FDT_PROPS_PROP), each one
- * the connector lets capes set.
+ * one of the controller's cape targets, and each property the overlay sets
+ * on them (CAPEBUS_FDT_PROPS_PROP) one the connector lets capes set.  Those
+ * the board left disabled are reserved for the cape (@cape->enabled), their
+ * pins held for the bus; nothing in the tree changes until the overlay has
+ * passed every rule and capebus_overlay_enable_commit() enables them.
  *
  * Context: the cape's device lock held.
- * Return: 0, -EINVAL (@why says why; nothing was enabled) or -ENOMEM.
+ * Return: 0, -EINVAL or -EBUSY (@why says why; nothing was reserved) or
+ * -ENOMEM.
  */
 int capebus_overlay_enable(struct cape_device *cape, char *why, size_t why_len)
 {
@@ -548,7 +575,6 @@ int capebus_overlay_enable(struct cape_device *cape, char *why, size_t why_len)
 	n = ph ? min_t(u32, len / 4, CAPEBUS_FDT_MAX_ENABLES) : 0;
 
 	guard(mutex)(&capebus_enable_lock);
-	ret = capebus_overlay_check_props(cape, why, why_len);
 	for (i = 0; i < n && !ret; i++) {
 		np = of_find_node_by_phandle(be32_to_cpu(ph[i]));
 		if (!np || !capebus_controller_has_target(ctrl, np)) {
@@ -564,10 +590,36 @@ int capebus_overlay_enable(struct cape_device *cape, char *why, size_t why_len)
 		else
 			of_node_put(np);
 	}
+	if (!ret)
+		ret = capebus_overlay_check_props(cape, why, why_len);
 	if (ret)
 		capebus_overlay_disable_locked(cape);
 
 	return ret;
+}
+
+/*
+ * Once @cape's overlay is applied (it passed every rule): enable the
+ * targets capebus_overlay_enable() reserved that are not yet; their devices
+ * probe now, with the cape's nodes below them.  The cape's device lock held.
+ */
+int capebus_overlay_enable_commit(struct cape_device *cape, char *why,
+				  size_t why_len)
+{
+	unsigned int i;
+	int ret;
+
+	guard(mutex)(&capebus_enable_lock);
+	for (i = 0; i < cape->num_enabled; i++) {
+		ret = capebus_enable_apply(capebus_enable_find(cape->enabled[i]));
+		if (ret) {
+			snprintf(why, why_len, "cannot enable %pOF: error %d",
+				 cape->enabled[i], ret);
+			return ret;
+		}
+	}
+
+	return 0;
 }
 
 /*

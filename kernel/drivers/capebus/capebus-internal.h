@@ -239,6 +239,8 @@ int capebus_overlay_verify_target_prop(struct cape_device *cape,
 				       struct device_node *target,
 				       const char *name, const void *value,
 				       u32 len, char *why, size_t why_len);
+int capebus_overlay_enable_commit(struct cape_device *cape, char *why,
+				  size_t why_len);
 bool capebus_overlay_enables(const struct cape_device *cape,
 			     const struct device_node *np);
 bool capebus_enable_owner(struct device_node *np, char *buf, size_t len);

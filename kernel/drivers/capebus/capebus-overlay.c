@@ -1339,7 +1339,11 @@ int capebus_overlay_apply(struct cape_device *cape)
 		return -EINVAL;
 	}
 
-	/* Header buses the board leaves disabled, first (capebus-enable.c). */
+	/*
+	 * Header buses the board leaves disabled, reserved (capebus-enable.c):
+	 * their rules checked, nothing enabled until the whole overlay has
+	 * passed the notifier's.
+	 */
 	ret = capebus_overlay_enable(cape, cape->apply_why,
 				     sizeof(cape->apply_why));
 	if (ret) {
@@ -1363,6 +1367,10 @@ int capebus_overlay_apply(struct cape_device *cape)
 	kvfree(ap.own);
 	kfree(ap.added);
 
+	/* Every rule passed: the targets now, their devices probe. */
+	if (!ret)
+		ret = capebus_overlay_enable_commit(cape, cape->apply_why,
+						    sizeof(cape->apply_why));
 	if (!ret) {
 		cape->ovcs_id = id;
 		dev_dbg(&cape->dev, "overlay %d applied in %llu us\n", id,
@@ -1408,8 +1416,10 @@ int capebus_overlay_apply(struct cape_device *cape)
 		return ret;
 	}
 
-	snprintf(cape->apply_why, sizeof(cape->apply_why),
-		 "error %d (partial overlay removed)", ret);
+	/* A target that could not be enabled said which, else: */
+	if (!cape->apply_why[0])
+		snprintf(cape->apply_why, sizeof(cape->apply_why),
+			 "error %d (partial overlay removed)", ret);
 	dev_err(&cape->dev, "overlay not applied: %s\n", cape->apply_why);
 
 	return ret;
