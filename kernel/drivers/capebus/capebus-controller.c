@@ -1431,7 +1431,10 @@ EXPORT_SYMBOL_IF_KUNIT(capebus_controller_set_fdt_limits);
  * @np: the node (a reference is taken), from the board's device tree
  *
  * A target translates no addresses (it has no "ranges"): a cape adds
- * devices on it, not in its parent's address space.
+ * devices on it, not in its parent's address space.  One the board enables
+ * is shared: every cape may add nodes to it.  One the board leaves disabled
+ * is the capes' that enable it (status = "okay" in their overlay): no other
+ * cape adds to it or sets anything on it.
  *
  * Return: 0, -EBUSY if @ctrl is registered, -EINVAL if @np has "ranges" or
  * was added by an overlay, or -ENOMEM.
@@ -1440,9 +1443,12 @@ int capebus_controller_add_target(struct capebus_controller *ctrl,
 				  struct device_node *np)
 {
 	struct capebus_target *more;
+	bool shared;
 
 	if (of_property_present(np, "ranges") || capebus_node_from_overlay(np))
 		return -EINVAL;
+	/* Enabled by the board, not by capebus for a cape still stuck on it. */
+	shared = of_device_is_available(np) && !capebus_enable_owner(np, NULL, 0);
 
 	guard(mutex)(&ctrl->lock);
 	if (ctrl->registered)
@@ -1456,6 +1462,7 @@ int capebus_controller_add_target(struct capebus_controller *ctrl,
 	more[ctrl->num_targets].np = of_node_get(np);
 	snprintf(more[ctrl->num_targets].name,
 		 sizeof(more[ctrl->num_targets].name), "%pOFn", np);
+	more[ctrl->num_targets].shared = shared;
 	ctrl->targets = more;
 	ctrl->num_targets++;
 
@@ -1601,7 +1608,8 @@ bool capebus_target_settable(const struct capebus_target *t, const char *name)
 {
 	const char *s;
 
-	if (!t || !t->props)
+	/* A target the board enables takes none: its device probed already. */
+	if (!t || !t->props || t->shared)
 		return false;
 	for (s = t->props; s < t->props + t->props_len; s += strlen(s) + 1)
 		if (!strcmp(s, name))

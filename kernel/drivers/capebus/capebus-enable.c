@@ -11,7 +11,15 @@
  * the new property, and the overlay code warns so ("memory leak will occur
  * if overlay removed").  Here it is a changeset of capebus's own, applied
  * for the first cape that asks and reverted after the last one goes, so the
- * target's status is exactly what it was.
+ * target's status is exactly what it was.  A cape's targets are reserved
+ * (their rules checked, their pins held) before its overlay is applied, and
+ * enabled only once the whole overlay has passed every rule: a refused
+ * cape never probes a bus.
+ *
+ * A target the board leaves disabled is the capes' that enable it: the
+ * notifier refuses a fragment of any other cape there (capebus-overlay.c).
+ * A cape joins a target another cape enabled by stating status = "okay"
+ * too, and counts as one more of its users.
  *
  * The "okay" property is allocated once per target and kept for capebus's
  * life: the OF core keeps a replaced property on its node's deadprops list
@@ -25,10 +33,9 @@
  * overlay with the status; they go into the same changeset, before the
  * status, so that they are in the tree when the device the status creates
  * probes, and are reverted with it.  Only the cape that enables the target
- * sets them (not one joining a bus another cape enabled, nor one asking
- * for a target the board enables: its device probed already); a cape
- * joining without properties shares them, and they go with the status when
- * the last cape goes.  Each distinct value is allocated once and kept, as
+ * sets them (not one asking for a target the board enables: its device
+ * probed already), and a target carrying them has no other user.  Each
+ * distinct value is allocated once and kept, as
  * "okay" is (the OF core keeps a removed property on the node's deadprops).
  *
  * Capes share an enabled bus by address (or chip select: the overlay rules'
@@ -55,7 +62,8 @@ struct capebus_enable {
 	struct list_head node;
 	struct device_node *np;
 	unsigned int users;
-	struct of_changeset cs;
+	struct of_changeset cs;	/* built while @users, in the tree if @applied */
+	bool applied;
 	struct property *okay;
 	bool okay_in_tree;	/* live, or on the node's deadprops */
 	struct capebus_controller *ctrl;	/* while @bus is held */
@@ -331,54 +339,54 @@ static int capebus_enable_props(struct capebus_enable *e, struct device_node *np
 	return ret;
 }
 
-/* The first of @cape's properties for @np, if any.  For messages. */
-static bool capebus_enable_first_prop(struct cape_device *cape,
-				      struct device_node *np,
-				      struct capebus_fdt_target_prop *tp)
+/* Does @cape's overlay set properties of @np? */
+static bool capebus_enable_sets_props(struct cape_device *cape,
+				      struct device_node *np)
 {
+	struct capebus_fdt_target_prop tp;
 	unsigned int i;
 
-	for (i = 0; !capebus_fdt_target_prop(cape->resolved, i, tp); i++)
-		if (tp->target == np->phandle)
+	for (i = 0; !capebus_fdt_target_prop(cape->resolved, i, &tp); i++)
+		if (tp.target == np->phandle)
 			return true;
 
 	return false;
 }
 
-/* Enable @np for one more cape.  capebus_enable_lock held. */
+/*
+ * Reserve @np for one more cape: every rule checked, its pins held for the
+ * bus, the changeset that enables it built; nothing in the tree changes
+ * until capebus_enable_apply().  capebus_enable_lock held.
+ */
 static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 			      char *why, size_t why_len)
 {
-	struct capebus_fdt_target_prop tp;
 	const struct capebus_target *t;
-	struct capebus_enable_prop *k;
+	const char *status = "okay";
 	struct capebus_enable *e;
-	const char *status;
 	unsigned int nprops;
 	bool props;
 	int ret;
 
+	/* The board's, for every cape (and none sets its properties). */
+	t = capebus_controller_target(cape->ctrl, np);
+	if (t->shared)
+		return 0;
+
+	props = capebus_enable_sets_props(cape, np);
 	e = capebus_enable_of(np);
 	if (!e)
 		return -ENOMEM;
-	t = capebus_controller_target(cape->ctrl, np);
-	props = capebus_enable_first_prop(cape, np, &tp);
-	if (props && e->users) {
-		snprintf(why, why_len,
-			 "add only: fragment %s sets property %s of %pOF, which another cape enabled: only the cape that enables a target sets its properties",
-			 tp.fragment, tp.name, np);
-		return -EINVAL;
-	}
 	/*
-	 * Properties a cape set describe that cape's hardware (an RS-485
-	 * transceiver's driver enable on one of its pins): a target carrying
-	 * them is not shared, or they would outlive their cape, pin and all
-	 * (red team round 12).
+	 * Properties describe one cape's hardware (an RS-485 transceiver's
+	 * driver enable on one of its pins): a target carrying them has one
+	 * user, or they would outlive their cape, pin and all (red team
+	 * round 12).  Any other cape joins by stating status = "okay".
 	 */
-	if (e->users && e->setter[0]) {
+	if (e->users && (props || e->setter[0])) {
 		snprintf(why, why_len,
-			 "targets: %pOF carries the properties %s set on it: no other cape may use it",
-			 np, e->setter);
+			 "targets: %pOF is enabled by %s%s: a target carrying a cape's properties has no other user",
+			 np, e->muxer, e->setter[0] ? ", with its properties" : "");
 		return -EBUSY;
 	}
 	ret = capebus_enable_join(e, cape, t, why, why_len);
@@ -391,15 +399,6 @@ static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 
 	if (of_property_read_string(np, "status", &status) ||
 	    strcmp(status, "disabled")) {
-		/* Enabled by the board (or failed): nothing to change. */
-		if (of_device_is_available(np) && props) {
-			snprintf(why, why_len,
-				 "add only: fragment %s sets property %s of %pOF, which the board enables: only a target capebus enables takes properties",
-				 tp.fragment, tp.name, np);
-			return -EINVAL;
-		}
-		if (of_device_is_available(np))
-			return 0;
 		snprintf(why, why_len, "%pOF cannot be enabled: its status is \"%s\"",
 			 np, status);
 		return -EINVAL;
@@ -419,24 +418,12 @@ static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 	ret = capebus_enable_props(e, np, cape, &nprops);
 	if (!ret)
 		ret = of_changeset_update_property(&e->cs, np, e->okay);
-	if (!ret)
-		ret = of_changeset_apply(&e->cs);
 	if (ret) {
 		of_changeset_destroy(&e->cs);
 		capebus_enable_unclaim(e);
 		snprintf(why, why_len, "cannot enable %pOF: error %d", np, ret);
 		return ret;
 	}
-	if (nprops) {
-		/* Every kept value whose property the changeset holds. */
-		struct of_changeset_entry *ce;
-
-		list_for_each_entry(ce, &e->cs.entries, node)
-			list_for_each_entry(k, &e->props, node)
-				if (ce->prop == k->prop)
-					k->in_tree = true;
-	}
-	e->okay_in_tree = true;
 	e->users = 1;
 	if (nprops)
 		strscpy(e->setter, cape->holder);
@@ -444,6 +431,35 @@ static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 		capebus_enable_record(e, cape, t);
 
 	return 0;
+}
+
+/*
+ * Put @e's status and properties in the tree, if no cape that reserved it
+ * has yet (none for a target the board enables): its device probes now.
+ * capebus_enable_lock held.
+ */
+static int capebus_enable_apply(struct capebus_enable *e)
+{
+	struct of_changeset_entry *ce;
+	struct capebus_enable_prop *k;
+	int ret;
+
+	if (!e || !e->users || e->applied)
+		return 0;
+	/*
+	 * Once the tree has seen a property (even an apply that fails may
+	 * have put it there, then on the node's deadprops), it stays with
+	 * the node.
+	 */
+	list_for_each_entry(ce, &e->cs.entries, node)
+		list_for_each_entry(k, &e->props, node)
+			if (ce->prop == k->prop)
+				k->in_tree = true;
+	e->okay_in_tree = true;
+	ret = of_changeset_apply(&e->cs);
+	e->applied = !ret;
+
+	return ret;
 }
 
 /* One cape fewer uses @np: the last one puts its status back. */
@@ -454,7 +470,7 @@ static void capebus_enable_put(struct device_node *np)
 
 	if (!e || !e->users || --e->users)
 		return;
-	ret = of_changeset_revert(&e->cs);
+	ret = e->applied ? of_changeset_revert(&e->cs) : 0;
 	if (ret) {
 		/* Still enabled: the next cape that asks shares it. */
 		pr_err("capebus: %pOF stays enabled: revert failed (%d)\n",
@@ -462,6 +478,7 @@ static void capebus_enable_put(struct device_node *np)
 		e->users = 1;
 		return;
 	}
+	e->applied = false;
 	of_changeset_destroy(&e->cs);
 	capebus_enable_unclaim(e);
 	bitmap_zero(e->words.muxed, CAPEBUS_MAX_PINS);
@@ -483,9 +500,10 @@ static void capebus_overlay_disable_locked(struct cape_device *cape)
 }
 
 /*
- * Every property @cape's overlay sets on a target it enables: one the
- * connector lets capes set on that target (target-properties), set once,
- * its references by the overlay rules.  Checked before anything is enabled.
+ * Every property @cape's overlay sets on a target it enables (the resolver
+ * takes none from another fragment): one the connector lets capes set on
+ * that target (target-properties), set once, its references by the overlay
+ * rules.  Checked before anything is enabled.
  */
 static int capebus_overlay_check_props(struct cape_device *cape, char *why,
 				       size_t why_len)
@@ -500,12 +518,7 @@ static int capebus_overlay_check_props(struct cape_device *cape, char *why,
 	for (i = 0; !ret && !capebus_fdt_target_prop(cape->resolved, i, &tp); i++) {
 		np = of_find_node_by_phandle(tp.target);
 		t = np ? capebus_controller_target(ctrl, np) : NULL;
-		if (!t) {
-			snprintf(why, why_len,
-				 "targets: fragment %s targets %pOF, which is not a cape target of %s",
-				 tp.fragment, np, dev_name(&ctrl->dev));
-			ret = -EINVAL;
-		} else if (!capebus_target_settable(t, tp.name)) {
+		if (!capebus_target_settable(t, tp.name)) {
 			snprintf(why, why_len,
 				 "add only: fragment %s sets property %s of %pOF, which %s does not let capes set (target-properties)",
 				 tp.fragment, tp.name, np, dev_name(&ctrl->dev));
@@ -531,19 +544,21 @@ static int capebus_overlay_check_props(struct cape_device *cape, char *why,
 }
 
 /**
- * capebus_overlay_enable() - enable the cape targets a cape's overlay asks for
+ * capebus_overlay_enable() - reserve the cape targets a cape's overlay asks for
  * @cape: the cape, its overlay resolved (capebus_overlay_check())
  * @why: where to say why not
  * @why_len: bytes at @why
  *
  * Each target the resolved overlay lists (CAPEBUS_FDT_ENABLE_PROP) must be
- * one of the controller's cape targets.  Those the board left disabled are
- * enabled now, before the overlay adds nodes below them, with the
- * properties the overlay sets on them (CAPEBUS_FDT_PROPS_PROP), each one
- * the connector lets capes set.
+ * one of the controller's cape targets, and each property the overlay sets
+ * on them (CAPEBUS_FDT_PROPS_PROP) one the connector lets capes set.  Those
+ * the board left disabled are reserved for the cape (@cape->enabled), their
+ * pins held for the bus; nothing in the tree changes until the overlay has
+ * passed every rule and capebus_overlay_enable_commit() enables them.
  *
  * Context: the cape's device lock held.
- * Return: 0, -EINVAL (@why says why; nothing was enabled) or -ENOMEM.
+ * Return: 0, -EINVAL or -EBUSY (@why says why; nothing was reserved) or
+ * -ENOMEM.
  */
 int capebus_overlay_enable(struct cape_device *cape, char *why, size_t why_len)
 {
@@ -560,7 +575,6 @@ int capebus_overlay_enable(struct cape_device *cape, char *why, size_t why_len)
 	n = ph ? min_t(u32, len / 4, CAPEBUS_FDT_MAX_ENABLES) : 0;
 
 	guard(mutex)(&capebus_enable_lock);
-	ret = capebus_overlay_check_props(cape, why, why_len);
 	for (i = 0; i < n && !ret; i++) {
 		np = of_find_node_by_phandle(be32_to_cpu(ph[i]));
 		if (!np || !capebus_controller_has_target(ctrl, np)) {
@@ -576,10 +590,73 @@ int capebus_overlay_enable(struct cape_device *cape, char *why, size_t why_len)
 		else
 			of_node_put(np);
 	}
+	if (!ret)
+		ret = capebus_overlay_check_props(cape, why, why_len);
 	if (ret)
 		capebus_overlay_disable_locked(cape);
 
 	return ret;
+}
+
+/*
+ * Once @cape's overlay is applied (it passed every rule): enable the
+ * targets capebus_overlay_enable() reserved that are not yet; their devices
+ * probe now, with the cape's nodes below them.  The cape's device lock held.
+ */
+int capebus_overlay_enable_commit(struct cape_device *cape, char *why,
+				  size_t why_len)
+{
+	unsigned int i;
+	int ret;
+
+	guard(mutex)(&capebus_enable_lock);
+	for (i = 0; i < cape->num_enabled; i++) {
+		ret = capebus_enable_apply(capebus_enable_find(cape->enabled[i]));
+		if (ret) {
+			snprintf(why, why_len, "cannot enable %pOF: error %d",
+				 cape->enabled[i], ret);
+			return ret;
+		}
+	}
+
+	return 0;
+}
+
+/*
+ * Does @cape's overlay ask for target @np with status = "okay"?  Its own
+ * record (capebus_overlay_enable()): no lock beside the cape's device lock,
+ * so the overlay code's notifier may ask.
+ */
+bool capebus_overlay_enables(const struct cape_device *cape,
+			     const struct device_node *np)
+{
+	unsigned int i;
+
+	for (i = 0; i < cape->num_enabled; i++)
+		if (cape->enabled[i] == np)
+			return true;
+
+	return false;
+}
+
+/*
+ * Do capes hold @np enabled (or reserved)?  Said at @buf, as the end of a
+ * refusal, if @len.  Not under the OF core's locks: capebus_enable_lock is
+ * taken outside them.
+ */
+bool capebus_enable_owner(struct device_node *np, char *buf, size_t len)
+{
+	struct capebus_enable *e;
+
+	guard(mutex)(&capebus_enable_lock);
+	e = capebus_enable_find(np);
+	if (e && e->users)
+		snprintf(buf, len, ": %s enabled it%s", e->muxer,
+			 e->setter[0] ? ", with its properties" : "");
+	else
+		snprintf(buf, len, ": the board leaves it disabled");
+
+	return e && e->users;
 }
 
 /**
@@ -649,7 +726,7 @@ int capebus_overlay_bus_pins(struct cape_device *cape,
 			 * pins must be free now, before the connector muxes
 			 * the cape's pads (the claim comes with the enable).
 			 */
-			if (!ret && !ours && !of_device_is_available(np)) {
+			if (!ret && !ours && !t->shared) {
 				DECLARE_BITMAP(need, CAPEBUS_MAX_PINS);
 				char held[CAPEBUS_REASON_LEN];
 
@@ -669,7 +746,7 @@ int capebus_overlay_bus_pins(struct cape_device *cape,
 						 "targets: enabling %s: %s",
 						 t->name, held);
 			}
-			if (ours || !of_device_is_available(np))
+			if (!t->shared)
 				bitmap_or(pins, pins, t->pins, CAPEBUS_MAX_PINS);
 		}
 		of_node_put(np);

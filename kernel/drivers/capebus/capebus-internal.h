@@ -68,6 +68,9 @@ struct capebus_slot {
  * @props: the properties cape overlays that enable it may set on it (a
  *	string list, the connector's target-properties), or NULL
  * @props_len: bytes at @props
+ * @shared: the board enables it and offers it to every cape (the cape I2C
+ *	bus, the bus capes add platform devices to); a target the board leaves
+ *	disabled is the capes' that enable it, and only theirs
  */
 struct capebus_target {
 	struct device_node *np;
@@ -75,6 +78,7 @@ struct capebus_target {
 	char name[32];
 	char *props;
 	size_t props_len;
+	bool shared;
 };
 
 /**
@@ -235,6 +239,11 @@ int capebus_overlay_verify_target_prop(struct cape_device *cape,
 				       struct device_node *target,
 				       const char *name, const void *value,
 				       u32 len, char *why, size_t why_len);
+int capebus_overlay_enable_commit(struct cape_device *cape, char *why,
+				  size_t why_len);
+bool capebus_overlay_enables(const struct cape_device *cape,
+			     const struct device_node *np);
+bool capebus_enable_owner(struct device_node *np, char *buf, size_t len);
 void capebus_overlay_disable(struct cape_device *cape);
 void capebus_enable_exit(void);
 

@@ -17,7 +17,8 @@
  *
  * The rules (Documentation/capebus/threat-model.rst), each refusal naming
  * the rule, the node and the property:
- *  - targets: a fragment targets one of the connector's cape targets;
+ *  - targets: a fragment targets one of the connector's cape targets, one
+ *    the board shares (enables) or one the cape's overlay enables;
  *  - add only: it sets no property of the target and adds no node the
  *    target has already;
  *  - bus addresses: every node added with a "reg", at every depth, states
@@ -86,6 +87,7 @@ struct capebus_apply {
 	struct capebus_added *added;	/* the fragments' top nodes so far */
 	unsigned int num_added;
 	u64 verify_ns;
+	struct device_node *foreign;	/* a target refused as not the cape's */
 	char why[CAPEBUS_REASON_LEN];
 };
 
@@ -1130,8 +1132,11 @@ static int capebus_verify_platform(struct capebus_apply *ap,
 
 /*
  * One fragment, as the overlay code will apply it: it targets a node the
- * connector allows, it only adds nodes (no property of the target, no node
- * the target has already), and everything it adds keeps the rules.
+ * connector allows, shared by the board or enabled by the cape itself (a
+ * target the board leaves disabled is the capes' that enable it: a node
+ * there would come alive on another cape's bus), it only adds nodes (no
+ * property of the target, no node the target has already), and everything
+ * it adds keeps the rules.
  */
 static int capebus_verify_fragment(struct capebus_apply *ap,
 				   struct of_overlay_notify_data *nd)
@@ -1139,14 +1144,23 @@ static int capebus_verify_fragment(struct capebus_apply *ap,
 	struct capebus_controller *ctrl = ap->cape->ctrl;
 	struct device_node *target = nd->target, *ov = nd->overlay, *have;
 	const char *frag = kbasename(ov->parent->full_name);
+	const struct capebus_target *t;
 	struct property *prop;
 	int ret;
 
-	if (!capebus_controller_has_target(ctrl, target))
+	t = capebus_controller_target(ctrl, target);
+	if (!t)
 		return capebus_refuse(ap,
 				      "targets: fragment %s targets %s%pOF, which is not a cape target of %s",
 				      frag, of_node_is_root(target) ? "/" : "",
 				      target, dev_name(&ctrl->dev));
+	if (!t->shared && !capebus_overlay_enables(ap->cape, target)) {
+		/* capebus_overlay_apply() names who has it. */
+		ap->foreign = target;
+		return capebus_refuse(ap,
+				      "targets: fragment %s targets %pOF, which it does not enable (status = \"okay\")",
+				      frag, target);
+	}
 
 	for_each_property_of_node(ov, prop) {
 		if (!of_prop_cmp(prop->name, "name"))
@@ -1159,16 +1173,6 @@ static int capebus_verify_fragment(struct capebus_apply *ap,
 		     !of_prop_cmp(prop->name, "#size-cells")) &&
 		    capebus_prop_same(target, prop))
 			continue;
-		/*
-		 * One the connector lets capes set there: capebus-fdt.c took
-		 * it out of a fragment that enables the target, so this one
-		 * does not.
-		 */
-		if (capebus_target_settable(capebus_controller_target(ctrl, target),
-					    prop->name))
-			return capebus_refuse(ap,
-					      "add only: fragment %s sets property %s of %pOF, which it does not enable: a cape sets it only with status = \"okay\"",
-					      frag, prop->name, target);
 		return capebus_refuse(ap,
 				      "add only: fragment %s sets property %s of %pOF",
 				      frag, prop->name, target);
@@ -1335,7 +1339,11 @@ int capebus_overlay_apply(struct cape_device *cape)
 		return -EINVAL;
 	}
 
-	/* Header buses the board leaves disabled, first (capebus-enable.c). */
+	/*
+	 * Header buses the board leaves disabled, reserved (capebus-enable.c):
+	 * their rules checked, nothing enabled until the whole overlay has
+	 * passed the notifier's.
+	 */
 	ret = capebus_overlay_enable(cape, cape->apply_why,
 				     sizeof(cape->apply_why));
 	if (ret) {
@@ -1359,6 +1367,10 @@ int capebus_overlay_apply(struct cape_device *cape)
 	kvfree(ap.own);
 	kfree(ap.added);
 
+	/* Every rule passed: the targets now, their devices probe. */
+	if (!ret)
+		ret = capebus_overlay_enable_commit(cape, cape->apply_why,
+						    sizeof(cape->apply_why));
 	if (!ret) {
 		cape->ovcs_id = id;
 		dev_dbg(&cape->dev, "overlay %d applied in %llu us\n", id,
@@ -1393,14 +1405,21 @@ int capebus_overlay_apply(struct cape_device *cape)
 
 	capebus_overlay_disable(cape);
 	if (ap.why[0]) {
+		ssize_t n = strscpy(cape->apply_why, ap.why,
+				    sizeof(cape->apply_why));
+
+		if (ap.foreign && n >= 0)
+			capebus_enable_owner(ap.foreign, cape->apply_why + n,
+					     sizeof(cape->apply_why) - n);
 		cape->apply_refused = true;
-		strscpy(cape->apply_why, ap.why, sizeof(cape->apply_why));
 		dev_err(&cape->dev, "overlay refused: %s\n", cape->apply_why);
 		return ret;
 	}
 
-	snprintf(cape->apply_why, sizeof(cape->apply_why),
-		 "error %d (partial overlay removed)", ret);
+	/* A target that could not be enabled said which, else: */
+	if (!cape->apply_why[0])
+		snprintf(cape->apply_why, sizeof(cape->apply_why),
+			 "error %d (partial overlay removed)", ret);
 	dev_err(&cape->dev, "overlay not applied: %s\n", cape->apply_why);
 
 	return ret;

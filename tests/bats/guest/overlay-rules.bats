@@ -9,12 +9,13 @@
 
 load ../../qemu/lib
 load cfs-run
+load test-module
 
 FIX=$BATS_TEST_DIRNAME/fixtures
 HOSTILE=(edit-property edit-node eeprom-address two-at-one-address rtc-at-68
 	raw-phandle unexported self-target lookalike-fixups wrong-cells
 	out-of-targets undeclared-pin undeclared-irq-pin rs485-undeclared
-	rs485-not-enabled rs485-raw-phandle rs485-join)
+	rs485-not-enabled rs485-raw-phandle rs485-join rs485-child rs485-refused)
 
 setup_file() {
 	local f raw
@@ -38,7 +39,11 @@ setup_file() {
 		"$CB_TOP/cape-defs/bone/board-props/bb-uart4-rs485.cape" --board beaglebone-black \
 		-o "$BATS_FILE_TMPDIR/fw" >/dev/null
 
+	# Counts the devices the driver core adds for a node.
+	build_test_module devwatch
+
 	guest_boot
+	guest_put "$BATS_FILE_TMPDIR/mod/capebus-devwatch.ko"
 	for f in "${HOSTILE[@]}" rtc irq-keys; do
 		guest_put "$BATS_FILE_TMPDIR/$f.dtbo"
 	done
@@ -155,7 +160,7 @@ refused() {
 }
 
 @test "target properties: a listed property on a target the cape does not enable is refused" {
-	refused rs485-not-enabled "overlay refused: add only: fragment fragment@0 sets property rs485-rts-delay of /serial-header4, which it does not enable: a cape sets it only with status = \"okay\""
+	refused rs485-not-enabled "overlay refused: targets: fragment fragment@0 targets /serial-header4, which it does not enable (status = \"okay\"): the board leaves it disabled"
 }
 
 @test "target properties: a raw phandle in rts-gpios is refused" {
@@ -173,10 +178,49 @@ refused() {
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = loaded ]
 	[ "${lines[1]}" = refused ]
-	[[ "${lines[2]}" == "failed: "*"targets: /serial-header4 carries the properties BB-UART4-RS485 (slot "*") set on it: no other cape may use it" ]]
+	[[ "${lines[2]}" == "failed: "*"targets: /serial-header4 is enabled by BB-UART4-RS485 (slot "*"), with its properties: a target carrying a cape's properties has no other user" ]]
 	cfs_run "rmdir \$CAPES/j \$CAPES/rs; cape_devices; [ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.base)\" ] && echo same-tree"
 	[ "$status" -eq 0 ]
 	[ "${lines[*]}" = "none same-tree" ]
+}
+
+@test "targets: a node under uart4 from a cape that does not enable it is refused while the RS-485 cape holds uart4, naming it; the tree unchanged" {
+	# Red team round 12b, N1: the node was accepted, below the RS-485
+	# cape's UART (on a real one, a serdev device taking the port).
+	cfs_run "mkdir \$CAPES/rs && cat /host/rs485.eeprom > \$CAPES/rs/eeprom && cat /host/rs485.dtbo > \$CAPES/rs/dtbo &&
+		echo 1 > \$CAPES/rs/enable && cat \$CAPES/rs/status && dt_hash > /tmp/dt.rs &&
+		declare_cape c CFS-CHILD && cat /host/rs485-child.dtbo > \$CAPES/c/dtbo &&
+		{ echo 1 2>/dev/null > \$CAPES/c/enable && echo enabled || echo refused; }; cat \$CAPES/c/status
+		ls /proc/device-tree/serial-header4 | grep -c serdev-thief
+		[ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.rs)\" ] && echo same-tree"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = loaded ]
+	[ "${lines[1]}" = refused ]
+	[[ "${lines[2]}" == "failed: overlay refused: targets: fragment fragment@0 targets /serial-header4, which it does not enable (status = \"okay\"): BB-UART4-RS485 (slot "*") enabled it, with its properties" ]]
+	[ "${lines[3]}" = 0 ]
+	[ "${lines[4]}" = same-tree ]
+	cfs_run "rmdir \$CAPES/c \$CAPES/rs; cape_devices; [ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.base)\" ] && echo same-tree"
+	[ "$status" -eq 0 ]
+	[ "${lines[*]}" = "none same-tree" ]
+}
+
+@test "targets: a refused RS-485 overlay never enables its UART, even for a moment: no device is added for it" {
+	# The uart4 stand-in has no driver: what its enable would probe is the
+	# platform device the OF core makes of it, counted by the test module
+	# as the driver core adds it.  The real RS-485 cape after it shows the
+	# count sees the UART's.
+	cfs_run "insmod /host/capebus-devwatch.ko node=serial-header4 && A=/sys/module/capebus_devwatch/parameters/adds &&
+		declare_cape bad CFS-RS485-BAD && cat /host/rs485-refused.dtbo > \$CAPES/bad/dtbo &&
+		{ echo 1 2>/dev/null > \$CAPES/bad/enable && echo enabled || echo refused; }; cat \$CAPES/bad/status; cat \$A
+		mkdir \$CAPES/rs && cat /host/rs485.eeprom > \$CAPES/rs/eeprom && cat /host/rs485.dtbo > \$CAPES/rs/dtbo &&
+		echo 1 > \$CAPES/rs/enable && cat \$A
+		rmdir \$CAPES/bad \$CAPES/rs; rmmod capebus_devwatch; [ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.base)\" ] && echo same-tree"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = refused ]
+	[ "${lines[1]}" = "failed: overlay refused: references: property gpios of node led-0 names /gpio-sim/bank0, which the connector does not export" ]
+	[ "${lines[2]}" = 0 ]
+	[ "${lines[3]}" = 1 ]
+	[ "${lines[4]}" = same-tree ]
 }
 
 @test "pins: a header interrupt through the connector's interrupt nexus on a pin the cape does not declare is refused" {
