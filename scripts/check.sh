@@ -34,7 +34,7 @@ checkpatch 15
 dtbinding  10
 bisect     20
 kunit      168
-guest      216
+guest      217
 build-distro 1
 guest-distro 63
 '
