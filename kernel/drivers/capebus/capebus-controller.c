@@ -47,10 +47,11 @@
  * registered, and one while its overlay is stuck (on a controller's stuck
  * list or, its controller gone, on the orphans' list until the connector's
  * next controller adopts it or the core goes).  A cape's memory is freed
- * in its release (capebus-bus.c), nowhere else.  Nothing of the controller module
- * (its header, its ops, its module) is reached once
+ * in its release (capebus-bus.c), nowhere else.  Nothing of the controller
+ * module (its header, its ops, its module) is reached once
  * capebus_controller_unregister() has returned: a controller may outlive
- * its module (configfs holds one whose capes are declared).
+ * its module (configfs holds one whose capes are declared, a stuck cape
+ * its own).
  */
 
 #define pr_fmt(fmt) "capebus: " fmt
