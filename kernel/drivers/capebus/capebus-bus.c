@@ -490,13 +490,19 @@ const struct bus_type capebus_bus_type = {
 /*
  * A cape the generic driver holds that @data's id table names: unbind it
  * and probe it again, so that the specific driver takes it (the USB core
- * does the same for devices its generic driver holds).
+ * does the same for devices its generic driver holds).  Under the cape's
+ * controller's transition lock, as every other probe and remove capebus
+ * starts: a slot transition of the cape waits for the handover.
  */
 static int capebus_reprobe_generic(struct device *dev, void *data)
 {
 	const struct capebus_driver *cdrv = data;
 	struct cape_device *cape = to_cape_device(dev);
 	bool generic;
+
+	guard(mutex)(&cape->ctrl->transition);
+	if (!cape->registered)
+		return 0;
 
 	device_lock(dev);
 	generic = dev->driver == &capebus_generic_driver.driver;
@@ -510,13 +516,51 @@ static int capebus_reprobe_generic(struct device *dev, void *data)
 	return 0;
 }
 
+/*
+ * A cape @data holds: unbind it, under its controller's transition lock,
+ * before the driver goes (driver_unregister() would, without the lock).
+ */
+static int capebus_unbind_from(struct device *dev, void *data)
+{
+	const struct capebus_driver *cdrv = data;
+	struct cape_device *cape = to_cape_device(dev);
+	bool bound;
+
+	guard(mutex)(&cape->ctrl->transition);
+	if (!cape->registered)
+		return 0;
+
+	device_lock(dev);
+	bound = dev->driver == &cdrv->driver;
+	device_unlock(dev);
+
+	if (bound)
+		device_release_driver(dev);
+
+	return 0;
+}
+
+/* A registered cape no driver holds: probe it, as a rescan would. */
+static int capebus_attach_unbound(struct device *dev, void *data)
+{
+	struct cape_device *cape = to_cape_device(dev);
+	int ret = 0;
+
+	guard(mutex)(&cape->ctrl->transition);
+	if (cape->registered && !READ_ONCE(dev->driver))
+		ret = device_attach(dev);
+
+	return ret < 0 ? ret : 0;
+}
+
 /**
  * __capebus_driver_register() - register a cape driver
  * @drv: the driver; its probe and id_table must be set
  * @owner: the module of the driver (capebus_driver_register() passes it)
  *
  * Capes its id table names that the generic driver holds (the driver's
- * module loaded after they appeared) are handed over to it.
+ * module loaded after they appeared) are handed over to it, each under its
+ * controller's transition lock.
  *
  * Return: 0 or a negative errno.
  */
@@ -544,12 +588,19 @@ EXPORT_SYMBOL_GPL(__capebus_driver_register);
  * capebus_driver_unregister() - unregister a cape driver
  * @drv: the driver; it is unbound from every cape first, and the capes it
  *	held go to the generic driver if it takes them
+ *
+ * Each cape's unbinding and probe run under its controller's transition
+ * lock, as in capebus_driver_register().
  */
 void capebus_driver_unregister(struct capebus_driver *drv)
 {
+	if (drv != &capebus_generic_driver)
+		bus_for_each_dev(&capebus_bus_type, NULL, drv,
+				 capebus_unbind_from);
 	driver_unregister(&drv->driver);
 	if (drv != &capebus_generic_driver &&
-	    bus_rescan_devices(&capebus_bus_type))
+	    bus_for_each_dev(&capebus_bus_type, NULL, NULL,
+			     capebus_attach_unbound))
 		pr_warn("capes of %s not rescanned\n", drv->driver.name);
 }
 EXPORT_SYMBOL_GPL(capebus_driver_unregister);
@@ -579,6 +630,9 @@ int capebus_cape_apply_overlay(struct cape_device *cape)
 	}
 
 	cape->apply_err = capebus_overlay_apply(cape);
+	/* A partial overlay that could not be taken back: as in a revert. */
+	if (cape->overlay_stuck)
+		capebus_cape_mark_stuck(cape);
 
 	return cape->apply_err;
 }
@@ -589,13 +643,16 @@ EXPORT_SYMBOL_GPL(capebus_cape_apply_overlay);
  * @cape: the cape; the caller holds its device lock (a driver's remove)
  *
  * A failure is reported in the log and leaves the cape's overlay marked
- * stuck: the cape keeps its pins until a later removal succeeds.
+ * stuck, on its controller's list of stuck overlays, whichever path asked
+ * (a slot transition, the driver core, root's unbind): the cape keeps its
+ * pins until a retry removes it (after a cape removal, at a "rescan").
  */
 void capebus_cape_revert_overlay(struct cape_device *cape)
 {
 	device_lock_assert(&cape->dev);
 
-	capebus_overlay_revert(cape, false);
+	if (capebus_overlay_revert(cape, false))
+		capebus_cape_mark_stuck(cape);
 }
 EXPORT_SYMBOL_GPL(capebus_cape_revert_overlay);
 
@@ -698,6 +755,7 @@ module_init(capebus_init);
 static void __exit capebus_exit(void)
 {
 	capebus_configfs_exit();
+	capebus_orphans_exit();
 	capebus_driver_unregister(&capebus_generic_driver);
 	capebus_overlay_exit();
 	capebus_parents_exit();

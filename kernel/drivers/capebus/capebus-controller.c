@@ -13,9 +13,14 @@
  *      commit, and by everything that may wait for a driver or the device
  *      tree: a cape's addition and removal (device_add() and device_del(),
  *      so its driver's probe and remove), an overlay retry, the stuck
- *      overlays, the controller module's ops, the controller's
- *      unregistration
- *   3. device_lock() of a cape (driver core: probe, remove, bind, unbind)
+ *      overlays' retry, the controller module's ops, the controller's
+ *      registration and unregistration, and the probes and removes a cape
+ *      driver's registration and unregistration start (capebus-bus.c)
+ *   2a. capebus_orphans_lock: the stuck capes a controller left behind
+ *   3. device_lock() of a cape (driver core: probe, remove, bind, unbind).
+ *      A cape's overlay is applied and removed under it, whoever started
+ *      the probe or remove: root's sysfs bind and unbind take it alone,
+ *      so they wait for a transition's own work on that cape only
  *   4. of_overlay_mutex, of_mutex (of_overlay_fdt_apply(), of_overlay_remove())
  *      and, below them, the locks of the devices an overlay adds or removes;
  *      the controller module's attach and detach (under 2) take of_mutex
@@ -24,8 +29,10 @@
  *      table, which capes are registered.  Held only for short sections
  *      that wait for nothing below (no probe, no overlay, no ops); every
  *      reader of a slot's state takes it, so they answer at once, and so
- *      may a cape driver's probe (under 3).  Under it only allocations,
- *      the slots' nvmem links and the driver core's child lookups.
+ *      may a cape driver's probe (under 3), which also puts a cape whose
+ *      overlay could not be removed on the stuck list under it.  Under it
+ *      only allocations, the slots' nvmem links and the driver core's
+ *      child lookups.
  *
  * So nothing called with a cape's device lock held (cape drivers' probe and
  * remove, the overlay helpers) may take a controller's transition lock (add
@@ -37,11 +44,14 @@
  * Lifetime: a controller owns its slots and its copy of the header; a cape
  * holds a reference on its controller.  capebus_cape_add() returns a
  * reference for the caller; the core holds one more while the cape is
- * registered or its overlay is stuck.  A cape's memory is freed in its
- * release (capebus-bus.c), nowhere else.  Nothing of the controller module
- * (its header, its ops, its module) is reached once
+ * registered, and one while its overlay is stuck (on a controller's stuck
+ * list or, its controller gone, on the orphans' list until the connector's
+ * next controller adopts it or the core goes).  A cape's memory is freed
+ * in its release (capebus-bus.c), nowhere else.  Nothing of the controller
+ * module (its header, its ops, its module) is reached once
  * capebus_controller_unregister() has returned: a controller may outlive
- * its module (configfs holds one whose capes are declared).
+ * its module (configfs holds one whose capes are declared, a stuck cape
+ * its own).
  */
 
 #define pr_fmt(fmt) "capebus: " fmt
@@ -303,43 +313,94 @@ static unsigned int capebus_free_virtual_slot(struct capebus_controller *ctrl)
 	return nr;
 }
 
+/**
+ * capebus_cape_mark_stuck() - put a cape whose overlay could not be removed
+ *	on its controller's list of stuck overlays
+ * @cape: the cape, @cape->overlay_stuck set; its device lock is held, or it
+ *	is unregistered and its controller's transition lock is held
+ *
+ * Whichever path failed to remove the overlay (a driver's remove or a
+ * failed apply, started by a slot transition or by the driver core: a
+ * reprobe, a rescan, root's bind or unbind), the cape goes on the list,
+ * with a reference, and capebus_retry_stuck_overlays() tries again.
+ * Context: takes the controller's lock only, so may be called from a cape
+ * driver's probe or remove.
+ */
+void capebus_cape_mark_stuck(struct cape_device *cape)
+{
+	struct capebus_controller *ctrl = cape->ctrl;
+
+	guard(mutex)(&ctrl->lock);
+	if (!cape->overlay_stuck || !list_empty(&cape->stuck_node))
+		return;
+	get_device(&cape->dev);
+	list_add(&cape->stuck_node, &ctrl->stuck_capes);
+}
+
+/*
+ * Try to remove @cape's stuck overlay: under its device lock, so that no
+ * probe or remove of the cape runs meanwhile, and not while a driver holds
+ * it (one that kept the cape although its overlay did not apply).  ctrl->lock
+ * is taken for the list and the claims.  Return: true if it came off.
+ */
+static bool capebus_retry_stuck_overlay(struct capebus_controller *ctrl,
+					struct cape_device *cape)
+{
+	guard(device)(&cape->dev);
+
+	if (cape->dev.driver || (cape->overlay_stuck &&
+				 capebus_overlay_revert(cape, true)))
+		return false;
+
+	dev_info(&ctrl->dev, "%s: overlay removed after all%s\n", cape->holder,
+		 cape->registered ? "" : ", pins released");
+	guard(mutex)(&ctrl->lock);
+	list_del_init(&cape->stuck_node);
+	/* A registered cape keeps its claim; one removed gives it back now. */
+	if (cape->registered)
+		return true;
+	/* An adopted cape's slot is its old controller's (see below). */
+	if (cape->ctrl == ctrl && cape->slot && cape->detected &&
+	    !cape->slot->cape && cape->slot->state == CAPEBUS_SLOT_FAILED) {
+		cape->slot->state = CAPEBUS_SLOT_EMPTY;
+		cape->slot->reason[0] = '\0';
+	}
+	capebus_resources_release(ctrl->res, cape->claim);
+
+	return true;
+}
+
 /*
  * of_overlay_remove() refuses an overlay that a later one overlaps (two
- * capes setting properties of one bus node, say) until the later one is
- * gone.  After a cape came off, try the removed capes whose overlay
- * stayed, newest first, until a pass frees none: each one that comes off
- * now gives back its pins and is released.  ctrl->transition held (it
- * protects the list; the overlay code is called without ctrl->lock).
+ * capes setting properties of one bus node, say, or a foreign overlay on
+ * a cape's node) until the later one is gone.  Try the stuck overlays,
+ * newest first, until a pass frees none: each cape whose overlay comes
+ * off now leaves the list; one that was removed gives back its pins and
+ * is released.  ctrl->transition held (only its holders take capes off
+ * the list; drivers' probe and remove add them, under ctrl->lock): called
+ * after each cape removal, and by the controller's "rescan".
  */
 static void capebus_retry_stuck_overlays(struct capebus_controller *ctrl)
 {
 	struct cape_device *cape, *next;
+	LIST_HEAD(todo);
 	bool progress;
 
 	lockdep_assert_held(&ctrl->transition);
 
 	do {
 		progress = false;
-		list_for_each_entry_safe(cape, next, &ctrl->stuck_capes,
-					 stuck_node) {
-			if (capebus_overlay_revert(cape, true))
+		scoped_guard(mutex, &ctrl->lock)
+			list_splice_init(&ctrl->stuck_capes, &todo);
+		list_for_each_entry_safe(cape, next, &todo, stuck_node) {
+			if (!capebus_retry_stuck_overlay(ctrl, cape))
 				continue;
-
-			dev_info(&ctrl->dev, "%s: overlay removed after all, pins released\n",
-				 cape->holder);
-			list_del(&cape->stuck_node);
-			scoped_guard(mutex, &ctrl->lock) {
-				if (cape->slot && cape->detected &&
-				    !cape->slot->cape &&
-				    cape->slot->state == CAPEBUS_SLOT_FAILED) {
-					cape->slot->state = CAPEBUS_SLOT_EMPTY;
-					cape->slot->reason[0] = '\0';
-				}
-				capebus_resources_release(ctrl->res, cape->claim);
-			}
 			put_device(&cape->dev);
 			progress = true;
 		}
+		/* Those added meanwhile are newer: they stay first. */
+		scoped_guard(mutex, &ctrl->lock)
+			list_splice_tail_init(&todo, &ctrl->stuck_capes);
 	} while (progress);
 }
 
@@ -446,12 +507,12 @@ static void capebus_cape_unregister(struct cape_device *cape)
 		dev_err(&ctrl->dev,
 			"%s removed but its overlay could not be: pins stay held until it is\n",
 			cape->holder);
-		list_add(&cape->stuck_node, &ctrl->stuck_capes);
-		return;
+		capebus_cape_mark_stuck(cape);
 	}
 
 	put_device(&cape->dev);
-	capebus_retry_stuck_overlays(ctrl);
+	if (!stuck)
+		capebus_retry_stuck_overlays(ctrl);
 }
 
 /*
@@ -595,6 +656,7 @@ struct cape_device *__capebus_cape_add(struct capebus_controller *ctrl,
 		return ERR_PTR(-ENOMEM);
 
 	device_initialize(&cape->dev);
+	INIT_LIST_HEAD(&cape->stuck_node);
 	cape->dev.bus = &capebus_bus_type;
 	cape->dev.type = &capebus_cape_type;
 	cape->dev.parent = &ctrl->dev;
@@ -994,6 +1056,8 @@ static int capebus_retry_child(struct device *dev, void *data)
  *	file of a controller's capes
  * @ctrl: the controller
  *
+ * The stuck overlays are tried again first (capebus_retry_stuck_overlays()).
+ *
  * Context: process context; see capebus_cape_retry_overlay().  The walk
  * holds no lock across a cape's retry (device_for_each_child() keeps only a
  * reference on the child).
@@ -1003,6 +1067,8 @@ unsigned int capebus_controller_retry_overlays(struct capebus_controller *ctrl)
 {
 	unsigned int missing = 0;
 
+	scoped_guard(mutex, &ctrl->transition)
+		capebus_retry_stuck_overlays(ctrl);
 	device_for_each_child(&ctrl->dev, &missing, capebus_retry_child);
 
 	return missing;
@@ -1067,6 +1133,7 @@ static void capebus_controller_release(struct device *dev)
 	kfree(ctrl->slots);
 	kfree(ctrl->res);
 	kfree(ctrl->header);
+	of_node_put(ctrl->connector);
 	if (ctrl->nr >= 0)
 		ida_free(&capebus_ida, ctrl->nr);
 	mutex_destroy(&ctrl->lock);
@@ -1294,6 +1361,8 @@ __capebus_controller_alloc(struct device *parent,
 	ctrl->dev.class = &capebus_class;
 	ctrl->dev.type = &capebus_controller_type;
 	ctrl->dev.parent = parent;
+	if (parent)
+		ctrl->connector = of_node_get(dev_of_node(parent));
 	ctrl->nr = ida_alloc(&capebus_ida, GFP_KERNEL);
 	if (ctrl->nr < 0) {
 		ret = ctrl->nr;
@@ -1669,6 +1738,130 @@ int capebus_controller_add_export(struct capebus_controller *ctrl,
 }
 EXPORT_SYMBOL_GPL(capebus_controller_add_export);
 
+/*
+ * Capes whose overlay outlived their controller: its nodes and devices are
+ * still in the tree, so its pins and bus addresses must not go to another
+ * cape.  The cape stays (its bus addresses are held while it exists) until
+ * the next controller of the same connector node adopts it: it holds the
+ * cape's pins from its registration on, and retries the overlay with its
+ * own stuck ones.  Newest first; capebus_orphans_lock is taken under a
+ * controller's transition lock and over its lock.
+ */
+static LIST_HEAD(capebus_orphans);
+static DEFINE_MUTEX(capebus_orphans_lock);
+
+/* Let a cape with its overlay still in the tree go, for good. */
+static void capebus_cape_let_go(struct device *dev, struct cape_device *cape)
+{
+	dev_err(dev, "%s: overlay %d left in the tree\n", cape->holder,
+		cape->ovcs_id);
+	list_del_init(&cape->stuck_node);
+	put_device(&cape->dev);
+}
+
+/*
+ * @ctrl is going: its stuck capes (and those it adopted) wait for the next
+ * controller of its connector.  A controller with no connector node has
+ * no successor to wait for: they are let go.  ctrl->transition held.
+ */
+static void capebus_orphan_stuck(struct capebus_controller *ctrl)
+{
+	struct cape_device *cape, *next;
+	LIST_HEAD(stuck);
+
+	lockdep_assert_held(&ctrl->transition);
+
+	scoped_guard(mutex, &ctrl->lock)
+		list_splice_init(&ctrl->stuck_capes, &stuck);
+
+	guard(mutex)(&capebus_orphans_lock);
+	list_for_each_entry_safe(cape, next, &stuck, stuck_node) {
+		if (!ctrl->connector) {
+			capebus_cape_let_go(&ctrl->dev, cape);
+			continue;
+		}
+		dev_err(&ctrl->dev,
+			"%s: overlay %d stays in the tree: its pins and bus addresses stay held for the next controller of %pOF\n",
+			cape->holder, cape->ovcs_id, ctrl->connector);
+		list_move_tail(&cape->stuck_node, &capebus_orphans);
+	}
+}
+
+/* The same pins and rails, by name: a claim on one is a claim on the other. */
+static bool capebus_header_same(const struct capebus_header *a,
+				const struct capebus_header *b)
+{
+	unsigned int i;
+
+	if (a->num_pins != b->num_pins || a->num_rails != b->num_rails)
+		return false;
+	for (i = 0; i < a->num_pins; i++)
+		if (strcmp(a->pin_names[i], b->pin_names[i]))
+			return false;
+	for (i = 0; i < a->num_rails; i++)
+		if (strcmp(a->rail_names[i], b->rail_names[i]))
+			return false;
+
+	return true;
+}
+
+/*
+ * Adopt the orphaned stuck capes of @ctrl's connector, before any cape of
+ * @ctrl can claim their pins.  ctrl->transition held, @ctrl not registered
+ * yet.
+ */
+static void capebus_adopt_orphans(struct capebus_controller *ctrl)
+{
+	struct cape_device *cape, *next;
+	char why[CAPEBUS_REASON_LEN];
+	int ret;
+
+	lockdep_assert_held(&ctrl->transition);
+
+	if (!ctrl->connector)
+		return;
+
+	guard(mutex)(&capebus_orphans_lock);
+	list_for_each_entry_safe(cape, next, &capebus_orphans, stuck_node) {
+		if (cape->ctrl->connector != ctrl->connector)
+			continue;
+		if (!capebus_header_same(cape->ctrl->header, ctrl->header)) {
+			dev_err(&ctrl->dev, "%s: another header than the one its overlay was for: it cannot hold its pins\n",
+				cape->holder);
+			continue;
+		}
+		scoped_guard(mutex, &ctrl->lock) {
+			/* Its current is drawn either way: not a veto. */
+			ctrl->res->strict_budget = false;
+			ret = capebus_resources_claim(ctrl->res, cape->claim,
+						      why, sizeof(why));
+			if (ret >= 0)
+				list_move_tail(&cape->stuck_node,
+					       &ctrl->stuck_capes);
+		}
+		if (ret < 0)
+			dev_err(&ctrl->dev, "%s: its overlay is in the tree but its pins cannot be held: %s\n",
+				cape->holder, why);
+		else
+			dev_warn(&ctrl->dev, "%s: overlay %d is still in the tree: its pins stay held until it can be removed\n",
+				 cape->holder, cape->ovcs_id);
+	}
+}
+
+/**
+ * capebus_orphans_exit() - let go the stuck capes no controller adopted
+ *
+ * The core is going: nothing can adopt them any more.
+ */
+void capebus_orphans_exit(void)
+{
+	struct cape_device *cape, *next;
+
+	guard(mutex)(&capebus_orphans_lock);
+	list_for_each_entry_safe(cape, next, &capebus_orphans, stuck_node)
+		capebus_cape_let_go(&cape->ctrl->dev, cape);
+}
+
 /**
  * capebus_controller_register() - make a controller and its slots visible
  * @ctrl: from capebus_controller_alloc(), targets and resources set
@@ -1690,9 +1883,12 @@ int capebus_controller_register(struct capebus_controller *ctrl)
 			goto err_del;
 	}
 
-	scoped_guard(mutex, &ctrl->transition)
+	scoped_guard(mutex, &ctrl->transition) {
+		capebus_adopt_orphans(ctrl);
 		scoped_guard(mutex, &ctrl->lock)
 			ctrl->registered = true;
+		capebus_retry_stuck_overlays(ctrl);
+	}
 
 	ret = capebus_configfs_add_controller(ctrl);
 	if (ret)
@@ -1759,7 +1955,6 @@ static int capebus_cape_registered(struct device *dev, void *data)
  */
 void capebus_controller_unregister(struct capebus_controller *ctrl)
 {
-	struct cape_device *cape, *next;
 	struct device *dev;
 	unsigned int i;
 
@@ -1772,13 +1967,7 @@ void capebus_controller_unregister(struct capebus_controller *ctrl)
 			put_device(dev);
 		}
 		capebus_retry_stuck_overlays(ctrl);
-		list_for_each_entry_safe(cape, next, &ctrl->stuck_capes,
-					 stuck_node) {
-			dev_err(&ctrl->dev, "%s: overlay %d left in the tree\n",
-				cape->holder, cape->ovcs_id);
-			list_del(&cape->stuck_node);
-			put_device(&cape->dev);
-		}
+		capebus_orphan_stuck(ctrl);
 		/* Every cape is detached: the module's part is over. */
 		ctrl->ops = NULL;
 		ctrl->owner = NULL;

@@ -124,8 +124,13 @@ struct capebus_export {
  * @num_exports: entries in @exports
  * @num_slots: hardware slots
  * @slots: the hardware slots
- * @stuck_capes: capes removed whose overlay could not be (@transition),
- *	newest first; their removal is tried again after each cape removal
+ * @stuck_capes: capes whose overlay could not be removed, newest first,
+ *	each with a reference: added under @lock by whichever path failed
+ *	(capebus_cape_mark_stuck()), taken off under @transition and @lock
+ *	by capebus_retry_stuck_overlays() after each cape removal and at a
+ *	"rescan"; those of a controller that goes wait for the next one of
+ *	its connector node, which adopts them
+ * @connector: the connector node (the parent's), a reference held, or NULL
  * @limits: what one cape overlay may hold (capebus_fdt_cape_limits unless
  *	a test or bench sets others before registering)
  * @registered: between capebus_controller_register() and
@@ -150,6 +155,7 @@ struct capebus_controller {
 	unsigned int num_slots;
 	struct capebus_slot **slots;
 	struct list_head stuck_capes;
+	struct device_node *connector;
 	struct capebus_fdt_limits limits;
 	bool registered;
 };
@@ -208,6 +214,8 @@ int __capebus_cape_retry_overlay(struct cape_device *cape, char *why,
 int capebus_cape_retry_overlay(struct cape_device *cape, char *why,
 			       size_t why_len);
 unsigned int capebus_controller_retry_overlays(struct capebus_controller *ctrl);
+void capebus_cape_mark_stuck(struct cape_device *cape);
+void capebus_orphans_exit(void);
 bool capebus_controller_platform_compatible(struct capebus_controller *ctrl,
 					    const char *compatible);
 bool capebus_controller_has_target(struct capebus_controller *ctrl,

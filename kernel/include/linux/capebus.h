@@ -298,8 +298,10 @@ struct capebus_controller_ops {
  * @ovcs_id: overlay changeset id while the overlay is applied, else 0
  * @overlay_stuck: the overlay could not be removed; the cape's pins stay
  *	held and its memory is kept
- * @stuck_node: on the controller's list of stuck capes once unregistered
- *	while @overlay_stuck
+ * @stuck_node: on a controller's list of stuck capes while @overlay_stuck
+ *	(whichever path failed to remove the overlay), until a retry
+ *	removes it; after its controller went, on the list of those its
+ *	connector's next controller adopts
  * @apply_err: error of the last overlay apply, 0 if it succeeded
  * @apply_refused: the last overlay apply broke the connector's rules
  *	(@apply_why names the rule); nothing was applied
