@@ -97,6 +97,30 @@ int board_gpio_mode(const struct board *t, int idx)
 	return -1;
 }
 
+/*
+ * A pin's "offers": the mux modes its pad offers capes, each 0-7 once, as a
+ * mask (bit n for mode n).  None listed: none offered.
+ */
+static int parse_offers(const char *src, const char *pin, const config_setting_t *list,
+			unsigned *offers)
+{
+	int n = list ? config_setting_length(list) : 0;
+
+	*offers = 0;
+	for (int i = 0; i < n; i++) {
+		const config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
+		int m = e && config_setting_type(e) == CONFIG_TYPE_INT ? config_setting_get_int(e) : -1;
+
+		if (m < 0 || m > 7 || *offers & 1u << m) {
+			err("%s:%d: pins: %s: offers lists mux modes 0-7, each once",
+			    src, config_setting_source_line(list), pin);
+			return -1;
+		}
+		*offers |= 1u << m;
+	}
+	return 0;
+}
+
 /* "header": per position, fixed pins, functions by mode, the board's uses. */
 static int parse_header(const char *src, config_setting_t *list, struct board *b)
 {
@@ -372,6 +396,9 @@ static int board_parse_fields(const char *src, config_t *cfg, struct board *b)
 		b->pins[idx].line = line;
 		if (config_setting_lookup_int(g, "conf", &conf))
 			b->pins[idx].conf = conf;
+		if (parse_offers(src, cape_pin_names[idx], config_setting_get_member(g, "offers"),
+				 &b->pins[idx].offers))
+			return EXIT_DEF;
 	}
 	return EXIT_OK;
 }

@@ -246,6 +246,7 @@ struct board_pin {
 	char *gpio;
 	int line;
 	int conf;		/* -1: no pad conf register */
+	unsigned offers;	/* mux modes the pad offers capes, bit n for mode n */
 };
 
 /* One header position as the profile's "header" describes it (pinout). */

@@ -222,6 +222,38 @@ static int mode_by_name(const struct board *t, int idx, const char *name, char *
 	return -1;
 }
 
+/*
+ * The kernel's connector refuses a pin whose mux mode its pad does not offer
+ * capes (cape-pads' third cell): the profile's "offers" is the same table
+ * (tests/bats/host/real-board.bats checks the two equal).  A pin with a pad
+ * and no offers offers nothing.
+ */
+static void check_offered(struct dctx *c, const config_setting_t *at, const char *key, int idx,
+			  int mode)
+{
+	const struct board_pin *bp = c->t ? &c->t->pins[idx] : NULL;
+	const char *f = board_function(c->t, idx, mode);
+	char msg[400];
+	size_t o;
+
+	if (!bp || bp->conf < 0 || bp->offers & 1u << mode)
+		return;
+	o = (size_t)snprintf(msg, sizeof(msg),
+			     "%s: mode %d%s%s%s is not offered to capes by the board's connector (offered:",
+			     cape_pin_names[idx], mode, f ? " (" : "", f ? f : "", f ? ")" : "");
+	for (int m = 0, first = 1; m < 8 && o < sizeof(msg); m++) {
+		if (!(bp->offers & 1u << m))
+			continue;
+		f = board_function(c->t, idx, m);
+		o += (size_t)snprintf(msg + o, sizeof(msg) - o, "%s %d%s%s", first ? "" : ",", m,
+				      f ? " " : "", f ? f : "");
+		first = 0;
+	}
+	if (o < sizeof(msg))
+		snprintf(msg + o, sizeof(msg) - o, "%s)", bp->offers ? "" : " none");
+	derr(c, at, key, msg);
+}
+
 static void parse_eeprom(struct dctx *c, config_setting_t *e, struct cape_def *d)
 {
 	static const char *const file_keys[] = { "part-number", "version" };
@@ -317,6 +349,8 @@ static void parse_pins(struct dctx *c, config_setting_t *list, struct cape_def *
 
 				mode = m >= 0 && m <= 7 ? (int)m : -1;	/* else the schema said so */
 			}
+			if (mode >= 0)
+				check_offered(c, ms, key, idx, mode);
 			dir = get_str(p, "direction", NULL);
 			if (!config_setting_get_member(p, "direction")) {
 				snprintf(key, sizeof(key), "pins[%d].direction", i);

@@ -373,7 +373,7 @@ CAPE
 	f=$(mkdef rounds.cape <<'CAPE'
 eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "RND"; };
 pins = ( { pin = "P8.3"; mode = 7; direction = "out"; },
-         { pin = "P9.12"; mode = 0; direction = "out"; } );
+         { pin = "P9.12"; mode = 6; direction = "out"; } );
 devices = ( { type = "led"; label = "a"; pin = "P9.12"; } );
 power = { vdd-3v3b = 60000; };
 CAPE
@@ -386,13 +386,37 @@ CAPE
 	[[ "$output" == *"rounds.cape:2: pin P8.3 is held by the board (eMMC DAT6"* ]]
 	[[ "$output" == *"rounds.cape:5: vdd-3v3b over budget: needs 60000 mA, 0 of 250 mA in use"* ]]
 	# without the definition error: a conflict (5) still says the budget, with its line
-	sed -i 's/mode = 0; direction = "out"; } );/mode = 7; direction = "out"; } );/' "$f"
+	sed -i 's/mode = 6; direction = "out"; } );/mode = 7; direction = "out"; } );/' "$f"
 	run ct check "$f"
 	echo "$output"
 	[ "$status" -eq 5 ]
 	[[ "$output" == *"rounds.cape: pin P8.3 is held by the board (eMMC DAT6; --variant no-emmc gives it to capes); vdd-3v3b over budget"* ]]
 	[[ "$output" == *"rounds.cape:2: pin P8.3 is held by the board"* ]]
 	[[ "$output" == *"rounds.cape:5: vdd-3v3b over budget"* ]]
+}
+
+@test "a mode the board's connector does not offer capes is refused at its FILE:LINE, naming what the pad offers (P8.19 mode 2: the eMMC's mmc1_dat0)" {
+	f=$(mkdef emmc-dat.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "EMD"; };
+pins = ( { pin = "P8.13"; mode = "ehrpwm2b"; direction = "out"; },
+         { pin = "P8.19"; mode = "mmc1_dat0"; direction = "bidir"; pull = "up"; } );
+CAPE
+)
+	# The test board's connector offers the Black's modes: its profile too.
+	for board in beaglebone-black qemu-vexpress; do
+		run ct check --board "$board" "$f"
+		echo "$output"
+		no_sanitizer_report
+		[ "$status" -eq 3 ]
+		[[ "$output" == *"emmc-dat.cape:3: pins[1].mode: P8.19: mode 2 (mmc1_dat0) is not offered to capes by the board's connector (offered: 4 ehrpwm2a, 7 gpio0_22)"* ]]
+		run ct create --board "$board" "$f" -o "$BATS_TEST_TMPDIR/out"
+		[ "$status" -eq 3 ]
+		[ ! -e "$BATS_TEST_TMPDIR/out" ]
+	done
+	sed -i 's/"mmc1_dat0"/"ehrpwm2a"/' "$f"
+	run ct check --board beaglebone-black "$f"
+	echo "$output"
+	[ "$status" -eq 0 ]
 }
 
 @test "a part number or version with '/' is rejected (they name the overlay file)" {
