@@ -380,7 +380,7 @@ static int board_parse_fields(const char *src, config_t *cfg, struct board *b)
 	s = config_setting_get_member(root, "pins");
 	n = (size_t)config_setting_length(s);
 	for (size_t i = 0; i < n; i++) {
-		config_setting_t *g = config_setting_get_elem(s, (unsigned)i);
+		config_setting_t *g = config_setting_get_elem(s, (unsigned)i), *cp;
 		int idx, line = 0, conf;
 
 		config_setting_lookup_string(g, "pin", &v);
@@ -399,6 +399,18 @@ static int board_parse_fields(const char *src, config_t *cfg, struct board *b)
 		if (parse_offers(src, cape_pin_names[idx], config_setting_get_member(g, "offers"),
 				 &b->pins[idx].offers))
 			return EXIT_DEF;
+		cp = config_setting_get_member(g, "config-pin");
+		if (cp && config_setting_length(cp) != 8) {
+			err("%s:%d: pins: %s: config-pin lists a word (or \"\") for each of the 8 modes",
+			    src, config_setting_source_line(cp), cape_pin_names[idx]);
+			return EXIT_DEF;
+		}
+		for (int k = 0; cp && k < 8; k++) {
+			const char *w = config_setting_get_string_elem(cp, k);
+
+			if (w && *w)
+				b->pins[idx].config_pin[k] = xstrdup(w);
+		}
 	}
 	return EXIT_OK;
 }
@@ -779,8 +791,11 @@ void board_free(struct board *b)
 	}
 	free(b->variants);
 	free(b->variant);
-	for (int i = 0; i < CAPE_NPINS; i++)
+	for (int i = 0; i < CAPE_NPINS; i++) {
 		free(b->pins[i].gpio);
+		for (int k = 0; k < 8; k++)
+			free(b->pins[i].config_pin[k]);
+	}
 	for (int hdr = 0; hdr < 2; hdr++)
 		for (int pos = 0; pos < 2 * BOARD_HDR_ROWS; pos++) {
 			struct board_hdr *h = &b->hdr[hdr][pos];

@@ -419,6 +419,39 @@ CAPE
 	[ "$status" -eq 0 ]
 }
 
+@test "config-pin's words name a mode (gpio_pu, gpio_input, pruout, spi_cs, timer); gpio_pu and gpio_input imply the pull and direction, and refuse another" {
+	cd "$BATS_TEST_TMPDIR"
+	e='eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "CPW"; serial = "0000EXLB0001"; };'
+	cat > words.cape <<CAPE
+$e
+pins = ( { pin = "P8.7"; mode = "gpio_pu"; direction = "out"; },
+         { pin = "P8.8"; mode = "gpio_input"; },
+         { pin = "P8.11"; mode = "pruout"; direction = "out"; },
+         { pin = "P9.17"; mode = "spi_cs"; direction = "out"; pull = "up"; },
+         { pin = "P8.9"; mode = "timer"; direction = "out"; } );
+CAPE
+	cat > numbers.cape <<CAPE
+$e
+pins = ( { pin = "P8.7"; mode = 7; direction = "out"; pull = "up"; },
+         { pin = "P8.8"; mode = 7; direction = "in"; pull = "none"; },
+         { pin = "P8.11"; mode = 6; direction = "out"; },
+         { pin = "P9.17"; mode = 0; direction = "out"; pull = "up"; },
+         { pin = "P8.9"; mode = 2; direction = "out"; } );
+CAPE
+	ct create words.cape --board beaglebone-black -o w/ >/dev/null
+	ct create numbers.cape --board beaglebone-black -o n/ >/dev/null
+	no_sanitizer_report
+	cmp w/CPW-00A0.eeprom n/CPW-00A0.eeprom
+	sed -i 's/mode = "gpio_pu"; direction = "out"; }/mode = "gpio_pd"; direction = "out"; pull = "up"; }/;
+		s/mode = "gpio_input"; }/mode = "gpio_input"; direction = "out"; }/' words.cape
+	run ct check --board beaglebone-black words.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *'words.cape:2: pins[0].pull: mode "gpio_pd" is the GPIO with pull "down", not "up"'* ]]
+	[[ "$output" == *'words.cape:3: pins[1].direction: mode "gpio_input" is the GPIO as an input, not "out"'* ]]
+}
+
 @test "a part number or version with '/' is rejected (they name the overlay file)" {
 	f=$(mkdef slash.cape <<'CAPE'
 eeprom = { board-name = "X"; version = "00/0"; manufacturer = "M"; part-number = "BB/1"; };
