@@ -97,6 +97,30 @@ int board_gpio_mode(const struct board *t, int idx)
 	return -1;
 }
 
+/*
+ * A pin's "offers": the mux modes its pad offers capes, each 0-7 once, as a
+ * mask (bit n for mode n).  None listed: none offered.
+ */
+static int parse_offers(const char *src, const char *pin, const config_setting_t *list,
+			unsigned *offers)
+{
+	int n = list ? config_setting_length(list) : 0;
+
+	*offers = 0;
+	for (int i = 0; i < n; i++) {
+		const config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
+		int m = e && config_setting_type(e) == CONFIG_TYPE_INT ? config_setting_get_int(e) : -1;
+
+		if (m < 0 || m > 7 || *offers & 1u << m) {
+			err("%s:%d: pins: %s: offers lists mux modes 0-7, each once",
+			    src, config_setting_source_line(list), pin);
+			return -1;
+		}
+		*offers |= 1u << m;
+	}
+	return 0;
+}
+
 /* "header": per position, fixed pins, functions by mode, the board's uses. */
 static int parse_header(const char *src, config_setting_t *list, struct board *b)
 {
@@ -356,7 +380,7 @@ static int board_parse_fields(const char *src, config_t *cfg, struct board *b)
 	s = config_setting_get_member(root, "pins");
 	n = (size_t)config_setting_length(s);
 	for (size_t i = 0; i < n; i++) {
-		config_setting_t *g = config_setting_get_elem(s, (unsigned)i);
+		config_setting_t *g = config_setting_get_elem(s, (unsigned)i), *cp;
 		int idx, line = 0, conf;
 
 		config_setting_lookup_string(g, "pin", &v);
@@ -372,6 +396,21 @@ static int board_parse_fields(const char *src, config_t *cfg, struct board *b)
 		b->pins[idx].line = line;
 		if (config_setting_lookup_int(g, "conf", &conf))
 			b->pins[idx].conf = conf;
+		if (parse_offers(src, cape_pin_names[idx], config_setting_get_member(g, "offers"),
+				 &b->pins[idx].offers))
+			return EXIT_DEF;
+		cp = config_setting_get_member(g, "config-pin");
+		if (cp && config_setting_length(cp) != 8) {
+			err("%s:%d: pins: %s: config-pin lists a word (or \"\") for each of the 8 modes",
+			    src, config_setting_source_line(cp), cape_pin_names[idx]);
+			return EXIT_DEF;
+		}
+		for (int k = 0; cp && k < 8; k++) {
+			const char *w = config_setting_get_string_elem(cp, k);
+
+			if (w && *w)
+				b->pins[idx].config_pin[k] = xstrdup(w);
+		}
 	}
 	return EXIT_OK;
 }
@@ -752,8 +791,11 @@ void board_free(struct board *b)
 	}
 	free(b->variants);
 	free(b->variant);
-	for (int i = 0; i < CAPE_NPINS; i++)
+	for (int i = 0; i < CAPE_NPINS; i++) {
 		free(b->pins[i].gpio);
+		for (int k = 0; k < 8; k++)
+			free(b->pins[i].config_pin[k]);
+	}
 	for (int hdr = 0; hdr < 2; hdr++)
 		for (int pos = 0; pos < 2 * BOARD_HDR_ROWS; pos++) {
 			struct board_hdr *h = &b->hdr[hdr][pos];

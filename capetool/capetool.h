@@ -246,6 +246,8 @@ struct board_pin {
 	char *gpio;
 	int line;
 	int conf;		/* -1: no pad conf register */
+	unsigned offers;	/* mux modes the pad offers capes, bit n for mode n */
+	char *config_pin[8];	/* config-pin's word by mux mode; NULL where none */
 };
 
 /* One header position as the profile's "header" describes it (pinout). */

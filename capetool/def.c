@@ -166,6 +166,41 @@ static void pin_name_why(const struct board *t, const char *name, char *out, siz
 }
 
 /*
+ * The mode BeagleBoard.org's config-pin names @name on the pin (the
+ * profile's config-pin words: "pruout", "spi_cs", "gpio"...), or -1.
+ * gpio_pu, gpio_pd and gpio_input are the "gpio" mode with a pull up, a
+ * pull down, or as an input without pull (config-pin's pinmux states):
+ * *@pull and *@dir say so (NULL where the word implies nothing).
+ */
+static int config_pin_mode(const struct board *t, int idx, const char *name, const char **pull,
+			   const char **dir)
+{
+	static const struct { const char *word, *pull, *dir; } gpio[] = {
+		{ "gpio_pu", "up", NULL }, { "gpio_pd", "down", NULL }, { "gpio_input", "none", "in" },
+	};
+	const char *word = name, *p = NULL, *d = NULL;
+
+	for (size_t i = 0; i < sizeof(gpio) / sizeof(gpio[0]); i++)
+		if (!strcasecmp(name, gpio[i].word)) {
+			word = "gpio";
+			p = gpio[i].pull;
+			d = gpio[i].dir;
+		}
+	for (int m = 0; t && m < 8; m++) {
+		const char *w = t->pins[idx].config_pin[m];
+
+		if (w && !strcasecmp(w, word)) {
+			if (pull)
+				*pull = p;
+			if (dir)
+				*dir = d;
+			return m;
+		}
+	}
+	return -1;
+}
+
+/*
  * A mux mode by name: the function of that name in the pin's row of the
  * table (any case), or the one function the name is part of ("gpio" is
  * gpio0_23, "pwm" ehrpwm1a; the PRU's pr1_ functions count only when no
@@ -174,17 +209,23 @@ static void pin_name_why(const struct board *t, const char *name, char *out, siz
 static int mode_by_name(const struct board *t, int idx, const char *name, char *why, size_t n)
 {
 	const char *f, *funcs[8];
-	int cand[8], ncand = 0, other[8], nother = 0;
+	int cand[8], ncand = 0, other[8], nother = 0, m;
 	size_t o;
 
 	if (name[0] >= '0' && name[0] <= '7' && !name[1])
 		return name[0] - '0';	/* "7": a number in quotes */
 	for (int m = 0; m < 8; m++) {
 		funcs[m] = f = board_function(t, idx, m);
+		if (f && !strcasecmp(f, name))
+			return m;
+	}
+	m = config_pin_mode(t, idx, name, NULL, NULL);
+	if (m >= 0)
+		return m;
+	for (int m = 0; m < 8; m++) {
+		f = funcs[m];
 		if (!f)
 			continue;
-		if (!strcasecmp(f, name))
-			return m;
 		if (strcasestr(f, name)) {
 			cand[ncand++] = m;
 			if (strncmp(f, "pr1_", 4))
@@ -222,6 +263,38 @@ static int mode_by_name(const struct board *t, int idx, const char *name, char *
 	return -1;
 }
 
+/*
+ * The kernel's connector refuses a pin whose mux mode its pad does not offer
+ * capes (cape-pads' third cell): the profile's "offers" is the same table
+ * (tests/bats/host/real-board.bats checks the two equal).  A pin with a pad
+ * and no offers offers nothing.
+ */
+static void check_offered(struct dctx *c, const config_setting_t *at, const char *key, int idx,
+			  int mode)
+{
+	const struct board_pin *bp = c->t ? &c->t->pins[idx] : NULL;
+	const char *f = board_function(c->t, idx, mode);
+	char msg[400];
+	size_t o;
+
+	if (!bp || bp->conf < 0 || bp->offers & 1u << mode)
+		return;
+	o = (size_t)snprintf(msg, sizeof(msg),
+			     "%s: mode %d%s%s%s is not offered to capes by the board's connector (offered:",
+			     cape_pin_names[idx], mode, f ? " (" : "", f ? f : "", f ? ")" : "");
+	for (int m = 0, first = 1; m < 8 && o < sizeof(msg); m++) {
+		if (!(bp->offers & 1u << m))
+			continue;
+		f = board_function(c->t, idx, m);
+		o += (size_t)snprintf(msg + o, sizeof(msg) - o, "%s %d%s%s", first ? "" : ",", m,
+				      f ? " " : "", f ? f : "");
+		first = 0;
+	}
+	if (o < sizeof(msg))
+		snprintf(msg + o, sizeof(msg) - o, "%s)", bp->offers ? "" : " none");
+	derr(c, at, key, msg);
+}
+
 static void parse_eeprom(struct dctx *c, config_setting_t *e, struct cape_def *d)
 {
 	static const char *const file_keys[] = { "part-number", "version" };
@@ -251,6 +324,34 @@ static void parse_eeprom(struct dctx *c, config_setting_t *e, struct cape_def *d
 	snprintf(d->serial, sizeof(d->serial), "%s", get_str(e, "serial", ""));
 }
 
+/*
+ * The pull and direction config-pin's word @mode implies (gpio_pu: up), in
+ * *@pull and *@dir; a pin that says otherwise is refused at its line.
+ */
+static void implied_pins(struct dctx *c, const config_setting_t *p, int i, int idx,
+			 const char *mode, const char **pull, const char **dir)
+{
+	const char *have;
+	char key[32], msg[200];
+
+	if (config_pin_mode(c->t, idx, mode, pull, dir) < 0)
+		return;
+	have = get_str(p, "pull", NULL);
+	if (*pull && have && strcmp(have, *pull)) {
+		snprintf(key, sizeof(key), "pins[%d].pull", i);
+		snprintf(msg, sizeof(msg), "mode \"%s\" is the GPIO with pull \"%s\", not \"%s\"",
+			 mode, *pull, have);
+		derr(c, config_setting_get_member(p, "pull"), key, msg);
+	}
+	have = get_str(p, "direction", NULL);
+	if (*dir && have && strcmp(have, *dir)) {
+		snprintf(key, sizeof(key), "pins[%d].direction", i);
+		snprintf(msg, sizeof(msg), "mode \"%s\" is the GPIO as an input, not \"%s\"",
+			 mode, have);
+		derr(c, config_setting_get_member(p, "direction"), key, msg);
+	}
+}
+
 static void parse_pins(struct dctx *c, config_setting_t *list, struct cape_def *d)
 {
 	int n = is_type(list, CONFIG_TYPE_LIST) ? config_setting_length(list) : 0;
@@ -259,7 +360,7 @@ static void parse_pins(struct dctx *c, config_setting_t *list, struct cape_def *
 	for (int i = 0; i < n; i++) {
 		config_setting_t *p = config_setting_get_elem(list, i);
 		config_setting_t *pn = str_member(p, "pin"), *ms;
-		const char *name, *dir, *pull;
+		const char *name, *dir, *pull, *ipull = NULL, *idir = NULL;
 		int idx, mode = -1;
 		char key[32], msg[400];
 		uint16_t w = CAPE_PIN_USED;
@@ -317,14 +418,17 @@ static void parse_pins(struct dctx *c, config_setting_t *list, struct cape_def *
 
 				mode = m >= 0 && m <= 7 ? (int)m : -1;	/* else the schema said so */
 			}
-			dir = get_str(p, "direction", NULL);
-			if (!config_setting_get_member(p, "direction")) {
+			if (mode >= 0)
+				check_offered(c, ms, key, idx, mode);
+			if (mode >= 0 && is_type(ms, CONFIG_TYPE_STRING))
+				implied_pins(c, p, i, idx, config_setting_get_string(ms), &ipull, &idir);
+			dir = get_str(p, "direction", idir);
+			if (!dir) {
 				snprintf(key, sizeof(key), "pins[%d].direction", i);
 				derr(c, p, key, "required key missing (only AIN pins go without)");
-			}
-			if (!dir)
 				dir = "in";
-			pull = get_str(p, "pull", "none");
+			}
+			pull = get_str(p, "pull", ipull ? ipull : "none");
 			if (!strcmp(dir, "in"))
 				w |= CAPE_PIN_DIR_IN;
 			else if (!strcmp(dir, "out"))

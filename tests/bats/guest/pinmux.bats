@@ -19,7 +19,7 @@ GROUPS_DIR=/proc/device-tree/bus@40000000/motherboard-bus@40000000/pinmux@2,0000
 
 # Pads (register offsets) of the header pins used here.
 declare -gA PAD=([P9.19]=0x17c [P9.20]=0x178 [P9.24]=0x184 [P8.13]=0x024 [P8.14]=0x028
-	[P8.7]=0x090)
+	[P8.7]=0x090 [P8.17]=0x02c [P8.19]=0x020)
 
 # conf WORD: the pad value a pin word asks for.
 conf() {
@@ -46,12 +46,18 @@ setup_file() {
 	image victim.eeprom PM-VICTIM P9.19=0xA037
 	# shellcheck disable=SC2046 # one PIN=WORD argument each
 	image forger.eeprom PM-FORGER $("$FIX/forge-pin-group.py" P9.19=0xA037 -- \
-		P8.7 P8.8 P8.9 P8.10 P8.11 P8.12 P8.15 P8.16)
+		P8.7 P8.8 P8.9 P8.10 P8.11 P8.12 P8.15 P8.16 P8.17 P8.18 P8.19 P8.26)
+	# P8.19 (gpmc_ad8) in mode 2 is mmc1_dat0, an input of the eMMC's
+	# controller on the Black: bidir, pull-up, rx, slow, as mmc1 muxes
+	# its data lines.  Its pad offers capes modes 4 (ehrpwm2a) and 7.
+	image emmc.eeprom PM-EMMC P8.7=0xC007 P8.19=0xE072
+	image pwm.eeprom PM-PWM P8.19=0xC004 P8.17=0xA037
 	dtc -q -I dts -O dtb -o "$BATS_FILE_TMPDIR/pin-controller.dtbo" "$FIX/hostile/pin-controller.dtso"
 	# slub_debug=P: freed objects are poisoned (0x6b, "k"), so a name the
 	# pin controller kept of a node that is gone reads as "kkkk...".
-	guest_boot --slot 0="$BATS_FILE_TMPDIR/slot0.eeprom" --append "slub_debug=P"
-	for f in a b c hog victim forger; do
+	guest_boot --slot 0="$BATS_FILE_TMPDIR/slot0.eeprom" \
+		   --slot 1="$BATS_FILE_TMPDIR/emmc.eeprom" --append "slub_debug=P"
+	for f in a b c hog victim forger emmc pwm; do
 		guest_put "$BATS_FILE_TMPDIR/$f.eeprom"
 	done
 	guest_put "$BATS_FILE_TMPDIR/pin-controller.dtbo"
@@ -185,6 +191,50 @@ enable() {
 	[ "$status" -eq 0 ]
 	cfs_run 'rmdir $CAPES/c; rmdir $CAPES/hog'
 	[ "$status" -eq 0 ]
+}
+
+# The connector offers capes, per pad, the modes cape-pads lists
+# (am335x-bone-capebus-pins.dtsi, the real Black's table): never one that
+# feeds a unit the board uses itself.
+@test "P8.19 in mode 2 (the eMMC controller's mmc1_dat0) is refused before any pad or node is touched" {
+	local p7 p19
+	cfs_run 'dt_hash > /tmp/dt.base'
+	p7=$(pad_value P8.7)
+	p19=$(pad_value P8.19)
+	enable emmc emmc.eeprom
+	[ "$status" -ne 0 ]
+	cfs_run 'cat $CAPES/emmc/status; cape_devices | grep -c slot4;
+		[ "$(dt_hash)" = "$(cat /tmp/dt.base)" ] && echo same-tree'
+	[ "${lines[0]}" = "failed: P8.19: mode 2 is not offered to capes by this connector (offered: 4 7)" ]
+	[ "${lines[1]}" = 0 ]
+	[ "${lines[2]}" = same-tree ]
+	# Neither the refused pad nor the cape's other one was written or held.
+	[ "$(pad_value P8.19)" = "$p19" ]
+	[ "$(pad_value P8.7)" = "$p7" ]
+	[ "$(pad_owner P8.19)" = "(MUX UNCLAIMED) (GPIO UNCLAIMED)" ]
+	[ "$(pad_owner P8.7)" = "(MUX UNCLAIMED) (GPIO UNCLAIMED)" ]
+	cfs_run 'rmdir $CAPES/emmc'
+	[ "$status" -eq 0 ]
+}
+
+@test "the same EEPROM in a slot fails the slot, with the pin, the mode and what is offered" {
+	guest_run 'for i in $(seq 300); do [ "$(cat /sys/class/capebus/capebus0/slot1/state)" = failed ] && break; sleep 0.1; done
+		cat /sys/class/capebus/capebus0/slot1/state /sys/class/capebus/capebus0/slot1/reason'
+	printf '# slot 1: %s\n' "${lines[@]}" >&2
+	[ "${lines[0]}" = failed ]
+	[ "${lines[1]}" = "P8.19: mode 2 is not offered to capes by this connector (offered: 4 7)" ]
+	[ "$(pad_owner P8.19)" = "(MUX UNCLAIMED) (GPIO UNCLAIMED)" ]
+}
+
+@test "a mode the pad offers capes still loads: P8.19 as ehrpwm2a (mode 4)" {
+	enable pwm pwm.eeprom
+	[ "$status" -eq 0 ]
+	[ "$(pad_value P8.19)" = "$(conf 0xC004)" ]
+	[ "$(pad_value P8.17)" = "$(conf 0xA037)" ]
+	[[ "$(pad_owner P8.19)" == "capebus0-slot4 (GPIO UNCLAIMED) function capebus0-slot4-"* ]]
+	cfs_run 'rmdir $CAPES/pwm'
+	[ "$status" -eq 0 ]
+	[ "$(pad_owner P8.19)" = "(MUX UNCLAIMED) (GPIO UNCLAIMED)" ]
 }
 
 @test "an overlay adding a pin group under the pin controller is refused by the target rule" {

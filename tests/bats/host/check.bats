@@ -103,7 +103,7 @@ CAPE
 @test "a GPIO device on a pin not muxed as GPIO is refused, naming the pin and the mode it needs" {
 	f=$(mkdef gm.cape <<'CAPE'
 eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "BB-GM"; };
-pins = ( { pin = "P8.7"; mode = 0; direction = "out"; },
+pins = ( { pin = "P8.7"; mode = 2; direction = "out"; },
          { pin = "P8.8"; mode = 7; direction = "in"; rx = false; },
          { pin = "P8.9"; mode = 7; direction = "out"; } );
 devices = (
@@ -118,7 +118,7 @@ CAPE
 		echo "$output"
 		no_sanitizer_report
 		[ "$status" -eq 3 ]
-		[[ "$output" == *'gm.cape:6: devices[0].pin: LED "a" needs P8.7 muxed as a GPIO, mode 7 (gpio2_2); pins has it in mode 0 (gpmc_advn_ale, line 2)'* ]]
+		[[ "$output" == *'gm.cape:6: devices[0].pin: LED "a" needs P8.7 muxed as a GPIO, mode 7 (gpio2_2); pins has it in mode 2 (timer4, line 2)'* ]]
 		[[ "$output" == *'gm.cape:7: devices[1].pin: key "b" reads P8.8, but its receiver is disabled (rx = false, line 3)'* ]]
 		[[ "$output" == *'gm.cape:8: devices[2].pin: key "c" reads P8.9, but pins sets it as an output (line 4)'* ]]
 	done
@@ -146,10 +146,10 @@ same_refusal() {
 	cd "$BATS_TEST_TMPDIR"
 	ct create "$DEFS/weather.cape" --board beaglebone-black -o w >/dev/null
 	dtbo=w/BB-WTHR-01-00A2.dtbo
-	# an LED on a pin muxed mode 0 (an invalid definition: 3)
+	# an LED on a pin muxed mode 2, timer4 (an invalid definition: 3)
 	cat > led0.cape <<'CAPE'
 eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "BB-LED0"; };
-pins = ( { pin = "P8.7"; mode = 0; direction = "out"; } );
+pins = ( { pin = "P8.7"; mode = 2; direction = "out"; } );
 devices = ( { type = "led"; label = "a"; pin = "P8.7"; } );
 CAPE
 	m='led0.cape:3: devices[0].pin: LED "a" needs P8.7 muxed as a GPIO, mode 7 (gpio2_2)'
@@ -192,7 +192,7 @@ CAPE
 	cd "$BATS_TEST_TMPDIR"
 	cat > p.cape <<'CAPE'
 eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "BB-P87"; };
-pins = ( { pin = "P8.7"; mode = 0; direction = "out"; } );
+pins = ( { pin = "P8.7"; mode = 2; direction = "out"; } );
 CAPE
 	ct create p.cape --board beaglebone-black -o c >/dev/null
 	printf '/dts-v1/;\n/plugin/;\n&bone_devices { leds { compatible = "gpio-leds"; a { gpios = <&bone_gpio 807 0>; }; }; };\n' > l.dtso
@@ -201,7 +201,7 @@ CAPE
 	echo "$output"
 	no_sanitizer_report
 	[ "$status" -eq 3 ]
-	[[ "$output" == *"/fragment@0/__overlay__/leds/a:gpios: P8.7 is used as a GPIO, but the cape's pin word muxes it mode 0 (gpmc_advn_ale): a GPIO needs mode 7 (gpio2_2)"* ]]
+	[[ "$output" == *"/fragment@0/__overlay__/leds/a:gpios: P8.7 is used as a GPIO, but the cape's pin word muxes it mode 2 (timer4): a GPIO needs mode 7 (gpio2_2)"* ]]
 	[ ! -e r.dtbo ]
 }
 

@@ -373,7 +373,7 @@ CAPE
 	f=$(mkdef rounds.cape <<'CAPE'
 eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "RND"; };
 pins = ( { pin = "P8.3"; mode = 7; direction = "out"; },
-         { pin = "P9.12"; mode = 0; direction = "out"; } );
+         { pin = "P9.12"; mode = 6; direction = "out"; } );
 devices = ( { type = "led"; label = "a"; pin = "P9.12"; } );
 power = { vdd-3v3b = 60000; };
 CAPE
@@ -386,13 +386,70 @@ CAPE
 	[[ "$output" == *"rounds.cape:2: pin P8.3 is held by the board (eMMC DAT6"* ]]
 	[[ "$output" == *"rounds.cape:5: vdd-3v3b over budget: needs 60000 mA, 0 of 250 mA in use"* ]]
 	# without the definition error: a conflict (5) still says the budget, with its line
-	sed -i 's/mode = 0; direction = "out"; } );/mode = 7; direction = "out"; } );/' "$f"
+	sed -i 's/mode = 6; direction = "out"; } );/mode = 7; direction = "out"; } );/' "$f"
 	run ct check "$f"
 	echo "$output"
 	[ "$status" -eq 5 ]
 	[[ "$output" == *"rounds.cape: pin P8.3 is held by the board (eMMC DAT6; --variant no-emmc gives it to capes); vdd-3v3b over budget"* ]]
 	[[ "$output" == *"rounds.cape:2: pin P8.3 is held by the board"* ]]
 	[[ "$output" == *"rounds.cape:5: vdd-3v3b over budget"* ]]
+}
+
+@test "a mode the board's connector does not offer capes is refused at its FILE:LINE, naming what the pad offers (P8.19 mode 2: the eMMC's mmc1_dat0)" {
+	f=$(mkdef emmc-dat.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "EMD"; };
+pins = ( { pin = "P8.13"; mode = "ehrpwm2b"; direction = "out"; },
+         { pin = "P8.19"; mode = "mmc1_dat0"; direction = "bidir"; pull = "up"; } );
+CAPE
+)
+	# The test board's connector offers the Black's modes: its profile too.
+	for board in beaglebone-black qemu-vexpress; do
+		run ct check --board "$board" "$f"
+		echo "$output"
+		no_sanitizer_report
+		[ "$status" -eq 3 ]
+		[[ "$output" == *"emmc-dat.cape:3: pins[1].mode: P8.19: mode 2 (mmc1_dat0) is not offered to capes by the board's connector (offered: 4 ehrpwm2a, 7 gpio0_22)"* ]]
+		run ct create --board "$board" "$f" -o "$BATS_TEST_TMPDIR/out"
+		[ "$status" -eq 3 ]
+		[ ! -e "$BATS_TEST_TMPDIR/out" ]
+	done
+	sed -i 's/"mmc1_dat0"/"ehrpwm2a"/' "$f"
+	run ct check --board beaglebone-black "$f"
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
+@test "config-pin's words name a mode (gpio_pu, gpio_input, pruout, spi_cs, timer); gpio_pu and gpio_input imply the pull and direction, and refuse another" {
+	cd "$BATS_TEST_TMPDIR"
+	e='eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "CPW"; serial = "0000EXLB0001"; };'
+	cat > words.cape <<CAPE
+$e
+pins = ( { pin = "P8.7"; mode = "gpio_pu"; direction = "out"; },
+         { pin = "P8.8"; mode = "gpio_input"; },
+         { pin = "P8.11"; mode = "pruout"; direction = "out"; },
+         { pin = "P9.17"; mode = "spi_cs"; direction = "out"; pull = "up"; },
+         { pin = "P8.9"; mode = "timer"; direction = "out"; } );
+CAPE
+	cat > numbers.cape <<CAPE
+$e
+pins = ( { pin = "P8.7"; mode = 7; direction = "out"; pull = "up"; },
+         { pin = "P8.8"; mode = 7; direction = "in"; pull = "none"; },
+         { pin = "P8.11"; mode = 6; direction = "out"; },
+         { pin = "P9.17"; mode = 0; direction = "out"; pull = "up"; },
+         { pin = "P8.9"; mode = 2; direction = "out"; } );
+CAPE
+	ct create words.cape --board beaglebone-black -o w/ >/dev/null
+	ct create numbers.cape --board beaglebone-black -o n/ >/dev/null
+	no_sanitizer_report
+	cmp w/CPW-00A0.eeprom n/CPW-00A0.eeprom
+	sed -i 's/mode = "gpio_pu"; direction = "out"; }/mode = "gpio_pd"; direction = "out"; pull = "up"; }/;
+		s/mode = "gpio_input"; }/mode = "gpio_input"; direction = "out"; }/' words.cape
+	run ct check --board beaglebone-black words.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *'words.cape:2: pins[0].pull: mode "gpio_pd" is the GPIO with pull "down", not "up"'* ]]
+	[[ "$output" == *'words.cape:3: pins[1].direction: mode "gpio_input" is the GPIO as an input, not "out"'* ]]
 }
 
 @test "a part number or version with '/' is rejected (they name the overlay file)" {

@@ -328,7 +328,7 @@ EOF
 	g=$(frag "$o" bone_devices)/exl-kind-01-mclk-gate
 	[ "$(fdtget "$o" "$g" compatible)" = gpio-gate-clock ]
 	[ "$(fdtget "$o" "$g" enable-gpios)" = "-1 807 0" ]
-	sed -i 's/{ pin = "P8.7"; mode = "gpio"; direction = "out"; }/{ pin = "P8.7"; mode = 0; direction = "out"; }/' "$d"
+	sed -i 's/{ pin = "P8.7"; mode = "gpio"; direction = "out"; }/{ pin = "P8.7"; mode = "timer4"; direction = "out"; }/' "$d"
 	run ct check "${NOHDMI[@]}" "$d"
 	[ "$status" -eq 3 ]
 	[[ $output == *"devices[1].enable-pin: the MCLK gate needs P8.7 muxed as a GPIO, mode 7"* ]]

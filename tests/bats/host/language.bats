@@ -251,11 +251,11 @@ CAPE
 	[ "$status" -eq 5 ]
 	[[ "$output" == *"H2.cape: pin P8.3 is held by the board"* ]]
 	# declared in another mode
-	hatch H3 '{ pin = "P8.7"; mode = 0; direction = "out"; }' "${led/803/807}"
+	hatch H3 '{ pin = "P8.7"; mode = 2; direction = "out"; }' "${led/803/807}"
 	run ct check H3.cape
 	echo "$output"
 	[ "$status" -eq 3 ]
-	[[ "$output" == *"/fragment@0/__overlay__/leds/l:gpios uses P8.7 as a GPIO, which needs mode 7 (gpio2_2); pins has it in mode 0 (line 2)"* ]]
+	[[ "$output" == *"/fragment@0/__overlay__/leds/l:gpios uses P8.7 as a GPIO, which needs mode 7 (gpio2_2); pins has it in mode 2 (line 2)"* ]]
 	# create and resolve refuse it as check does
 	run ct create H1.cape -o o
 	[ "$status" -eq 3 ]

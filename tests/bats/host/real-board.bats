@@ -71,7 +71,8 @@ check() {
 	echo "$output"
 }
 
-# pin_cape PIN: a cape asking for PIN, with an RTC on the cape bus.  Its
+# pin_cape PIN [MODE]: a cape asking for PIN (in MODE, 7 by default), with
+# an RTC on the cape bus.  Its
 # EEPROM image from the reference encoder (tests/reference/cape_eeprom.py:
 # capetool's board profiles refuse the board's pins themselves), its
 # overlay from capetool (it holds no pins).
@@ -91,7 +92,7 @@ devices = (
 CAPE
 	"$CAPETOOL_RELEASE" create "$BATS_TEST_TMPDIR/pin.cape" --board beaglebone-black \
 		-o "$BATS_TEST_TMPDIR/pc/" >/dev/null
-	echo "pins = ( { pin = \"$1\"; mode = 7; direction = \"out\"; } );" >> "$BATS_TEST_TMPDIR/pin.cape"
+	echo "pins = ( { pin = \"$1\"; mode = ${2:-7}; direction = \"out\"; } );" >> "$BATS_TEST_TMPDIR/pin.cape"
 	python3 "$TOP/tests/reference/cape_eeprom.py" encode "$BATS_TEST_TMPDIR/pin.cape" \
 		> "$BATS_TEST_TMPDIR/pc/EXL-PIN-01-00A0.eeprom"
 }
@@ -142,6 +143,74 @@ CAPE
 		check "$b" "$BATS_TEST_TMPDIR/pc"
 		[ "$status" -eq 1 ]
 		[[ $output == *"pin P8.3 is the board's"* ]]
+	done
+}
+
+@test "a cape asking for P8.19 in mode 2 (mmc1_dat0, the eMMC's) is refused on every board, naming the mode and what is offered" {
+	need
+	pin_cape P8.19 2
+	for b in am335x-boneblack am335x-boneblack-nohdmi am335x-bonegreen; do
+		check "$b" "$BATS_TEST_TMPDIR/pc"
+		[ "$status" -eq 1 ]
+		[[ $output == *"not ok 1 "*"P8.19: mode 2 is not offered to capes by this connector (offered: 4 7)"* ]]
+	done
+	# ehrpwm2a, mode 4, is offered
+	pin_cape P8.19 4
+	check am335x-boneblack "$BATS_TEST_TMPDIR/pc"
+	[ "$status" -eq 0 ]
+}
+
+# not_offered_dt DTB: "PIN MODE" for every mode the connector's cape-pads does
+# not offer capes, one a line, sorted.
+not_offered_dt() {
+	local cells i m code
+	read -ra cells <<< "$(fdtget -t u "$1" /capebus cape-pads)"
+	for ((i = 0; i < ${#cells[@]}; i += 3)); do
+		code=${cells[i]}
+		for m in 0 1 2 3 4 5 6 7; do
+			(( cells[i + 2] >> m & 1 )) || echo "P$((code / 100)).$((code % 100)) $m"
+		done
+	done | sort
+}
+
+# not_offered_capetool BOARD PIN...: the same, as capetool create refuses
+# the pins' modes on BOARD (a definition per mode, every PIN in it).
+not_offered_capetool() {
+	local board=$1 m p d=$BATS_TEST_TMPDIR/modes
+	shift
+	mkdir -p "$d"
+	for m in 0 1 2 3 4 5 6 7; do
+		{
+			echo 'eeprom = { board-name = "Modes"; version = "00A0"; manufacturer = "Example Labs";'
+			echo '           part-number = "EXL-MODES"; serial = "0000EXLB0001"; };'
+			echo 'pins = ('
+			for p in "$@"; do echo "  { pin = \"$p\"; mode = $m; direction = \"out\"; },"; done
+			echo '  { pin = "P9.39"; } );'
+		} > "$d/mode$m.cape"
+		"$CAPETOOL_RELEASE" create "$d/mode$m.cape" --board "$board" -o "$d/out/" 2>&1 |
+			sed -n 's/.*pins\[[0-9]*\]\.mode: \(P[89]\.[0-9]*\): mode \([0-7]\).* is not offered to capes .*/\1 \2/p'
+	done | sort
+}
+
+@test "capetool's profiles offer capes each pad's modes exactly as the connector's cape-pads does (one table)" {
+	need
+	local want pins=() cells i
+	want=$(not_offered_dt "$BATS_FILE_TMPDIR/am335x-boneblack.dtb")
+	[[ $want == *"P8.19 2"* ]]
+	[[ $want != *"P8.19 4"* ]]
+	# every pin with a pad (67; P9.28 offers all its eight functions)
+	read -ra cells <<< "$(fdtget -t u "$BATS_FILE_TMPDIR/am335x-boneblack.dtb" /capebus cape-pads)"
+	for ((i = 0; i < ${#cells[@]}; i += 3)); do
+		pins+=("P$((cells[i] / 100)).$((cells[i] % 100))")
+	done
+	[ "${#pins[@]}" -eq 67 ]
+	[ "$(cut -d' ' -f1 <<< "$want" | sort -u | wc -l)" -eq 66 ]
+	for b in beaglebone-black qemu-vexpress; do
+		diff -u <(echo "$want") <(not_offered_capetool "$b" "${pins[@]}")
+	done
+	# The Green's and the HDMI-off Black's connector: the same table.
+	for b in am335x-boneblack-nohdmi am335x-bonegreen; do
+		[ "$(not_offered_dt "$BATS_FILE_TMPDIR/$b.dtb")" = "$want" ]
 	done
 }
 

@@ -38,10 +38,10 @@ I2C2_PINS='{ pin = "P9.19"; mode = 3; direction = "bidir"; pull = "up"; slew = "
 }
 
 @test "a shared pin muxed away from the cape bus is refused, naming the bus" {
-	a=$(cape a BB-A '{ pin = "P9.19"; mode = 0; direction = "out"; }' '')
+	a=$(cape a BB-A '{ pin = "P9.19"; mode = 2; direction = "out"; }' '')
 	run ct check "$a"
 	[ "$status" -eq 5 ]
-	[[ "$output" == *"a.cape: pin P9.19 is the shared cape bus i2c2 (i2c2_scl, mode 3), muxed here mode 0"* ]]
+	[[ "$output" == *"a.cape: pin P9.19 is the shared cape bus i2c2 (i2c2_scl, mode 3), muxed here mode 2"* ]]
 }
 
 @test "one I2C address on one bus across capes is refused, naming bus, address and both holders" {

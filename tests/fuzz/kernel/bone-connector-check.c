@@ -17,10 +17,12 @@
  *    again here from the binding (the kernel's accounting lives in
  *    capebus-resources.c and needs a controller); pins with no pad in
  *    cape-pads (the ADC's inputs) are counted, never muxed;
- *  - for each pin with a pad, the pinctrl-single,pins entry the connector
- *    writes, by its own code (bone/bone-padconf.c: the pin word's setting
- *    to the pad value, in cape-pinctrl's #pinctrl-cells layout), one TAP
- *    comment line each after the cape's result:
+ *  - for each pin with a pad, the mode the pin word asks for must be one
+ *    cape-pads offers capes on the pad, and the pinctrl-single,pins entry
+ *    the connector writes, by its own code (bone/bone-padconf.c: the pin
+ *    word's setting to the pad value, the mode refused as the kernel
+ *    refuses it, the value in cape-pinctrl's #pinctrl-cells layout), one
+ *    TAP comment line each after the cape's result:
  *      # pad P9.24 0x184 0x30 0x2     (pin, then the entry's cells)
  *  - the overlay through capebus_fdt_resolve() (capebus-fdt.c), resolving
  *    its references through the connector's export-symbols, with the
@@ -97,8 +99,11 @@ static bool in_stringlist(const char *prop, const char *pin)
 	return fdt_stringlist_search(board, conn, prop, pin) >= 0;
 }
 
-/* The offset of the pad behind pin in cape-pads, or -1. */
-static long pad_of(const char *pin)
+/*
+ * The offset of the pad behind pin in cape-pads, or -1; *modes the mux
+ * modes it offers capes (its third cell).
+ */
+static long pad_of(const char *pin, u32 *modes)
 {
 	const fdt32_t *v;
 	unsigned int code;
@@ -108,9 +113,11 @@ static long pad_of(const char *pin)
 		return -1;
 	code += (pin[1] - '0') * 100;
 	v = fdt_getprop(board, conn, "cape-pads", &len);
-	for (i = 0; v && i + 1 < len / 4; i += 2)
-		if (fdt32_to_cpu(v[i]) == code)
+	for (i = 0; v && i + 2 < len / 4; i += 3)
+		if (fdt32_to_cpu(v[i]) == code) {
+			*modes = fdt32_to_cpu(v[i + 2]);
 			return fdt32_to_cpu(v[i + 1]);
+		}
 	return -1;
 }
 
@@ -147,7 +154,7 @@ static int check_pins(const char *path, char *why, size_t why_len,
 		      int *npins, int *muxed, char *pads, size_t pads_len)
 {
 	char setting[32];	/* CAPEBUS_SETTING_LEN, <linux/capebus.h> */
-	u32 conf, entry[3];
+	u32 conf, modes, entry[3];
 	struct cape_eeprom ee;
 	size_t len, at = 0;
 	void *buf = slurp(path, &len);
@@ -173,7 +180,7 @@ static int check_pins(const char *path, char *why, size_t why_len,
 			snprintf(why, why_len, "pin %s is the board's", pin);
 			return -EBUSY;
 		}
-		pad = pad_of(pin);
+		pad = pad_of(pin, &modes);
 		if (pad < 0)
 			continue;
 		(*muxed)++;
@@ -183,6 +190,9 @@ static int check_pins(const char *path, char *why, size_t why_len,
 			snprintf(why, why_len, "pin %s: no pad value", pin);
 			return -EINVAL;
 		}
+		ret = bone_pad_check_mode(pin, modes, conf, why, why_len);
+		if (ret)
+			return ret;
 		n = bone_pinmux_entry(pin_cells(), pad, conf, entry);
 		if (n < 0) {
 			snprintf(why, why_len, "cape-pinctrl: bad #pinctrl-cells");

@@ -195,7 +195,12 @@ static int bone_capebus_attach(struct capebus_controller *ctrl,
 {
 	struct bone_capebus *bc = capebus_controller_get_drvdata(ctrl);
 
-	/* The bootloader's overlay muxed its pads: a second group would fight. */
+	/*
+	 * The bootloader's overlay muxed its pads: a second group would fight.
+	 * Its pin words are written nowhere, so the modes they ask for are
+	 * not checked either: the pads are as that overlay, a file of the
+	 * board's, set them.
+	 */
 	if (cape->applied_by)
 		return 0;
 

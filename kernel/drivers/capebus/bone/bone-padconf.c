@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * capebus-bone: a cape pin's setting to the AM335x pad value, and that value
- * to a pinctrl-single,pins entry in the pin controller's cell layout.
+ * capebus-bone: a cape pin's setting to the AM335x pad value, whether the
+ * connector offers capes that value's mux mode on the pad, and the value to a
+ * pinctrl-single,pins entry in the pin controller's cell layout.
  *
  * Pure functions, apart from the pin controller (bone-pinmux.c), so that the
  * KUnit tests and the userspace connector check (tests/fuzz/kernel) run the
  * code that computes what the connector writes.
  */
 
+#include <linux/bits.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -108,3 +110,39 @@ int bone_pinmux_entry(u32 pin_cells, u32 pad, u32 conf, u32 *entry)
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(bone_pinmux_entry);
+
+/**
+ * bone_pad_check_mode() - may a cape give a pad the mux mode it asks for?
+ * @pin: the header pin's name, for @why ("P8.19")
+ * @offered: the mux modes the connector offers capes on the pad, bit n for
+ *	mode n (cape-pads' third cell)
+ * @conf: the pad value the cape's pin asks for (bone_pin_setting_conf())
+ * @why: where to say why not, naming the pin, the mode and what is offered
+ * @why_len: bytes at @why
+ *
+ * Return: 0, or -EPERM with @why set.
+ */
+int bone_pad_check_mode(const char *pin, u32 offered, u32 conf, char *why,
+			size_t why_len)
+{
+	unsigned int mode = conf & BONE_CONF_MUXMODE;
+	char list[2 * (BONE_CONF_MUXMODE + 1) + 1];
+	unsigned int m, n = 0;
+
+	if (offered & BIT(mode))
+		return 0;
+
+	for (m = 0; m <= BONE_CONF_MUXMODE; m++) {
+		if (!(offered & BIT(m)))
+			continue;
+		list[n++] = ' ';
+		list[n++] = '0' + m;
+	}
+	list[n] = '\0';
+	snprintf(why, why_len,
+		 "%s: mode %u is not offered to capes by this connector (offered:%s)",
+		 pin, mode, n ? list : " none");
+
+	return -EPERM;
+}
+EXPORT_SYMBOL_IF_KUNIT(bone_pad_check_mode);

@@ -4,10 +4,11 @@
  * EEPROM parser writes it from a pin word, back to the am335x conf_ value,
  * and the pinctrl-single,pins entry it becomes in the pin controller's cell
  * layout, checked against what the board's own device tree writes with the
- * dt-bindings macros.
+ * dt-bindings macros; and the refusal of a mode the pad does not offer.
  */
 
 #include <kunit/test.h>
+#include <linux/bits.h>
 #include <linux/string.h>
 
 #include <dt-bindings/pinctrl/am33xx.h>
@@ -184,6 +185,87 @@ static void bone_pinmux_test_padconf(struct kunit *test)
 	}
 }
 
+/*
+ * The Black's P8.19 (gpmc_ad8): cape-pads offers ehrpwm2a (mode 4) and
+ * gpio0_22 (mode 7); mode 2 is mmc1_dat0, the eMMC controller's.
+ */
+#define BONE_TEST_P8_19_MODES	(BIT(4) | BIT(7))
+
+static void bone_pinmux_test_mode_refused(struct kunit *test)
+{
+	char setting[CAPEBUS_SETTING_LEN], why[CAPEBUS_REASON_LEN];
+	u32 conf;
+
+	/* A pin word asking for mmc1_dat0: used, bidir, pull-up, rx, slow. */
+	cape_pin_word_setting(setting, sizeof(setting), 0, 0xe072);
+	KUNIT_ASSERT_STREQ(test, setting, "mode2 bidir pull-up rx slow");
+	KUNIT_ASSERT_EQ(test, bone_pin_setting_conf(setting, &conf), 0);
+	KUNIT_EXPECT_EQ(test, bone_pad_check_mode("P8.19", BONE_TEST_P8_19_MODES,
+						  conf, why, sizeof(why)),
+			-EPERM);
+	KUNIT_EXPECT_STREQ(test, why,
+			   "P8.19: mode 2 is not offered to capes by this connector (offered: 4 7)");
+
+	/* The same pad settings in a mode the pad offers. */
+	strscpy(why, "untouched");
+	KUNIT_EXPECT_EQ(test, bone_pad_check_mode("P8.19", BONE_TEST_P8_19_MODES,
+						  (conf & ~0x7) | 4, why,
+						  sizeof(why)), 0);
+	KUNIT_EXPECT_EQ(test, bone_pad_check_mode("P8.19", BONE_TEST_P8_19_MODES,
+						  conf | 7, why, sizeof(why)), 0);
+	KUNIT_EXPECT_STREQ(test, why, "untouched");
+}
+
+/* Fail closed: a pad offering nothing refuses every mode, and says so. */
+static void bone_pinmux_test_mode_none(struct kunit *test)
+{
+	char why[CAPEBUS_REASON_LEN];
+	u32 mode;
+
+	for (mode = 0; mode < 8; mode++) {
+		KUNIT_EXPECT_EQ(test, bone_pad_check_mode("P9.12", 0, 0x20 | mode,
+							  why, sizeof(why)),
+				-EPERM);
+		KUNIT_EXPECT_NOT_NULL(test, strstr(why, "(offered: none)"));
+	}
+}
+
+/* Every mode against every mask: only the mode bits count, not the pad's. */
+static void bone_pinmux_test_mode_every_mask(struct kunit *test)
+{
+	char why[CAPEBUS_REASON_LEN];
+	u32 mask, mode, pad;
+	int want;
+
+	for (mask = 0; mask <= BONE_PAD_MODES_ALL; mask++)
+		for (mode = 0; mode < 8; mode++)
+			for (pad = 0; pad < 0x80; pad += 0x08) {
+				want = mask & BIT(mode) ? 0 : -EPERM;
+				KUNIT_ASSERT_EQ_MSG(test,
+						    bone_pad_check_mode("P9.42", mask, pad | mode,
+									why, sizeof(why)),
+						    want, "mask %#x conf %#x", mask,
+						    pad | mode);
+			}
+
+	/* All eight listed, in order. */
+	KUNIT_EXPECT_EQ(test, bone_pad_check_mode("P9.42", 0x7f, 7, why,
+						  sizeof(why)), -EPERM);
+	KUNIT_EXPECT_STREQ(test, why,
+			   "P9.42: mode 7 is not offered to capes by this connector (offered: 0 1 2 3 4 5 6)");
+}
+
+/* A short buffer gets a truncated, terminated reason. */
+static void bone_pinmux_test_mode_short_why(struct kunit *test)
+{
+	char why[12];
+
+	memset(why, 'x', sizeof(why));
+	KUNIT_EXPECT_EQ(test, bone_pad_check_mode("P8.19", BONE_TEST_P8_19_MODES,
+						  2, why, sizeof(why)), -EPERM);
+	KUNIT_EXPECT_STREQ(test, why, "P8.19: mode");
+}
+
 static struct kunit_case bone_pinmux_test_cases[] = {
 	KUNIT_CASE(bone_pinmux_test_words),
 	KUNIT_CASE(bone_pinmux_test_all_words),
@@ -192,6 +274,10 @@ static struct kunit_case bone_pinmux_test_cases[] = {
 	KUNIT_CASE(bone_pinmux_test_entry_layouts),
 	KUNIT_CASE(bone_pinmux_test_entry_refused),
 	KUNIT_CASE(bone_pinmux_test_padconf),
+	KUNIT_CASE(bone_pinmux_test_mode_refused),
+	KUNIT_CASE(bone_pinmux_test_mode_none),
+	KUNIT_CASE(bone_pinmux_test_mode_every_mask),
+	KUNIT_CASE(bone_pinmux_test_mode_short_why),
 	{ }
 };
 

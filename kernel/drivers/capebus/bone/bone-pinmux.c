@@ -5,9 +5,15 @@
  * A cape states its pins and their settings (its EEPROM's pin words); a cape
  * overlay never targets the pin controller.  The connector node names the
  * pin controller (cape-pinctrl, a pinctrl-single instance) and, per header
- * pin, the pad behind it (cape-pads: <pin-code pad-offset> pairs, the pin
- * code 800 + n for P8.n and 900 + n for P9.n as in the connector's gpio-map).
- * For each cape with muxable pins, a changeset the connector owns adds:
+ * pin, the pad behind it and the mux modes the pad offers capes (cape-pads:
+ * <pin-code pad-offset mode-mask> triples, the pin code 800 + n for P8.n and
+ * 900 + n for P9.n as in the connector's gpio-map, bit n of the mask for
+ * mode n).  A cape whose pin asks for a mode its pad does not offer is
+ * refused before anything is added or written: the pin words come from an
+ * untrusted EEPROM, and some modes of the header's pads are inputs of units
+ * the board uses itself (on the Black, gpmc_ad8-11 in mode 2 are the eMMC
+ * controller's data lines).  For each cape with muxable pins, a changeset
+ * the connector owns adds:
  *
  *   - under the pin controller, a group node "<cape>-<hash>" with a
  *     pinctrl-single,pins entry for each pin, in the pin controller's own
@@ -92,7 +98,7 @@ int bone_pinmux_init(struct device *dev, struct bone_pinmux *pm)
 	struct property *prop;
 	const char *name;
 	int i, n, pin;
-	u32 code, pad;
+	u32 code, pad, modes;
 
 	memset(pm, 0, sizeof(*pm));
 	INIT_LIST_HEAD(&pm->keepers);
@@ -106,20 +112,23 @@ int bone_pinmux_init(struct device *dev, struct bone_pinmux *pm)
 		goto err;
 
 	n = of_property_count_u32_elems(np, "cape-pads");
-	if (n < 0 || n % 2) {
-		dev_err(dev, "cape-pads: not <pin-code pad-offset> pairs\n");
+	if (n < 0 || n % 3) {
+		dev_err(dev, "cape-pads: not <pin-code pad-offset mode-mask> triples\n");
 		goto err;
 	}
-	for (i = 0; i < n; i += 2) {
+	for (i = 0; i < n; i += 3) {
 		of_property_read_u32_index(np, "cape-pads", i, &code);
 		of_property_read_u32_index(np, "cape-pads", i + 1, &pad);
+		of_property_read_u32_index(np, "cape-pads", i + 2, &modes);
 		pin = capebus_header_gpio_pin(&bone_header, code);
-		if (pin < 0 || pad == BONE_PAD_NONE || pad % 4) {
-			dev_err(dev, "cape-pads: bad entry <%u 0x%x>\n", code,
-				pad);
+		if (pin < 0 || pad == BONE_PAD_NONE || pad % 4 ||
+		    modes & ~BONE_PAD_MODES_ALL) {
+			dev_err(dev, "cape-pads: bad entry <%u 0x%x 0x%x>\n",
+				code, pad, modes);
 			goto err;
 		}
 		pm->pad[pin] = pad;
+		pm->modes[pin] = modes;
 	}
 
 	/*
@@ -131,8 +140,10 @@ int bone_pinmux_init(struct device *dev, struct bone_pinmux *pm)
 	 */
 	of_property_for_each_string(np, "shared-pins", prop, name) {
 		pin = capebus_header_pin_index(&bone_header, name);
-		if (pin >= 0)
+		if (pin >= 0) {
 			pm->pad[pin] = BONE_PAD_NONE;
+			pm->modes[pin] = 0;
+		}
 	}
 
 	return 0;
@@ -284,6 +295,32 @@ static unsigned int bone_pinmux_pins(struct bone_pinmux *pm,
 	}
 
 	return n;
+}
+
+/*
+ * Does every pin of @mask the connector muxes ask for a mode its pad offers
+ * capes?  0, or -EPERM with @why naming the first that does not.
+ */
+static int bone_pinmux_check_modes(const struct bone_pinmux *pm,
+				   const struct capebus_cape_info *info,
+				   const unsigned long *mask, char *why,
+				   size_t why_len)
+{
+	unsigned int pin;
+	u32 conf;
+	int ret;
+
+	for_each_set_bit(pin, mask, bone_header.num_pins) {
+		if (pm->pad[pin] == BONE_PAD_NONE ||
+		    bone_pin_setting_conf(info->pin_setting[pin], &conf))
+			continue;
+		ret = bone_pad_check_mode(bone_header.pin_names[pin],
+					  pm->modes[pin], conf, why, why_len);
+		if (ret)
+			return ret;
+	}
+
+	return 0;
 }
 
 /* Let go of pads bone_pads_get() took for @dev (none counts). */
@@ -488,12 +525,13 @@ static void bone_pinmux_unkeep(struct bone_pinmux *pm,
  * @why_len: bytes at @why
  *
  * The pads of @cape->shared_pins are a bus's, muxed already: they are not
- * muxed again.
+ * muxed again.  A pin asking for a mode its pad does not offer capes
+ * (cape-pads) refuses the cape before anything is added or written.
  *
  * Context: the controller's transition lock is held (it serializes @pm).
- * Return: 0 (nothing to do counts), or a negative errno with @why set; the
- * pin controller's own when it refuses a pad (pinctrl says -EINVAL for a
- * pad someone else holds).
+ * Return: 0 (nothing to do counts), or a negative errno with @why set:
+ * -EPERM for a mode not offered, the pin controller's own when it refuses a
+ * pad (pinctrl says -EINVAL for a pad someone else holds).
  */
 int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,
 		       struct cape_device *cape, char *why, size_t why_len)
@@ -505,13 +543,17 @@ int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,
 	if (!pm->pctl_np)
 		return 0;
 
+	bitmap_andnot(mask, cape->info->pins, cape->shared_pins,
+		      CAPEBUS_MAX_PINS);
+	ret = bone_pinmux_check_modes(pm, cape->info, mask, why, why_len);
+	if (ret)
+		return ret;
+
 	/* A bus disabled since (its last user's driver unbound): its pads. */
 	bone_pinmux_unkeep(pm, cape->ctrl);
 	cp = kzalloc(sizeof(*cp), GFP_KERNEL);
 	if (!cp)
 		return -ENOMEM;
-	bitmap_andnot(mask, cape->info->pins, cape->shared_pins,
-		      CAPEBUS_MAX_PINS);
 	ret = bone_pads_get(pm, conn, &cape->dev, dev_name(&cape->dev),
 			    cape->slot_nr, cape->info, mask, &cp->pads, why,
 			    why_len);

@@ -35,6 +35,8 @@ struct property;
  * @pctl_np: the pin controller (cape-pinctrl), or NULL: nothing is muxed
  * @cells: its #pinctrl-cells, the layout of a pinctrl-single,pins entry
  * @pad: per header pin, the offset of its pad's register, or BONE_PAD_NONE
+ * @modes: per header pin, the mux modes its pad offers capes, bit n for
+ *	mode n (none for a pin without a pad)
  * @keepers: the pads of enabled buses whose capes that muxed them are gone,
  *	held for the bus until capebus disables it
  * @next_keeper: the number the next keeper is named with
@@ -43,6 +45,7 @@ struct bone_pinmux {
 	struct device_node *pctl_np;
 	u32 cells;
 	u32 pad[CAPEBUS_MAX_PINS];
+	u8 modes[CAPEBUS_MAX_PINS];
 	struct list_head keepers;
 	unsigned int next_keeper;
 };
