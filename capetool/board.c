@@ -164,22 +164,23 @@ static int parse_header(const char *src, config_setting_t *list, struct board *b
 	return 0;
 }
 
-/* "exports": unique names; each a target or the (one) GPIO nexus. */
+/* "exports": unique names; each a target, the (one) GPIO nexus or the (one) interrupt nexus. */
 static int parse_exports(const char *src, config_setting_t *list, struct board *b)
 {
 	int n = list ? config_setting_length(list) : 0;
-	bool nexus = false;
+	bool nexus = false, irq_nexus = false;
 
 	b->exports = xcalloc((size_t)n + 1, sizeof(*b->exports));
 	for (int i = 0; i < n; i++) {
 		config_setting_t *g = config_setting_get_elem(list, (unsigned)i);
 		struct board_export *e = &b->exports[b->nexports];
 		const char *name = NULL, *target = NULL;
-		int gm = 0;
+		int gm = 0, im = 0;
 
 		config_setting_lookup_string(g, "name", &name);
 		config_setting_lookup_string(g, "target", &target);
 		config_setting_lookup_bool(g, "gpio-map", &gm);
+		config_setting_lookup_bool(g, "interrupt-map", &im);
 		if (!name[0] || strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
 		    strlen(name) || (name[0] >= '0' && name[0] <= '9')) {
 			err("%s: exports: \"%s\" is not a label (letters, digits and _, not starting with a digit)",
@@ -190,8 +191,9 @@ static int parse_exports(const char *src, config_setting_t *list, struct board *
 			err("%s: exports: %s listed twice", src, name);
 			return -1;
 		}
-		if (!target == !gm) {
-			err("%s: exports: %s needs either a target or gpio-map = true", src, name);
+		if (!!target + !!gm + !!im != 1) {
+			err("%s: exports: %s needs one of a target, gpio-map = true or interrupt-map = true",
+			    src, name);
 			return -1;
 		}
 		if (gm && nexus) {
@@ -202,7 +204,12 @@ static int parse_exports(const char *src, config_setting_t *list, struct board *
 			err("%s: exports: %s: an empty target", src, name);
 			return -1;
 		}
-		nexus |= gm;
+		if (im && irq_nexus) {
+			err("%s: exports: %s: only one export is the interrupt nexus", src, name);
+			return -1;
+		}
+		irq_nexus |= im;
+		e->irq = im;
 		e->name = xstrdup(name);
 		e->target = target ? xstrdup(target) : NULL;
 		b->nexports++;
@@ -677,7 +684,15 @@ const struct board_export *board_export_of(const struct board *b, const char *ta
 const struct board_export *board_gpio_export(const struct board *b)
 {
 	for (size_t i = 0; i < b->nexports; i++)
-		if (!b->exports[i].target)
+		if (!b->exports[i].target && !b->exports[i].irq)
+			return &b->exports[i];
+	return NULL;
+}
+
+const struct board_export *board_irq_export(const struct board *b)
+{
+	for (size_t i = 0; i < b->nexports; i++)
+		if (b->exports[i].irq)
 			return &b->exports[i];
 	return NULL;
 }

@@ -146,6 +146,9 @@ struct cape_dev {
 	bool active_low;
 	bool autorepeat;	/* key: in the cape's gpio-keys device with autorepeat */
 	bool wakeup;		/* key: wakeup-source, the key may wake the system */
+	bool has_irq;		/* i2c, spi: an interrupt from header pin irq_pin */
+	int irq_pin;
+	uint32_t irq_type;	/* its IRQ_TYPE_* trigger */
 	struct prop *props;
 	size_t nprops;
 	bool bad;		/* an error was reported: left out of the overlay */
@@ -260,7 +263,8 @@ struct board_hdr {
 /* A name the board's cape connector exports (its export-symbols node). */
 struct board_export {
 	char *name;
-	char *target;		/* a label, or a path starting with /; NULL: the GPIO nexus */
+	char *target;		/* a label, or a path starting with /; NULL: a nexus */
+	bool irq;		/* the interrupt nexus (<&NAME PIN TYPE>), else the GPIO one */
 };
 
 /* A way to set the board up that gives board-pins to capes (--variant). */
@@ -335,10 +339,14 @@ const char *board_function(const struct board *t, int idx, int mode);
 int board_gpio_mode(const struct board *t, int idx);
 /* The mux entry of the board-enabled bus a shared pin belongs to, or NULL. */
 const struct bus_mux *board_shared_mux(const struct board *b, int idx, const struct board_bus **bus);
-/* The export of that name; the export whose target is @target; the GPIO nexus. */
+/*
+ * The export of that name; the export whose target is @target; the GPIO
+ * nexus; the interrupt nexus.
+ */
 const struct board_export *board_find_export(const struct board *b, const char *name);
 const struct board_export *board_export_of(const struct board *b, const char *target);
 const struct board_export *board_gpio_export(const struct board *b);
+const struct board_export *board_irq_export(const struct board *b);
 /* "NAME, NAME, ..." of the exports (malloc'ed; "none" if there are none). */
 char *board_export_list(const struct board *b);
 /* bone_gpio pin codes: 800+n for P8.n, 900+n for P9.n; -1 if not a header signal. */

@@ -736,6 +736,40 @@ static bool gpio_cells(struct bctx *c, const struct cape_dev *dv, struct onode *
 }
 
 /*
+ * @dv's interrupt into @n: interrupts-extended = <&bone_irq PIN TYPE>
+ * through the connector's interrupt nexus (portable), or <&gpioN LINE
+ * TYPE>, the pin's GPIO bank as its interrupt controller.
+ */
+static void add_irq(struct bctx *c, const struct cape_dev *dv, struct onode *n)
+{
+	const struct board_pin *bp = &c->b->pins[dv->irq_pin];
+	const char *pin = cape_pin_names[dv->irq_pin];
+
+	if (!bp->gpio) {
+		berr(c, dv, "board %s has no GPIO, so no interrupt, on %s", c->b->name, pin);
+		return;
+	}
+	if (c->portable) {
+		const struct board_export *e = board_irq_export(c->b);
+		char *names;
+
+		if (!e) {
+			names = board_export_list(c->b);
+			berr(c, dv, "board %s's cape connector exports no interrupt nexus for %s's "
+			     "interrupt (it exports: %s)", c->b->name, pin, names);
+			free(names);
+			return;
+		}
+		prop_ref(c->t, n, "interrupts-extended", e->name);
+		prop_append_u32(n, "interrupts-extended", (uint32_t)pin_code(dv->irq_pin));
+	} else {
+		prop_ref(c->t, n, "interrupts-extended", bp->gpio);
+		prop_append_u32(n, "interrupts-extended", (uint32_t)bp->line);
+	}
+	prop_append_u32(n, "interrupts-extended", dv->irq_type);
+}
+
+/*
  * The __overlay__ node for @target (a board label or /path): itself on a
  * board-specific overlay, its exported name on a portable one (NULL, after
  * saying so, if the connector does not export it).
@@ -992,6 +1026,8 @@ static void add_bus_dev(struct bctx *c, const struct cape_dev *dv)
 	if (dv->type == DEV_SPI)
 		prop_u32(n, "spi-max-frequency", (uint32_t)dv->max_freq);
 	add_props(c, n, dv);
+	if (dv->has_irq)
+		add_irq(c, dv, n);
 }
 
 /*
@@ -1099,6 +1135,7 @@ static void check_hatch(struct bctx *c, struct cape_def *d, size_t first_fix, un
 {
 	struct otree *t = c->t;
 	const struct board_export *ge = c->portable ? board_gpio_export(c->b) : NULL;
+	const struct board_export *ie = c->portable ? board_irq_export(c->b) : NULL;
 	const struct board *ft = board_functions(c->b);
 
 	for (size_t i = 0; i < t->root->nkids; i++) {
@@ -1257,65 +1294,102 @@ static void check_hatch(struct bctx *c, struct cape_def *d, size_t first_fix, un
 			     ch > 1 ? "" : ")");
 		free(where);
 	}
-	/* its GPIOs: pins the cape declares, muxed as GPIOs */
+	/* its GPIOs and interrupts: pins the cape declares, muxed as GPIOs */
 	for (size_t k = first_fix; k < t->nfix; k++) {
 		const struct fixup *fx = &t->fix[k];
 		const struct oprop *p = fx->label ? prop_find(fx->node, fx->prop) : NULL;
-		const struct cape_pin *cp;
+		const struct oprop *irqs = NULL;
+		bool irq = ie && fx->label && !strcmp(fx->label, ie->name);
 		char *where;
-		int idx = -1, gm, mode;
+		int idx = -1;
 
-		if (p && ge && !strcmp(fx->label, ge->name) && (size_t)fx->off + 12 > p->len) {
-			/* resolve maps <&nexus PIN FLAGS> only: refused here as there */
-			const struct oprop *irq = prop_find(fx->node, "interrupts");
-
-			where = path_of(fx->node);
-			if (!strcmp(fx->prop, "interrupt-parent") && irq && irq->len >= 8)
-				herr(c, "%s:interrupt-parent: %s is the connector's GPIO nexus, which maps "
-				     "<&%s PIN FLAGS>, not an interrupt parent: write the interrupt as "
-				     "interrupts-extended = <&%s %u %u> (PIN FLAGS), without interrupt-parent "
-				     "and interrupts", where, fx->label, fx->label, fx->label,
-				     get_cell_be(irq->val), get_cell_be(irq->val + 4));
-			else if (!strcmp(fx->prop, "interrupt-parent"))
-				herr(c, "%s:interrupt-parent: %s is the connector's GPIO nexus, which maps "
-				     "<&%s PIN FLAGS>, not an interrupt parent: write the interrupt as "
-				     "interrupts-extended = <&%s PIN FLAGS>", where, fx->label, fx->label,
-				     fx->label);
+		if (!p)
+			continue;
+		where = path_of(fx->node);
+		if (ge && !strcmp(fx->label, ge->name) &&
+		    (!strcmp(fx->prop, "interrupt-parent") || !strcmp(fx->prop, "interrupts-extended"))) {
+			/* the kernel's of_irq code finds no #interrupt-cells there */
+			if (ie)
+				herr(c, "%s:%s: %s is the connector's GPIO nexus, no interrupt controller "
+				     "(it has no #interrupt-cells), so the kernel refuses the interrupt: a header "
+				     "pin's interrupt is <&%s PIN TYPE> (interrupts-extended = <&%s 912 2>, or "
+				     "interrupt-parent = <&%s> with interrupts = <912 2>)", where, fx->prop,
+				     fx->label, ie->name, ie->name, ie->name);
 			else
-				herr(c, "%s:%s: <&%s PIN FLAGS> needs 3 cells at offset %u", where,
-				     fx->prop, fx->label, fx->off);
+				herr(c, "%s:%s: %s is the connector's GPIO nexus, no interrupt controller "
+				     "(it has no #interrupt-cells), and board %s's connector exports no "
+				     "interrupt nexus", where, fx->prop, fx->label, c->b->name);
 			free(where);
 			continue;
 		}
-		if (!p || (size_t)fx->off + 8 > p->len)
-			continue;
-		if (ge && !strcmp(fx->label, ge->name)) {
-			idx = pin_code_index(get_cell_be(p->val + fx->off + 4));
-		} else if (!c->portable) {
-			uint32_t line = get_cell_be(p->val + fx->off + 4);
-
-			for (int x = 0; x < CAPE_NPINS && idx < 0; x++)
-				if (c->b->pins[x].gpio && !strcmp(c->b->pins[x].gpio, fx->label) &&
-				    (uint32_t)c->b->pins[x].line == line)
-					idx = x;
-			if (idx < 0)
-				continue;	/* not a header pin's GPIO */
-		} else {
+		if (irq && !strcmp(fx->prop, "interrupt-parent")) {
+			/* interrupt-parent = <&bone_irq>; interrupts = <PIN TYPE>... */
+			irqs = prop_find(fx->node, "interrupts");
+			if (!irqs || !irqs->len || irqs->len % 8)
+				herr(c, "%s:interrupt-parent is %s, whose interrupts are <PIN TYPE> pairs: "
+				     "interrupts has %zu bytes", where, fx->label, irqs ? irqs->len : 0);
+		} else if ((irq || (ge && !strcmp(fx->label, ge->name))) && (size_t)fx->off + 12 > p->len) {
+			herr(c, "%s:%s: <&%s PIN %s> needs 3 cells at offset %u", where, fx->prop, fx->label,
+			     irq ? "TYPE" : "FLAGS", fx->off);
+			free(where);
 			continue;
 		}
-		where = path_of(fx->node);
-		if (idx < 0) {
-			herr(c, "%s:%s: <&%s %u ...> names no header pin (800+n for P8.n, 900+n for P9.n)",
-			     where, fx->prop, fx->label, get_cell_be(p->val + fx->off + 4));
-		} else if (!(cp = def_pin(d, idx))) {
-			herr(c, "%s:%s uses %s as a GPIO, which pins does not list: a cape's GPIOs are "
-			     "its declared pins (the kernel refuses others: threat-model.rst, Header GPIOs)",
-			     where, fx->prop, cape_pin_names[idx]);
-		} else if ((gm = board_gpio_mode(ft, idx)) >= 0 &&
-			   (mode = cp->word & CAPE_PIN_MODE_MASK) != gm) {
-			herr(c, "%s:%s uses %s as a GPIO, which needs mode %d (%s); pins has it in mode %d (line %d)",
-			     where, fx->prop, cape_pin_names[idx], gm, board_function(ft, idx, gm), mode,
-			     cp->line);
+		for (size_t o = 0; ; o += 8) {
+			const uint8_t *pin_cell = NULL, *type_cell = NULL;
+			const struct cape_pin *cp;
+			int gm, mode;
+
+			if (irqs) {
+				if (irqs->len % 8 || o + 8 > irqs->len)
+					break;
+				pin_cell = irqs->val + o;
+				type_cell = pin_cell + 4;
+			} else if (o) {
+				break;
+			} else if ((size_t)fx->off + 8 <= p->len) {
+				pin_cell = p->val + fx->off + 4;
+				type_cell = irq ? pin_cell + 4 : NULL;
+			} else {
+				break;
+			}
+			idx = -1;
+			if (irq || (ge && !strcmp(fx->label, ge->name))) {
+				idx = pin_code_index(get_cell_be(pin_cell));
+			} else if (!c->portable) {
+				uint32_t line = get_cell_be(pin_cell);
+
+				for (int x = 0; x < CAPE_NPINS && idx < 0; x++)
+					if (c->b->pins[x].gpio && !strcmp(c->b->pins[x].gpio, fx->label) &&
+					    (uint32_t)c->b->pins[x].line == line)
+						idx = x;
+				if (idx < 0)
+					break;	/* not a header pin's GPIO */
+			} else {
+				break;
+			}
+			if (type_cell) {
+				uint32_t ty = get_cell_be(type_cell);
+
+				if (ty != 1 && ty != 2 && ty != 3 && ty != 4 && ty != 8)
+					herr(c, "%s:%s: <&%s %u %u>: %u is no trigger the nexus maps (IRQ_TYPE_*: "
+					     "1 rising, 2 falling, 3 both edges, 4 high, 8 low)", where,
+					     irqs ? "interrupts" : fx->prop, fx->label, get_cell_be(pin_cell), ty, ty);
+			}
+			if (idx < 0) {
+				herr(c, "%s:%s: <&%s %u ...> names no header pin (800+n for P8.n, 900+n for P9.n)",
+				     where, irqs ? "interrupts" : fx->prop, fx->label, get_cell_be(pin_cell));
+			} else if (!(cp = def_pin(d, idx))) {
+				herr(c, "%s:%s uses %s as a%s, which pins does not list: a cape's %s are "
+				     "its declared pins (the kernel refuses others: threat-model.rst, Header "
+				     "GPIOs)", where, irqs ? "interrupts" : fx->prop, cape_pin_names[idx],
+				     irq ? "n interrupt" : " GPIO", irq ? "interrupts" : "GPIOs");
+			} else if ((gm = board_gpio_mode(ft, idx)) >= 0 &&
+				   (mode = cp->word & CAPE_PIN_MODE_MASK) != gm) {
+				herr(c, "%s:%s uses %s as a%s, which needs mode %d (%s); pins has it in mode %d (line %d)",
+				     where, irqs ? "interrupts" : fx->prop, cape_pin_names[idx],
+				     irq ? "n interrupt (its GPIO)" : " GPIO", gm, board_function(ft, idx, gm),
+				     mode, cp->line);
+			}
 		}
 		free(where);
 	}
@@ -1554,6 +1628,62 @@ static struct fixup *fixup_at(struct otree *t, struct onode *node, const char *p
 	return NULL;
 }
 
+/*
+ * The header pin a nexus specifier's cells at @cells name (<PIN FLAGS>, or
+ * <PIN TYPE> for the interrupt nexus), checked: a signal pin with a GPIO
+ * on the board, muxed as that GPIO by the cape's pin word, and for an
+ * interrupt a trigger the nexus maps.  Its index, or -1 after saying why.
+ */
+static int resolve_nexus_pin(struct rctx *r, const char *where, const char *prop,
+			     const char *nexus, bool irq, const uint8_t *cells)
+{
+	uint32_t code = get_cell(cells), ty = get_cell(cells + 4);
+	int idx = pin_code_index(code);
+	const struct board *ft = board_functions(r->b);
+	int gm, mode;
+	const char *have;
+
+	if (idx < 0) {
+		rerr(r, "%s:%s: %s pin %u is no header signal pin (800+n for P8.n, "
+		     "900+n for P9.n)", where, prop, nexus, code);
+		return -1;
+	}
+	if (!r->b->pins[idx].gpio) {
+		rerr(r, "%s:%s: %s pin %u (%s): board %s has no GPIO on that pin",
+		     where, prop, nexus, code, cape_pin_names[idx], r->b->name);
+		return -1;
+	}
+	if (irq && ty != 1 && ty != 2 && ty != 3 && ty != 4 && ty != 8) {
+		rerr(r, "%s:%s: <&%s %u %u>: %u is no trigger the interrupt nexus maps (IRQ_TYPE_*: "
+		     "1 rising, 2 falling, 3 both edges, 4 high, 8 low)", where, prop, nexus, code, ty, ty);
+		return -1;
+	}
+	if (!(r->pins[idx] & CAPE_PIN_USED)) {
+		rerr(r, "%s:%s: %s is used as a%s, but the cape's pin words do not declare it: the "
+		     "kernel gives a cape only the pins it declares (threat-model.rst, Header GPIOs)",
+		     where, prop, cape_pin_names[idx], irq ? "n interrupt" : " GPIO");
+		return -1;
+	}
+	/* the cape's pin word must mux the pin as that GPIO */
+	gm = board_gpio_mode(ft, idx);
+	mode = r->pins[idx] & CAPE_PIN_MODE_MASK;
+	have = board_function(ft, idx, mode);
+	if (gm >= 0 && mode != gm) {
+		rerr(r, "%s:%s: %s is used as a%s, but the cape's pin word muxes it mode %d%s%s%s: a GPIO needs mode %d (%s)",
+		     where, prop, cape_pin_names[idx], irq ? "n interrupt" : " GPIO", mode, have ? " (" : "",
+		     have ? have : "", have ? ")" : "", gm, board_function(ft, idx, gm));
+		return -1;
+	}
+	return idx;
+}
+
+static void resolve_note_gpio(struct rctx *r, struct onode *node, int idx)
+{
+	r->gpio = xrealloc(r->gpio, (r->ngpio + 1) * sizeof(*r->gpio));
+	r->gpio[r->ngpio].node = node;
+	r->gpio[r->ngpio++].idx = idx;
+}
+
 /* Rewrite every reference to an exported name; note who uses which GPIO pin. */
 static void resolve_refs(struct rctx *r)
 {
@@ -1576,49 +1706,58 @@ static void resolve_refs(struct rctx *r)
 			     "export (it exports: %s): not a portable overlay", where, f->prop,
 			     f->label, r->b->name, names);
 			free(names);
-		} else if (!e->target) {
-			/* <&nexus PIN FLAGS> -> <&controller LINE FLAGS> */
-			uint32_t code;
-			int idx;
-			const struct board_pin *bp;
+		} else if (!e->target && e->irq && !strcmp(f->prop, "interrupt-parent")) {
+			/*
+			 * interrupt-parent = <&bone_irq>; interrupts = <PIN TYPE>...
+			 * -> <&gpioN>; <LINE TYPE>...: one bank for all of them
+			 */
+			struct oprop *ip = prop_find(f->node, "interrupts");
+			const char *bank = NULL;
 
-			if (!p || (size_t)f->off + 12 > p->len) {
-				rerr(r, "%s:%s: <&%s PIN FLAGS> needs 3 cells at offset %u", where,
-				     f->prop, f->label, f->off);
+			if (f->off || !ip || !ip->len || ip->len % 8) {
+				rerr(r, "%s:interrupt-parent is %s, whose interrupts are <PIN TYPE> pairs: "
+				     "interrupts has %zu bytes", where, f->label, ip ? ip->len : 0);
 				goto next;
 			}
-			code = get_cell(p->val + f->off + 4);
-			idx = pin_code_index(code);
-			if (idx < 0) {
-				rerr(r, "%s:%s: %s pin %u is no header signal pin (800+n for P8.n, "
-				     "900+n for P9.n)", where, f->prop, f->label, code);
-				goto next;
-			}
-			bp = &r->b->pins[idx];
-			if (!bp->gpio) {
-				rerr(r, "%s:%s: %s pin %u (%s): board %s has no GPIO on that pin",
-				     where, f->prop, f->label, code, cape_pin_names[idx], r->b->name);
-				goto next;
-			}
-			{
-				/* the cape's pin word must mux the pin as that GPIO */
-				const struct board *ft = board_functions(r->b);
-				int gm = board_gpio_mode(ft, idx), mode = r->pins[idx] & CAPE_PIN_MODE_MASK;
-				const char *have = board_function(ft, idx, mode);
+			for (size_t o = 0; o < ip->len; o += 8) {
+				int idx = resolve_nexus_pin(r, where, "interrupts", f->label, true,
+							    ip->val + o);
 
-				if (gm >= 0 && (r->pins[idx] & CAPE_PIN_USED) && mode != gm) {
-					rerr(r, "%s:%s: %s is used as a GPIO, but the cape's pin word muxes it mode %d%s%s%s: a GPIO needs mode %d (%s)",
-					     where, f->prop, cape_pin_names[idx], mode, have ? " (" : "",
-					     have ? have : "", have ? ")" : "", gm, board_function(ft, idx, gm));
+				if (idx < 0)
+					goto next;
+				if (bank && strcmp(bank, r->b->pins[idx].gpio)) {
+					rerr(r, "%s:interrupts: %s's pins are on GPIO banks %s and %s, which one "
+					     "interrupt-parent cannot name: write interrupts-extended = "
+					     "<&%s PIN TYPE>, ... instead", where, f->label, bank,
+					     r->b->pins[idx].gpio, f->label);
 					goto next;
 				}
+				bank = r->b->pins[idx].gpio;
 			}
-			cell(p->val + f->off + 4, (uint32_t)bp->line);
+			for (size_t o = 0; o < ip->len; o += 8) {
+				int idx = pin_code_index(get_cell(ip->val + o));
+
+				cell(ip->val + o, (uint32_t)r->b->pins[idx].line);
+				resolve_note_gpio(r, f->node, idx);
+			}
 			free(f->label);
-			f->label = xstrdup(bp->gpio);
-			r->gpio = xrealloc(r->gpio, (r->ngpio + 1) * sizeof(*r->gpio));
-			r->gpio[r->ngpio].node = f->node;
-			r->gpio[r->ngpio++].idx = idx;
+			f->label = xstrdup(bank);
+		} else if (!e->target) {
+			/* <&nexus PIN FLAGS|TYPE> -> <&controller LINE FLAGS|TYPE> */
+			int idx;
+
+			if (!p || (size_t)f->off + 12 > p->len) {
+				rerr(r, "%s:%s: <&%s PIN %s> needs 3 cells at offset %u", where,
+				     f->prop, f->label, e->irq ? "TYPE" : "FLAGS", f->off);
+				goto next;
+			}
+			idx = resolve_nexus_pin(r, where, f->prop, f->label, e->irq, p->val + f->off + 4);
+			if (idx < 0)
+				goto next;
+			cell(p->val + f->off + 4, (uint32_t)r->b->pins[idx].line);
+			free(f->label);
+			f->label = xstrdup(r->b->pins[idx].gpio);
+			resolve_note_gpio(r, f->node, idx);
 		} else if (e->target[0] == '/') {
 			/* a path: only a fragment's target can name one */
 			if (strcmp(f->prop, "target") || f->off || f->node->parent != t->root) {
@@ -1798,7 +1937,7 @@ int overlay_resolve(const char *src, const void *dtbo, size_t len, const struct 
 			}
 			resolve_group(&r, bus->name, idx, n, ov);
 		}
-		/* GPIO users: the node holding gpios, or the gpio-leds/-keys parent of an entry */
+		/* GPIO and interrupt users: the node holding them, or the gpio-leds/-keys parent of an entry */
 		for (size_t i = 0; i < r.ngpio; i++) {
 			struct onode *u = r.gpio[i].node;
 			const char *what;
