@@ -175,6 +175,7 @@ static int parse_exports(const char *src, config_setting_t *list, struct board *
 		config_setting_t *g = config_setting_get_elem(list, (unsigned)i);
 		struct board_export *e = &b->exports[b->nexports];
 		const char *name = NULL, *target = NULL;
+		config_setting_t *tp;
 		int gm = 0, im = 0;
 
 		config_setting_lookup_string(g, "name", &name);
@@ -208,6 +209,22 @@ static int parse_exports(const char *src, config_setting_t *list, struct board *
 			err("%s: exports: %s: only one export is the interrupt nexus", src, name);
 			return -1;
 		}
+		tp = config_setting_get_member(g, "target-properties");
+		if (tp && !target) {
+			err("%s: exports: %s: target-properties without a target", src, name);
+			return -1;
+		}
+		for (int k = 0; tp && k < config_setting_length(tp); k++)
+			if (!config_setting_get_string_elem(tp, k)) {
+				err("%s: exports: %s: target-properties holds property names (strings)",
+				    src, name);
+				return -1;
+			}
+		for (int k = 0; tp && k < config_setting_length(tp); k++) {
+			e->props = xrealloc(e->props, (e->nprops + 1) * sizeof(*e->props));
+			e->props[e->nprops++] = xstrdup(config_setting_get_string_elem(tp, k));
+		}
+		nexus |= gm;
 		irq_nexus |= im;
 		e->irq = im;
 		e->name = xstrdup(name);
@@ -759,6 +776,9 @@ void board_free(struct board *b)
 	for (size_t i = 0; i < b->nexports; i++) {
 		free(b->exports[i].name);
 		free(b->exports[i].target);
+		for (size_t k = 0; k < b->exports[i].nprops; k++)
+			free(b->exports[i].props[k]);
+		free(b->exports[i].props);
 	}
 	free(b->exports);
 	for (size_t i = 0; i < b->nvariants; i++) {

@@ -265,6 +265,8 @@ struct board_export {
 	char *name;
 	char *target;		/* a label, or a path starting with /; NULL: a nexus */
 	bool irq;		/* the interrupt nexus (<&NAME PIN TYPE>), else the GPIO one */
+	char **props;		/* target-properties: what a cape enabling it may set */
+	size_t nprops;
 };
 
 /* A way to set the board up that gives board-pins to capes (--variant). */
@@ -421,6 +423,14 @@ char *part_slug(const char *part);
 int overlay_resolve(const char *src, const void *dtbo, size_t len, const struct board *b,
 		    const uint16_t *pins, const char *part, void **blob, size_t *outlen,
 		    bool *unmuxed);
+
+/* ---- kernel-rules.c: a portable overlay under the kernel's rules ---- */
+/*
+ * @dtbo through the kernel's capebus_fdt_resolve() against @b's exports,
+ * then the connector's rules on targets and their properties; EXIT_OK, or
+ * EXIT_DEF after saying why (as "@src: ...").
+ */
+int kernel_rules_check(const char *src, const void *dtbo, size_t len, const struct board *b);
 
 /* ---- sysfs.c: sysfs, configfs and nvmem access ---- */
 const char *sysfs_root(void);			/* $CAPETOOL_SYSFS or /sys */

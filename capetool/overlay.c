@@ -1557,24 +1557,33 @@ static bool resolve_wants(struct rctx *r, int idx)
 	       !cape_pin_is_ain(idx) && r->b->pins[idx].conf >= 0;
 }
 
+/* The fixup (with a label) that sets @node's @prop at offset 0, or NULL. */
+static struct fixup *fixup_at(struct otree *t, struct onode *node, const char *prop)
+{
+	for (size_t i = 0; i < t->nfix; i++)
+		if (t->fix[i].label && t->fix[i].node == node && !strcmp(t->fix[i].prop, prop) &&
+		    !t->fix[i].off)
+			return &t->fix[i];
+	return NULL;
+}
+
 /*
  * A pinctrl-single group "<slug>-<what>-pins" for the pins @idx in the
- * pinmux fragment (made on first use), referenced from @user's default
- * state when @user is given.  Pins already muxed are left out.
+ * pinmux fragment (made on first use); NULL if it would be empty.  Pins
+ * already muxed are left out.
  */
-static void resolve_group(struct rctx *r, const char *what, const int *idx, size_t n,
-			  struct onode *user)
+static struct onode *resolve_group(struct rctx *r, const char *what, const int *idx, size_t n)
 {
 	struct onode *g;
 	char *name;
 	size_t used = 0;
 
 	if (!r->b->pinmux)
-		return;
+		return NULL;
 	for (size_t i = 0; i < n; i++)
 		used += resolve_wants(r, idx[i]);
 	if (!used)
-		return;
+		return NULL;
 	if (!r->pm) {
 		unsigned max = 0, k;
 		struct onode *f;
@@ -1611,21 +1620,86 @@ static void resolve_group(struct rctx *r, const char *what, const int *idx, size
 		prop_append_u32(g, "pinctrl-single,pins", w & CAPE_PIN_MODE_MASK);
 		r->muxed[idx[i]] = true;
 	}
-	if (user) {
-		if (!prop_find(user, "pinctrl-names"))
-			prop_str(user, "pinctrl-names", "default");
-		prop_local_ref(r->t, user, "pinctrl-0", g);
-	}
+	return g;
 }
 
-/* The fixup (with a label) that sets @node's @prop at offset 0, or NULL. */
-static struct fixup *fixup_at(struct otree *t, struct onode *node, const char *prop)
+/*
+ * The node of the board's tree @n stands for: its fragment's target (a
+ * label, or a path) and its path below __overlay__, "i2c2:/mcp2515@0";
+ * NULL if @n is in no fragment.  Two fragments on one target hold one
+ * node twice; the overlay code merges them, and the last pinctrl-0 wins.
+ */
+static char *live_key(struct rctx *r, struct onode *n)
 {
-	for (size_t i = 0; i < t->nfix; i++)
-		if (t->fix[i].label && t->fix[i].node == node && !strcmp(t->fix[i].prop, prop) &&
-		    !t->fix[i].off)
-			return &t->fix[i];
-	return NULL;
+	struct onode *ov = n, *f;
+	const struct oprop *tp;
+	struct fixup *fx;
+	char *rel, *key;
+	size_t ol;
+
+	while (ov->parent && ov->parent->parent && ov->parent->parent->parent)
+		ov = ov->parent;
+	if (!ov->parent || !ov->parent->parent || strcmp(ov->name, "__overlay__"))
+		return NULL;
+	f = ov->parent;
+	rel = path_of(n);
+	ol = strlen(f->name) + strlen("/__overlay__") + 1;
+	if ((fx = fixup_at(r->t, f, "target")))
+		key = xasprintf("%s:%s", fx->label, rel + ol);
+	else if ((tp = prop_find(f, "target-path")) && tp->len && !tp->val[tp->len - 1])
+		key = xasprintf("%s:%s", (const char *)tp->val, rel + ol);
+	else
+		key = NULL;
+	free(rel);
+	return key;
+}
+
+/*
+ * The pins each node of the board's tree uses, across the fragments that
+ * hold it: one group for all of them, named in the pinctrl-0 of every
+ * copy of the node, so that whichever the overlay code applies last, the
+ * node's pins are muxed.
+ */
+struct pin_user {
+	char *key, *what;
+	struct onode **copies;
+	size_t ncopies;
+	int idx[CAPE_NPINS];
+	size_t n;
+};
+
+static void pin_user_add(struct pin_user **u, size_t *nu, char *key, struct onode *node,
+			 const char *what, const int *idx, size_t n)
+{
+	struct pin_user *p = NULL;
+	bool have = false;
+
+	for (size_t i = 0; key && i < *nu && !p; i++)
+		if (!strcmp((*u)[i].key, key))
+			p = &(*u)[i];
+	if (!p) {
+		*u = xrealloc(*u, (*nu + 1) * sizeof(**u));
+		p = &(*u)[(*nu)++];
+		memset(p, 0, sizeof(*p));
+		p->key = key ? key : xstrdup("");
+		p->what = xstrdup(what);
+	} else {
+		free(key);
+	}
+	for (size_t i = 0; i < p->ncopies; i++)
+		have |= p->copies[i] == node;
+	if (!have) {
+		p->copies = xrealloc(p->copies, (p->ncopies + 1) * sizeof(*p->copies));
+		p->copies[p->ncopies++] = node;
+	}
+	for (size_t i = 0; i < n; i++) {
+		bool dup = false;
+
+		for (size_t k = 0; k < p->n; k++)
+			dup |= p->idx[k] == idx[i];
+		if (!dup && p->n < CAPE_NPINS)
+			p->idx[p->n++] = idx[i];
+	}
 }
 
 /*
@@ -1837,6 +1911,8 @@ int overlay_resolve(const char *src, const void *dtbo, size_t len, const struct 
 {
 	struct otree t = { .next_phandle = 1 };
 	struct rctx r = { .src = src, .b = b, .pins = pins, .t = &t, .slug = part_slug(part) };
+	struct pin_user *users = NULL;
+	size_t nusers = 0;
 	uint32_t maxph = 0;
 	int off, rc = EXIT_OK;
 	const char *eu;
@@ -1935,7 +2011,7 @@ int overlay_resolve(const char *src, const void *dtbo, size_t len, const struct 
 				if (x >= 0 && (!listed || match))
 					idx[n++] = x;
 			}
-			resolve_group(&r, bus->name, idx, n, ov);
+			pin_user_add(&users, &nusers, live_key(&r, ov), ov, bus->name, idx, n);
 		}
 		/* GPIO and interrupt users: the node holding them, or the gpio-leds/-keys parent of an entry */
 		for (size_t i = 0; i < r.ngpio; i++) {
@@ -1945,17 +2021,22 @@ int overlay_resolve(const char *src, const void *dtbo, size_t len, const struct 
 
 			if (!prop_find(u, "compatible") && u->parent && prop_find(u->parent, "compatible"))
 				u = u->parent;
-			n = 0;
-			for (size_t k = i; k < r.ngpio; k++) {
-				struct onode *v = r.gpio[k].node;
-
-				if (v == u || v->parent == u)
-					idx[n++] = r.gpio[k].idx;
-			}
 			what = u->name;
 			if (!strncmp(what, r.slug, sl) && what[sl] == '-' && what[sl + 1])
 				what += sl + 1;
-			resolve_group(&r, what, idx, n, u);
+			pin_user_add(&users, &nusers, live_key(&r, u), u, what, &r.gpio[i].idx, 1);
+		}
+		/* one group per node of the board's tree, named by every copy of it */
+		for (size_t i = 0; i < nusers; i++) {
+			struct onode *g = resolve_group(&r, users[i].what, users[i].idx, users[i].n);
+
+			for (size_t k = 0; g && k < users[i].ncopies; k++) {
+				struct onode *u = users[i].copies[k];
+
+				if (!prop_find(u, "pinctrl-names"))
+					prop_str(u, "pinctrl-names", "default");
+				prop_local_ref(&t, u, "pinctrl-0", g);
+			}
 		}
 		/* the rest: a group no device names (pinctrl-single applies it to none) */
 		n = 0;
@@ -1965,8 +2046,14 @@ int overlay_resolve(const char *src, const void *dtbo, size_t len, const struct 
 				if (unmuxed && b->pinmux)
 					unmuxed[i] = true;
 			}
-		resolve_group(&r, "other", idx, n, NULL);
+		resolve_group(&r, "other", idx, n);
 	}
+	for (size_t i = 0; i < nusers; i++) {
+		free(users[i].key);
+		free(users[i].what);
+		free(users[i].copies);
+	}
+	free(users);
 	if (r.errors)
 		rc = EXIT_DEF;
 	else
