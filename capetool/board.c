@@ -459,13 +459,25 @@ static const struct board_src *board_src_of(const char *name)
 	return n == 1 ? found : NULL;
 }
 
+/*
+ * --board NAME names a file when it has a '/' or ends in ".board" (no
+ * profile name does: ./x.board and x.board are the same file), and a
+ * compiled-in profile otherwise.
+ */
+static bool board_is_file(const char *name)
+{
+	size_t l = strlen(name);
+
+	return strchr(name, '/') || (l > 6 && !strcmp(name + l - 6, ".board"));
+}
+
 int board_read_config(const char *name, config_t *cfg)
 {
 	const struct board_src *s;
 	int rc;
 
 	config_init(cfg);
-	if (strchr(name, '/')) {
+	if (board_is_file(name)) {
 		if (!config_read_file(cfg, name)) {
 			/* unreadable: an I/O error; unparsable: an invalid input file */
 			rc = config_error_type(cfg) == CONFIG_ERR_FILE_IO ? EXIT_IO : EXIT_DEF;

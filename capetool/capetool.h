@@ -49,6 +49,7 @@ void str_append(char **s, const char *sep, const char *add);
  * where it writes one; in messages "<stdin>" and "<stdout>".
  */
 bool is_stdio(const char *path);
+bool binary_to_tty(const char *path);	/* "-" to a terminal: said, true */
 const char *in_name(const char *path);
 const char *out_name(const char *path);
 /* Whole file into a malloc'ed buffer (8-byte aligned); 0 or -errno.  "-":

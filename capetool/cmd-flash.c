@@ -422,6 +422,8 @@ int cmd_flash(int argc, char **argv)
 		err("--backup: an empty file name (use --no-backup to skip the backup)");
 		return EXIT_USAGE;
 	}
+	if (binary_to_tty(backup))
+		return EXIT_USAGE;
 	if (backup && is_stdio(backup))
 		info = stderr;	/* standard output carries the backup */
 	rc = read_file(argv[optind], &img, &imglen);
@@ -683,6 +685,8 @@ int cmd_read(int argc, char **argv)
 		err("-o: an empty file name");
 		return EXIT_USAGE;
 	}
+	if (binary_to_tty(out))
+		return EXIT_USAGE;
 	if (slot >= 0) {
 		path = slot_nvmem_path(slot, ctrl, NULL, &rc);
 		if (!path)

@@ -153,6 +153,8 @@ int cmd_resolve(int argc, char **argv)
 		err("-o: an empty file name");
 		return EXIT_USAGE;
 	}
+	if (binary_to_tty(out))
+		return EXIT_USAGE;
 	if (is_stdio(cape) && is_stdio(argv[optind])) {
 		err("--cape - and DTBO -: only one of them can be standard input");
 		return EXIT_USAGE;

@@ -88,6 +88,18 @@ bool is_stdio(const char *path)
 	return !strcmp(path, "-");
 }
 
+/*
+ * "-" for an output of bytes (an image, an overlay) while standard output is
+ * a terminal: refused, saying so (clig.dev: binary is no terminal's).
+ */
+bool binary_to_tty(const char *path)
+{
+	if (!path || !is_stdio(path) || !isatty(STDOUT_FILENO))
+		return false;
+	err("refusing to write binary data to a terminal: give a file (-o FILE) or redirect standard output");
+	return true;
+}
+
 const char *in_name(const char *path)
 {
 	return is_stdio(path) ? "<stdin>" : path;
