@@ -50,6 +50,14 @@ void str_append(char **s, const char *sep, const char *add);
  */
 bool is_stdio(const char *path);
 bool binary_to_tty(const char *path);	/* "-" to a terminal: said, true */
+/*
+ * stage_file() fsyncs what it writes: set by flash and read, whose files
+ * (an EEPROM's old content, its dump) may be all that is left of it after
+ * a power cut.  Other outputs are regenerated at will: written to a
+ * temporary file and renamed into place, no partial file is ever seen,
+ * and the page cache takes them at dtc's speed.
+ */
+extern bool sync_outputs;
 const char *in_name(const char *path);
 const char *out_name(const char *path);
 /* Whole file into a malloc'ed buffer (8-byte aligned); 0 or -errno.  "-":

@@ -396,6 +396,7 @@ int cmd_flash(int argc, char **argv)
 	struct stat st;
 	FILE *info = stdout;
 
+	sync_outputs = true;	/* the backup: maybe all that is left of the old content */
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "s:d:fnh", opts, NULL)) != -1) {
 		switch (c) {
@@ -662,6 +663,7 @@ int cmd_read(int argc, char **argv)
 	struct cape_image im;
 	struct stat st;
 
+	sync_outputs = true;	/* a dump of the EEPROM, kept as its backup */
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "s:d:o:h", opts, NULL)) != -1) {
 		switch (c) {

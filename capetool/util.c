@@ -211,9 +211,12 @@ static int write_fd(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+bool sync_outputs;
+
 /*
  * Write @buf to a new temporary file next to @path (same directory, so the
- * rename cannot cross file systems), flushed to disk; *tmp is its name.
+ * rename cannot cross file systems), flushed to disk if sync_outputs is
+ * set; *tmp is its name.
  * Nobody ever sees a partial @path: commit_file() renames it into place.
  * A symlink's target is replaced, not the link; a device, FIFO or other
  * non-regular file (/dev/stdout) is written in place (*tmp stays NULL),
@@ -270,7 +273,7 @@ int stage_file(const char *path0, const void *buf, size_t len, char **tmp)
 		p += w;
 		len -= (size_t)w;
 	}
-	if (fsync(fd))
+	if (sync_outputs && fsync(fd))
 		goto fail;
 	if (close(fd)) {
 		fd = -1;
