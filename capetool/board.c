@@ -188,22 +188,24 @@ static int parse_header(const char *src, config_setting_t *list, struct board *b
 	return 0;
 }
 
-/* "exports": unique names; each a target or the (one) GPIO nexus. */
+/* "exports": unique names; each a target, the (one) GPIO nexus or the (one) interrupt nexus. */
 static int parse_exports(const char *src, config_setting_t *list, struct board *b)
 {
 	int n = list ? config_setting_length(list) : 0;
-	bool nexus = false;
+	bool nexus = false, irq_nexus = false;
 
 	b->exports = xcalloc((size_t)n + 1, sizeof(*b->exports));
 	for (int i = 0; i < n; i++) {
 		config_setting_t *g = config_setting_get_elem(list, (unsigned)i);
 		struct board_export *e = &b->exports[b->nexports];
 		const char *name = NULL, *target = NULL;
-		int gm = 0;
+		config_setting_t *tp;
+		int gm = 0, im = 0;
 
 		config_setting_lookup_string(g, "name", &name);
 		config_setting_lookup_string(g, "target", &target);
 		config_setting_lookup_bool(g, "gpio-map", &gm);
+		config_setting_lookup_bool(g, "interrupt-map", &im);
 		if (!name[0] || strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
 		    strlen(name) || (name[0] >= '0' && name[0] <= '9')) {
 			err("%s: exports: \"%s\" is not a label (letters, digits and _, not starting with a digit)",
@@ -214,8 +216,9 @@ static int parse_exports(const char *src, config_setting_t *list, struct board *
 			err("%s: exports: %s listed twice", src, name);
 			return -1;
 		}
-		if (!target == !gm) {
-			err("%s: exports: %s needs either a target or gpio-map = true", src, name);
+		if (!!target + !!gm + !!im != 1) {
+			err("%s: exports: %s needs one of a target, gpio-map = true or interrupt-map = true",
+			    src, name);
 			return -1;
 		}
 		if (gm && nexus) {
@@ -226,7 +229,28 @@ static int parse_exports(const char *src, config_setting_t *list, struct board *
 			err("%s: exports: %s: an empty target", src, name);
 			return -1;
 		}
+		if (im && irq_nexus) {
+			err("%s: exports: %s: only one export is the interrupt nexus", src, name);
+			return -1;
+		}
+		tp = config_setting_get_member(g, "target-properties");
+		if (tp && !target) {
+			err("%s: exports: %s: target-properties without a target", src, name);
+			return -1;
+		}
+		for (int k = 0; tp && k < config_setting_length(tp); k++)
+			if (!config_setting_get_string_elem(tp, k)) {
+				err("%s: exports: %s: target-properties holds property names (strings)",
+				    src, name);
+				return -1;
+			}
+		for (int k = 0; tp && k < config_setting_length(tp); k++) {
+			e->props = xrealloc(e->props, (e->nprops + 1) * sizeof(*e->props));
+			e->props[e->nprops++] = xstrdup(config_setting_get_string_elem(tp, k));
+		}
 		nexus |= gm;
+		irq_nexus |= im;
+		e->irq = im;
 		e->name = xstrdup(name);
 		e->target = target ? xstrdup(target) : NULL;
 		b->nexports++;
@@ -474,13 +498,25 @@ static const struct board_src *board_src_of(const char *name)
 	return n == 1 ? found : NULL;
 }
 
+/*
+ * --board NAME names a file when it has a '/' or ends in ".board" (no
+ * profile name does: ./x.board and x.board are the same file), and a
+ * compiled-in profile otherwise.
+ */
+static bool board_is_file(const char *name)
+{
+	size_t l = strlen(name);
+
+	return strchr(name, '/') || (l > 6 && !strcmp(name + l - 6, ".board"));
+}
+
 int board_read_config(const char *name, config_t *cfg)
 {
 	const struct board_src *s;
 	int rc;
 
 	config_init(cfg);
-	if (strchr(name, '/')) {
+	if (board_is_file(name)) {
 		if (!config_read_file(cfg, name)) {
 			/* unreadable: an I/O error; unparsable: an invalid input file */
 			rc = config_error_type(cfg) == CONFIG_ERR_FILE_IO ? EXIT_IO : EXIT_DEF;
@@ -716,7 +752,15 @@ const struct board_export *board_export_of(const struct board *b, const char *ta
 const struct board_export *board_gpio_export(const struct board *b)
 {
 	for (size_t i = 0; i < b->nexports; i++)
-		if (!b->exports[i].target)
+		if (!b->exports[i].target && !b->exports[i].irq)
+			return &b->exports[i];
+	return NULL;
+}
+
+const struct board_export *board_irq_export(const struct board *b)
+{
+	for (size_t i = 0; i < b->nexports; i++)
+		if (b->exports[i].irq)
 			return &b->exports[i];
 	return NULL;
 }
@@ -783,6 +827,9 @@ void board_free(struct board *b)
 	for (size_t i = 0; i < b->nexports; i++) {
 		free(b->exports[i].name);
 		free(b->exports[i].target);
+		for (size_t k = 0; k < b->exports[i].nprops; k++)
+			free(b->exports[i].props[k]);
+		free(b->exports[i].props);
 	}
 	free(b->exports);
 	for (size_t i = 0; i < b->nvariants; i++) {

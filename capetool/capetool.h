@@ -49,6 +49,15 @@ void str_append(char **s, const char *sep, const char *add);
  * where it writes one; in messages "<stdin>" and "<stdout>".
  */
 bool is_stdio(const char *path);
+bool binary_to_tty(const char *path);	/* "-" to a terminal: said, true */
+/*
+ * stage_file() fsyncs what it writes: set by flash and read, whose files
+ * (an EEPROM's old content, its dump) may be all that is left of it after
+ * a power cut.  Other outputs are regenerated at will: written to a
+ * temporary file and renamed into place, no partial file is ever seen,
+ * and the page cache takes them at dtc's speed.
+ */
+extern bool sync_outputs;
 const char *in_name(const char *path);
 const char *out_name(const char *path);
 /* Whole file into a malloc'ed buffer (8-byte aligned); 0 or -errno.  "-":
@@ -146,6 +155,9 @@ struct cape_dev {
 	bool active_low;
 	bool autorepeat;	/* key: in the cape's gpio-keys device with autorepeat */
 	bool wakeup;		/* key: wakeup-source, the key may wake the system */
+	bool has_irq;		/* i2c, spi: an interrupt from header pin irq_pin */
+	int irq_pin;
+	uint32_t irq_type;	/* its IRQ_TYPE_* trigger */
 	struct prop *props;
 	size_t nprops;
 	bool bad;		/* an error was reported: left out of the overlay */
@@ -262,7 +274,10 @@ struct board_hdr {
 /* A name the board's cape connector exports (its export-symbols node). */
 struct board_export {
 	char *name;
-	char *target;		/* a label, or a path starting with /; NULL: the GPIO nexus */
+	char *target;		/* a label, or a path starting with /; NULL: a nexus */
+	bool irq;		/* the interrupt nexus (<&NAME PIN TYPE>), else the GPIO one */
+	char **props;		/* target-properties: what a cape enabling it may set */
+	size_t nprops;
 };
 
 /* A way to set the board up that gives board-pins to capes (--variant). */
@@ -337,10 +352,14 @@ const char *board_function(const struct board *t, int idx, int mode);
 int board_gpio_mode(const struct board *t, int idx);
 /* The mux entry of the board-enabled bus a shared pin belongs to, or NULL. */
 const struct bus_mux *board_shared_mux(const struct board *b, int idx, const struct board_bus **bus);
-/* The export of that name; the export whose target is @target; the GPIO nexus. */
+/*
+ * The export of that name; the export whose target is @target; the GPIO
+ * nexus; the interrupt nexus.
+ */
 const struct board_export *board_find_export(const struct board *b, const char *name);
 const struct board_export *board_export_of(const struct board *b, const char *target);
 const struct board_export *board_gpio_export(const struct board *b);
+const struct board_export *board_irq_export(const struct board *b);
 /* "NAME, NAME, ..." of the exports (malloc'ed; "none" if there are none). */
 char *board_export_list(const struct board *b);
 /* bone_gpio pin codes: 800+n for P8.n, 900+n for P9.n; -1 if not a header signal. */
@@ -417,6 +436,14 @@ char *part_slug(const char *part);
 int overlay_resolve(const char *src, const void *dtbo, size_t len, const struct board *b,
 		    const uint16_t *pins, const char *part, void **blob, size_t *outlen,
 		    bool *unmuxed);
+
+/* ---- kernel-rules.c: a portable overlay under the kernel's rules ---- */
+/*
+ * @dtbo through the kernel's capebus_fdt_resolve() against @b's exports,
+ * then the connector's rules on targets and their properties; EXIT_OK, or
+ * EXIT_DEF after saying why (as "@src: ...").
+ */
+int kernel_rules_check(const char *src, const void *dtbo, size_t len, const struct board *b);
 
 /* ---- sysfs.c: sysfs, configfs and nvmem access ---- */
 const char *sysfs_root(void);			/* $CAPETOOL_SYSFS or /sys */

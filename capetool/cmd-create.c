@@ -239,6 +239,8 @@ int cmd_create(int argc, char **argv)
 			err("%s", dir ? "-o: a directory name, not empty or \"-\" (--eeprom-out - writes to standard output)"
 				      : "--eeprom-out: an empty file name");
 			rc = EXIT_USAGE;
+		} else if (binary_to_tty(eout)) {
+			rc = EXIT_USAGE;
 		} else {
 			rc = create_hat(argv[optind], hat_version, dt_file, custom, ncustom,
 					!dir && !eout ? "." : dir, eout);
@@ -268,6 +270,8 @@ int cmd_create(int argc, char **argv)
 		err("--eeprom-out - and --dtbo-out -: only one file can go to standard output");
 		return EXIT_USAGE;
 	}
+	if (binary_to_tty(eout) || binary_to_tty(dout))
+		return EXIT_USAGE;
 	if (!dir && !eout && !dout)
 		dir = ".";
 	if (dir && !*dir) {

@@ -300,6 +300,8 @@ int cmd_decode(int argc, char **argv)
 		err("-x: an empty file name");
 		return EXIT_USAGE;
 	}
+	if (binary_to_tty(xfile))
+		return EXIT_USAGE;
 	if (slot >= 0) {
 		path = slot_nvmem_path(slot, ctrl, NULL, &rc);
 		if (!path)

@@ -396,6 +396,7 @@ int cmd_flash(int argc, char **argv)
 	struct stat st;
 	FILE *info = stdout;
 
+	sync_outputs = true;	/* the backup: maybe all that is left of the old content */
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "s:d:fnh", opts, NULL)) != -1) {
 		switch (c) {
@@ -422,6 +423,8 @@ int cmd_flash(int argc, char **argv)
 		err("--backup: an empty file name (use --no-backup to skip the backup)");
 		return EXIT_USAGE;
 	}
+	if (binary_to_tty(backup))
+		return EXIT_USAGE;
 	if (backup && is_stdio(backup))
 		info = stderr;	/* standard output carries the backup */
 	rc = read_file(argv[optind], &img, &imglen);
@@ -669,6 +672,7 @@ int cmd_read(int argc, char **argv)
 	struct cape_image im;
 	struct stat st;
 
+	sync_outputs = true;	/* a dump of the EEPROM, kept as its backup */
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "s:d:o:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -692,6 +696,8 @@ int cmd_read(int argc, char **argv)
 		err("-o: an empty file name");
 		return EXIT_USAGE;
 	}
+	if (binary_to_tty(out))
+		return EXIT_USAGE;
 	if (slot >= 0) {
 		path = slot_nvmem_path(slot, ctrl, NULL, &rc);
 		if (!path)

@@ -44,8 +44,8 @@ static const char usage_text[] =
 	"      --svg FILE    also draw both headers to scale into FILE (SVG, for A4 or\n"
 	"                    Letter landscape, the devices of each cape named on its\n"
 	"                    pins; \"-\": standard output, instead of the text drawing)\n"
-	"      --color[=WHEN]  colour: auto (default: a terminal, NO_COLOR unset),\n"
-	"                    always or never\n"
+	"      --color[=WHEN]  colour: auto (default: a terminal, TERM not dumb,\n"
+	"                    NO_COLOR unset), always or never\n"
 	"  -h, --help        this text\n"
 	"Exit: 0 no conflict, 5 a pin conflict (the drawing shows it), 3 invalid\n"
 	"definition, 4 unreadable file, 9 no capebus in sysfs (--live).\n";
@@ -1005,15 +1005,19 @@ static int write_svg(const struct view *v, const char *path)
 
 /* ---- the command ---- */
 
+/*
+ * auto: a terminal that can show colour (TERM set, and not "dumb"), and
+ * NO_COLOR unset or empty (no-color.org).
+ */
 bool pinout_want_color(const char *when)
 {
-	const char *nc = getenv("NO_COLOR");
+	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
 
 	if (when && !strcmp(when, "always"))
 		return true;
 	if (when && !strcmp(when, "never"))
 		return false;
-	return isatty(STDOUT_FILENO) && !(nc && *nc);
+	return isatty(STDOUT_FILENO) && !(nc && *nc) && term && *term && strcmp(term, "dumb");
 }
 
 int cmd_pinout(int argc, char **argv)

@@ -29,6 +29,10 @@ static const char usage_text[] =
 	"    theirs in pinctrl-0; pins no device of the overlay uses get a group\n"
 	"    nothing names, which a bootloader leaves unmuxed (a warning names\n"
 	"    them).  The shared cape bus (I2C2) keeps the board's pinmux.\n"
+	"The overlay is refused where the kernel's connector would refuse it (its\n"
+	"own checker, capebus-fdt.c, then its rules: fragments target exported\n"
+	"names only, never a path or a raw phandle, and set nothing of a target but\n"
+	"status and what the export's target-properties allow); exit status 3.\n"
 	"The cape is refused where check refuses it alone on B, with check's words\n"
 	"and exit status (a definition's errors 3; a pin or address the board\n"
 	"holds 5; power over budget 6), and a pin the overlay uses as a GPIO must\n"
@@ -149,6 +153,8 @@ int cmd_resolve(int argc, char **argv)
 		err("-o: an empty file name");
 		return EXIT_USAGE;
 	}
+	if (binary_to_tty(out))
+		return EXIT_USAGE;
 	if (is_stdio(cape) && is_stdio(argv[optind])) {
 		err("--cape - and DTBO -: only one of them can be standard input");
 		return EXIT_USAGE;
@@ -180,6 +186,10 @@ int cmd_resolve(int argc, char **argv)
 		goto out;
 	}
 	rc = overlay_resolve(in_name(in), dtbo, len, &b, words, part, &blob, &blen, unmuxed);
+	if (rc)
+		goto out;
+	/* what the kernel would refuse, a bootloader would apply unchecked */
+	rc = kernel_rules_check(in_name(in), dtbo, len, &b);
 	if (rc)
 		goto out;
 	unmuxed_warn(in_name(cape), &b, part, unmuxed);

@@ -815,7 +815,7 @@ static void parse_props(struct dctx *c, config_setting_t *g, struct cape_dev *dv
 		}
 		if (!bad && (!strcmp(pname, "pwms") || !strcmp(pname, "interrupt-parent") ||
 			     !strcmp(pname, "interrupts-extended"))) {
-			why = "holds phandles, which a definition cannot write (a raw integer is no phandle): a PWM is a pwm device or the LCD's backlight, an interrupt's parent is the escape hatch's (overlay)";
+			why = "holds phandles, which a definition cannot write (a raw integer is no phandle): a PWM is a pwm device or the LCD's backlight, a header pin's interrupt is the device's interrupt key (interrupt = { pin = \"P9.15\"; trigger = \"falling\"; })";
 			bad = true;
 		}
 		if (!bad && !strcmp(pname, "gpio-ranges")) {
@@ -906,6 +906,81 @@ static void check_gpio_use(struct dctx *c, config_setting_t *at, const char *key
 	else
 		return;
 	derr(c, at, key, msg);
+}
+
+/*
+ * A device's interrupt from a header pin: interrupt = { pin = "P9.15";
+ * trigger = "falling"; }.  The pin is the cape's (listed in pins), muxed
+ * as its GPIO and read (an input with its receiver on): the connector's
+ * interrupt nexus maps the pin to its GPIO bank's line, which sees the pad
+ * only so.
+ */
+static void parse_interrupt(struct dctx *c, config_setting_t *g, int i, struct cape_dev *dv,
+			    const struct cape_def *d)
+{
+	static const struct { const char *name; uint32_t type; } triggers[] = {
+		{ "rising", 1 }, { "falling", 2 }, { "both", 3 }, { "high", 4 }, { "low", 8 },
+	};
+	config_setting_t *ps = str_member(g, "pin"), *ts = str_member(g, "trigger");
+	const char *name = ps ? config_setting_get_string(ps) : NULL;
+	const char *trig = ts ? config_setting_get_string(ts) : NULL;
+	const struct cape_pin *p;
+	char key[40], msg[320], why[200];
+	int idx, gm, mode;
+
+	snprintf(key, sizeof(key), "devices[%d].interrupt", i);
+	if (!name || !trig)
+		return;		/* the schema said so */
+	for (size_t k = 0; k < sizeof(triggers) / sizeof(triggers[0]); k++)
+		if (!strcmp(trig, triggers[k].name))
+			dv->irq_type = triggers[k].type;
+	if (!dv->irq_type)
+		return;		/* the schema's enum said so */
+	idx = cape_pin_index(name);
+	if (idx < 0 || cape_pin_is_ain(idx)) {
+		if (idx < 0)
+			pin_name_why(c->t, name, why, sizeof(why));
+		else
+			snprintf(why, sizeof(why), " (an analog input)");
+		snprintf(msg, sizeof(msg), "\"%s\" is not a header GPIO pin%s", name, why);
+		derr(c, ps, key, msg);
+		return;
+	}
+	p = def_pin(d, idx);
+	if (!p) {
+		snprintf(msg, sizeof(msg), "%s is not listed in pins (a cape's interrupt comes from a pin it "
+			 "declares, muxed as its GPIO, direction in)", cape_pin_names[idx]);
+		derr(c, ps, key, msg);
+		return;
+	}
+	gm = board_gpio_mode(c->t, idx);
+	mode = p->word & CAPE_PIN_MODE_MASK;
+	if (gm >= 0 && mode != gm) {
+		const char *f = board_function(c->t, idx, mode);
+
+		snprintf(msg, sizeof(msg),
+			 "the interrupt needs %s muxed as a GPIO, mode %d (%s); pins has it in mode %d%s%s%s (line %d)",
+			 cape_pin_names[idx], gm, board_function(c->t, idx, gm), mode, f ? " (" : "",
+			 f ? f : "", f ? ")" : "", p->line);
+		derr(c, ps, key, msg);
+		return;
+	}
+	if ((p->word & CAPE_PIN_DIR_MASK) == CAPE_PIN_DIR_OUT || !(p->word & CAPE_PIN_RX_ENABLE)) {
+		snprintf(msg, sizeof(msg), "the interrupt reads %s, but pins sets it as %s (line %d): "
+			 "direction = \"in\"", cape_pin_names[idx],
+			 (p->word & CAPE_PIN_DIR_MASK) == CAPE_PIN_DIR_OUT ? "an output"
+									    : "an input with its receiver disabled",
+			 p->line);
+		derr(c, ps, key, msg);
+		return;
+	}
+	for (size_t k = 0; k < dv->nprops; k++)
+		if (!strcmp(dv->props[k].name, "interrupts")) {
+			derr(c, g, key, "properties sets interrupts too: a device's interrupt is this key's");
+			return;
+		}
+	dv->irq_pin = idx;
+	dv->has_irq = true;
 }
 
 /*
@@ -1058,6 +1133,9 @@ static void parse_devices(struct dctx *c, config_setting_t *list, struct cape_de
 		props = config_setting_get_member(g, "properties");
 		if (is_type(props, CONFIG_TYPE_GROUP) || is_type(props, CONFIG_TYPE_LIST))
 			parse_props(c, props, dv, d);
+		if ((dv->type == DEV_I2C || dv->type == DEV_SPI) &&
+		    is_type(config_setting_get_member(g, "interrupt"), CONFIG_TYPE_GROUP))
+			parse_interrupt(c, config_setting_get_member(g, "interrupt"), i, dv, d);
 		if (config_setting_get_member(g, "bus-properties")) {
 			char key[40];
 

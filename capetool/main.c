@@ -56,7 +56,7 @@ static const char exit_codes[] =
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: capetool [--version] [--help] <command> [<args>]\n\nCommands:\n");
+	fprintf(f, "usage: capetool [-V|--version] [-h|--help] <command> [<args>]\n\nCommands:\n");
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(f, "  %-9s %s\n", cmds[i].name, cmds[i].summary);
 	fprintf(f, "\n'capetool <command> --help' describes a command.\n\n%s", exit_codes);
@@ -79,13 +79,24 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return EXIT_OK;
 	}
-	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") || !strcmp(argv[1], "version")) {
 		printf("capetool %s\n", CAPETOOL_VERSION);
 		return EXIT_OK;
 	}
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(cmds[i].name, argv[1]))
 			return cmds[i].fn(argc - 1, argv + 1);
-	err("'%s' is not a command; see 'capetool --help'", argv[1]);
+	{
+		const char *names[sizeof(cmds) / sizeof(cmds[0])], *near;
+
+		for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+			names[i] = cmds[i].name;
+		near = closest(argv[1], names, sizeof(cmds) / sizeof(cmds[0]));
+		if (near)
+			err("'%s' is not a command; did you mean '%s'? (see 'capetool --help')",
+			    argv[1], near);
+		else
+			err("'%s' is not a command; see 'capetool --help'", argv[1]);
+	}
 	return EXIT_USAGE;
 }

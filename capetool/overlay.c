@@ -736,6 +736,40 @@ static bool gpio_cells(struct bctx *c, const struct cape_dev *dv, struct onode *
 }
 
 /*
+ * @dv's interrupt into @n: interrupts-extended = <&bone_irq PIN TYPE>
+ * through the connector's interrupt nexus (portable), or <&gpioN LINE
+ * TYPE>, the pin's GPIO bank as its interrupt controller.
+ */
+static void add_irq(struct bctx *c, const struct cape_dev *dv, struct onode *n)
+{
+	const struct board_pin *bp = &c->b->pins[dv->irq_pin];
+	const char *pin = cape_pin_names[dv->irq_pin];
+
+	if (!bp->gpio) {
+		berr(c, dv, "board %s has no GPIO, so no interrupt, on %s", c->b->name, pin);
+		return;
+	}
+	if (c->portable) {
+		const struct board_export *e = board_irq_export(c->b);
+		char *names;
+
+		if (!e) {
+			names = board_export_list(c->b);
+			berr(c, dv, "board %s's cape connector exports no interrupt nexus for %s's "
+			     "interrupt (it exports: %s)", c->b->name, pin, names);
+			free(names);
+			return;
+		}
+		prop_ref(c->t, n, "interrupts-extended", e->name);
+		prop_append_u32(n, "interrupts-extended", (uint32_t)pin_code(dv->irq_pin));
+	} else {
+		prop_ref(c->t, n, "interrupts-extended", bp->gpio);
+		prop_append_u32(n, "interrupts-extended", (uint32_t)bp->line);
+	}
+	prop_append_u32(n, "interrupts-extended", dv->irq_type);
+}
+
+/*
  * The __overlay__ node for @target (a board label or /path): itself on a
  * board-specific overlay, its exported name on a portable one (NULL, after
  * saying so, if the connector does not export it).
@@ -992,6 +1026,8 @@ static void add_bus_dev(struct bctx *c, const struct cape_dev *dv)
 	if (dv->type == DEV_SPI)
 		prop_u32(n, "spi-max-frequency", (uint32_t)dv->max_freq);
 	add_props(c, n, dv);
+	if (dv->has_irq)
+		add_irq(c, dv, n);
 }
 
 /*
@@ -1099,6 +1135,7 @@ static void check_hatch(struct bctx *c, struct cape_def *d, size_t first_fix, un
 {
 	struct otree *t = c->t;
 	const struct board_export *ge = c->portable ? board_gpio_export(c->b) : NULL;
+	const struct board_export *ie = c->portable ? board_irq_export(c->b) : NULL;
 	const struct board *ft = board_functions(c->b);
 
 	for (size_t i = 0; i < t->root->nkids; i++) {
@@ -1257,65 +1294,102 @@ static void check_hatch(struct bctx *c, struct cape_def *d, size_t first_fix, un
 			     ch > 1 ? "" : ")");
 		free(where);
 	}
-	/* its GPIOs: pins the cape declares, muxed as GPIOs */
+	/* its GPIOs and interrupts: pins the cape declares, muxed as GPIOs */
 	for (size_t k = first_fix; k < t->nfix; k++) {
 		const struct fixup *fx = &t->fix[k];
 		const struct oprop *p = fx->label ? prop_find(fx->node, fx->prop) : NULL;
-		const struct cape_pin *cp;
+		const struct oprop *irqs = NULL;
+		bool irq = ie && fx->label && !strcmp(fx->label, ie->name);
 		char *where;
-		int idx = -1, gm, mode;
+		int idx = -1;
 
-		if (p && ge && !strcmp(fx->label, ge->name) && (size_t)fx->off + 12 > p->len) {
-			/* resolve maps <&nexus PIN FLAGS> only: refused here as there */
-			const struct oprop *irq = prop_find(fx->node, "interrupts");
-
-			where = path_of(fx->node);
-			if (!strcmp(fx->prop, "interrupt-parent") && irq && irq->len >= 8)
-				herr(c, "%s:interrupt-parent: %s is the connector's GPIO nexus, which maps "
-				     "<&%s PIN FLAGS>, not an interrupt parent: write the interrupt as "
-				     "interrupts-extended = <&%s %u %u> (PIN FLAGS), without interrupt-parent "
-				     "and interrupts", where, fx->label, fx->label, fx->label,
-				     get_cell_be(irq->val), get_cell_be(irq->val + 4));
-			else if (!strcmp(fx->prop, "interrupt-parent"))
-				herr(c, "%s:interrupt-parent: %s is the connector's GPIO nexus, which maps "
-				     "<&%s PIN FLAGS>, not an interrupt parent: write the interrupt as "
-				     "interrupts-extended = <&%s PIN FLAGS>", where, fx->label, fx->label,
-				     fx->label);
+		if (!p)
+			continue;
+		where = path_of(fx->node);
+		if (ge && !strcmp(fx->label, ge->name) &&
+		    (!strcmp(fx->prop, "interrupt-parent") || !strcmp(fx->prop, "interrupts-extended"))) {
+			/* the kernel's of_irq code finds no #interrupt-cells there */
+			if (ie)
+				herr(c, "%s:%s: %s is the connector's GPIO nexus, no interrupt controller "
+				     "(it has no #interrupt-cells), so the kernel refuses the interrupt: a header "
+				     "pin's interrupt is <&%s PIN TYPE> (interrupts-extended = <&%s 912 2>, or "
+				     "interrupt-parent = <&%s> with interrupts = <912 2>)", where, fx->prop,
+				     fx->label, ie->name, ie->name, ie->name);
 			else
-				herr(c, "%s:%s: <&%s PIN FLAGS> needs 3 cells at offset %u", where,
-				     fx->prop, fx->label, fx->off);
+				herr(c, "%s:%s: %s is the connector's GPIO nexus, no interrupt controller "
+				     "(it has no #interrupt-cells), and board %s's connector exports no "
+				     "interrupt nexus", where, fx->prop, fx->label, c->b->name);
 			free(where);
 			continue;
 		}
-		if (!p || (size_t)fx->off + 8 > p->len)
-			continue;
-		if (ge && !strcmp(fx->label, ge->name)) {
-			idx = pin_code_index(get_cell_be(p->val + fx->off + 4));
-		} else if (!c->portable) {
-			uint32_t line = get_cell_be(p->val + fx->off + 4);
-
-			for (int x = 0; x < CAPE_NPINS && idx < 0; x++)
-				if (c->b->pins[x].gpio && !strcmp(c->b->pins[x].gpio, fx->label) &&
-				    (uint32_t)c->b->pins[x].line == line)
-					idx = x;
-			if (idx < 0)
-				continue;	/* not a header pin's GPIO */
-		} else {
+		if (irq && !strcmp(fx->prop, "interrupt-parent")) {
+			/* interrupt-parent = <&bone_irq>; interrupts = <PIN TYPE>... */
+			irqs = prop_find(fx->node, "interrupts");
+			if (!irqs || !irqs->len || irqs->len % 8)
+				herr(c, "%s:interrupt-parent is %s, whose interrupts are <PIN TYPE> pairs: "
+				     "interrupts has %zu bytes", where, fx->label, irqs ? irqs->len : 0);
+		} else if ((irq || (ge && !strcmp(fx->label, ge->name))) && (size_t)fx->off + 12 > p->len) {
+			herr(c, "%s:%s: <&%s PIN %s> needs 3 cells at offset %u", where, fx->prop, fx->label,
+			     irq ? "TYPE" : "FLAGS", fx->off);
+			free(where);
 			continue;
 		}
-		where = path_of(fx->node);
-		if (idx < 0) {
-			herr(c, "%s:%s: <&%s %u ...> names no header pin (800+n for P8.n, 900+n for P9.n)",
-			     where, fx->prop, fx->label, get_cell_be(p->val + fx->off + 4));
-		} else if (!(cp = def_pin(d, idx))) {
-			herr(c, "%s:%s uses %s as a GPIO, which pins does not list: a cape's GPIOs are "
-			     "its declared pins (the kernel refuses others: threat-model.rst, Header GPIOs)",
-			     where, fx->prop, cape_pin_names[idx]);
-		} else if ((gm = board_gpio_mode(ft, idx)) >= 0 &&
-			   (mode = cp->word & CAPE_PIN_MODE_MASK) != gm) {
-			herr(c, "%s:%s uses %s as a GPIO, which needs mode %d (%s); pins has it in mode %d (line %d)",
-			     where, fx->prop, cape_pin_names[idx], gm, board_function(ft, idx, gm), mode,
-			     cp->line);
+		for (size_t o = 0; ; o += 8) {
+			const uint8_t *pin_cell = NULL, *type_cell = NULL;
+			const struct cape_pin *cp;
+			int gm, mode;
+
+			if (irqs) {
+				if (irqs->len % 8 || o + 8 > irqs->len)
+					break;
+				pin_cell = irqs->val + o;
+				type_cell = pin_cell + 4;
+			} else if (o) {
+				break;
+			} else if ((size_t)fx->off + 8 <= p->len) {
+				pin_cell = p->val + fx->off + 4;
+				type_cell = irq ? pin_cell + 4 : NULL;
+			} else {
+				break;
+			}
+			idx = -1;
+			if (irq || (ge && !strcmp(fx->label, ge->name))) {
+				idx = pin_code_index(get_cell_be(pin_cell));
+			} else if (!c->portable) {
+				uint32_t line = get_cell_be(pin_cell);
+
+				for (int x = 0; x < CAPE_NPINS && idx < 0; x++)
+					if (c->b->pins[x].gpio && !strcmp(c->b->pins[x].gpio, fx->label) &&
+					    (uint32_t)c->b->pins[x].line == line)
+						idx = x;
+				if (idx < 0)
+					break;	/* not a header pin's GPIO */
+			} else {
+				break;
+			}
+			if (type_cell) {
+				uint32_t ty = get_cell_be(type_cell);
+
+				if (ty != 1 && ty != 2 && ty != 3 && ty != 4 && ty != 8)
+					herr(c, "%s:%s: <&%s %u %u>: %u is no trigger the nexus maps (IRQ_TYPE_*: "
+					     "1 rising, 2 falling, 3 both edges, 4 high, 8 low)", where,
+					     irqs ? "interrupts" : fx->prop, fx->label, get_cell_be(pin_cell), ty, ty);
+			}
+			if (idx < 0) {
+				herr(c, "%s:%s: <&%s %u ...> names no header pin (800+n for P8.n, 900+n for P9.n)",
+				     where, irqs ? "interrupts" : fx->prop, fx->label, get_cell_be(pin_cell));
+			} else if (!(cp = def_pin(d, idx))) {
+				herr(c, "%s:%s uses %s as a%s, which pins does not list: a cape's %s are "
+				     "its declared pins (the kernel refuses others: threat-model.rst, Header "
+				     "GPIOs)", where, irqs ? "interrupts" : fx->prop, cape_pin_names[idx],
+				     irq ? "n interrupt" : " GPIO", irq ? "interrupts" : "GPIOs");
+			} else if ((gm = board_gpio_mode(ft, idx)) >= 0 &&
+				   (mode = cp->word & CAPE_PIN_MODE_MASK) != gm) {
+				herr(c, "%s:%s uses %s as a%s, which needs mode %d (%s); pins has it in mode %d (line %d)",
+				     where, irqs ? "interrupts" : fx->prop, cape_pin_names[idx],
+				     irq ? "n interrupt (its GPIO)" : " GPIO", gm, board_function(ft, idx, gm),
+				     mode, cp->line);
+			}
 		}
 		free(where);
 	}
@@ -1483,24 +1557,33 @@ static bool resolve_wants(struct rctx *r, int idx)
 	       !cape_pin_is_ain(idx) && r->b->pins[idx].conf >= 0;
 }
 
+/* The fixup (with a label) that sets @node's @prop at offset 0, or NULL. */
+static struct fixup *fixup_at(struct otree *t, struct onode *node, const char *prop)
+{
+	for (size_t i = 0; i < t->nfix; i++)
+		if (t->fix[i].label && t->fix[i].node == node && !strcmp(t->fix[i].prop, prop) &&
+		    !t->fix[i].off)
+			return &t->fix[i];
+	return NULL;
+}
+
 /*
  * A pinctrl-single group "<slug>-<what>-pins" for the pins @idx in the
- * pinmux fragment (made on first use), referenced from @user's default
- * state when @user is given.  Pins already muxed are left out.
+ * pinmux fragment (made on first use); NULL if it would be empty.  Pins
+ * already muxed are left out.
  */
-static void resolve_group(struct rctx *r, const char *what, const int *idx, size_t n,
-			  struct onode *user)
+static struct onode *resolve_group(struct rctx *r, const char *what, const int *idx, size_t n)
 {
 	struct onode *g;
 	char *name;
 	size_t used = 0;
 
 	if (!r->b->pinmux)
-		return;
+		return NULL;
 	for (size_t i = 0; i < n; i++)
 		used += resolve_wants(r, idx[i]);
 	if (!used)
-		return;
+		return NULL;
 	if (!r->pm) {
 		unsigned max = 0, k;
 		struct onode *f;
@@ -1537,21 +1620,142 @@ static void resolve_group(struct rctx *r, const char *what, const int *idx, size
 		prop_append_u32(g, "pinctrl-single,pins", w & CAPE_PIN_MODE_MASK);
 		r->muxed[idx[i]] = true;
 	}
-	if (user) {
-		if (!prop_find(user, "pinctrl-names"))
-			prop_str(user, "pinctrl-names", "default");
-		prop_local_ref(r->t, user, "pinctrl-0", g);
+	return g;
+}
+
+/*
+ * The node of the board's tree @n stands for: its fragment's target (a
+ * label, or a path) and its path below __overlay__, "i2c2:/mcp2515@0";
+ * NULL if @n is in no fragment.  Two fragments on one target hold one
+ * node twice; the overlay code merges them, and the last pinctrl-0 wins.
+ */
+static char *live_key(struct rctx *r, struct onode *n)
+{
+	struct onode *ov = n, *f;
+	const struct oprop *tp;
+	struct fixup *fx;
+	char *rel, *key;
+	size_t ol;
+
+	while (ov->parent && ov->parent->parent && ov->parent->parent->parent)
+		ov = ov->parent;
+	if (!ov->parent || !ov->parent->parent || strcmp(ov->name, "__overlay__"))
+		return NULL;
+	f = ov->parent;
+	rel = path_of(n);
+	ol = strlen(f->name) + strlen("/__overlay__") + 1;
+	if ((fx = fixup_at(r->t, f, "target")))
+		key = xasprintf("%s:%s", fx->label, rel + ol);
+	else if ((tp = prop_find(f, "target-path")) && tp->len && !tp->val[tp->len - 1])
+		key = xasprintf("%s:%s", (const char *)tp->val, rel + ol);
+	else
+		key = NULL;
+	free(rel);
+	return key;
+}
+
+/*
+ * The pins each node of the board's tree uses, across the fragments that
+ * hold it: one group for all of them, named in the pinctrl-0 of every
+ * copy of the node, so that whichever the overlay code applies last, the
+ * node's pins are muxed.
+ */
+struct pin_user {
+	char *key, *what;
+	struct onode **copies;
+	size_t ncopies;
+	int idx[CAPE_NPINS];
+	size_t n;
+};
+
+static void pin_user_add(struct pin_user **u, size_t *nu, char *key, struct onode *node,
+			 const char *what, const int *idx, size_t n)
+{
+	struct pin_user *p = NULL;
+	bool have = false;
+
+	for (size_t i = 0; key && i < *nu && !p; i++)
+		if (!strcmp((*u)[i].key, key))
+			p = &(*u)[i];
+	if (!p) {
+		*u = xrealloc(*u, (*nu + 1) * sizeof(**u));
+		p = &(*u)[(*nu)++];
+		memset(p, 0, sizeof(*p));
+		p->key = key ? key : xstrdup("");
+		p->what = xstrdup(what);
+	} else {
+		free(key);
+	}
+	for (size_t i = 0; i < p->ncopies; i++)
+		have |= p->copies[i] == node;
+	if (!have) {
+		p->copies = xrealloc(p->copies, (p->ncopies + 1) * sizeof(*p->copies));
+		p->copies[p->ncopies++] = node;
+	}
+	for (size_t i = 0; i < n; i++) {
+		bool dup = false;
+
+		for (size_t k = 0; k < p->n; k++)
+			dup |= p->idx[k] == idx[i];
+		if (!dup && p->n < CAPE_NPINS)
+			p->idx[p->n++] = idx[i];
 	}
 }
 
-/* The fixup (with a label) that sets @node's @prop at offset 0, or NULL. */
-static struct fixup *fixup_at(struct otree *t, struct onode *node, const char *prop)
+/*
+ * The header pin a nexus specifier's cells at @cells name (<PIN FLAGS>, or
+ * <PIN TYPE> for the interrupt nexus), checked: a signal pin with a GPIO
+ * on the board, muxed as that GPIO by the cape's pin word, and for an
+ * interrupt a trigger the nexus maps.  Its index, or -1 after saying why.
+ */
+static int resolve_nexus_pin(struct rctx *r, const char *where, const char *prop,
+			     const char *nexus, bool irq, const uint8_t *cells)
 {
-	for (size_t i = 0; i < t->nfix; i++)
-		if (t->fix[i].label && t->fix[i].node == node && !strcmp(t->fix[i].prop, prop) &&
-		    !t->fix[i].off)
-			return &t->fix[i];
-	return NULL;
+	uint32_t code = get_cell(cells), ty = get_cell(cells + 4);
+	int idx = pin_code_index(code);
+	const struct board *ft = board_functions(r->b);
+	int gm, mode;
+	const char *have;
+
+	if (idx < 0) {
+		rerr(r, "%s:%s: %s pin %u is no header signal pin (800+n for P8.n, "
+		     "900+n for P9.n)", where, prop, nexus, code);
+		return -1;
+	}
+	if (!r->b->pins[idx].gpio) {
+		rerr(r, "%s:%s: %s pin %u (%s): board %s has no GPIO on that pin",
+		     where, prop, nexus, code, cape_pin_names[idx], r->b->name);
+		return -1;
+	}
+	if (irq && ty != 1 && ty != 2 && ty != 3 && ty != 4 && ty != 8) {
+		rerr(r, "%s:%s: <&%s %u %u>: %u is no trigger the interrupt nexus maps (IRQ_TYPE_*: "
+		     "1 rising, 2 falling, 3 both edges, 4 high, 8 low)", where, prop, nexus, code, ty, ty);
+		return -1;
+	}
+	if (!(r->pins[idx] & CAPE_PIN_USED)) {
+		rerr(r, "%s:%s: %s is used as a%s, but the cape's pin words do not declare it: the "
+		     "kernel gives a cape only the pins it declares (threat-model.rst, Header GPIOs)",
+		     where, prop, cape_pin_names[idx], irq ? "n interrupt" : " GPIO");
+		return -1;
+	}
+	/* the cape's pin word must mux the pin as that GPIO */
+	gm = board_gpio_mode(ft, idx);
+	mode = r->pins[idx] & CAPE_PIN_MODE_MASK;
+	have = board_function(ft, idx, mode);
+	if (gm >= 0 && mode != gm) {
+		rerr(r, "%s:%s: %s is used as a%s, but the cape's pin word muxes it mode %d%s%s%s: a GPIO needs mode %d (%s)",
+		     where, prop, cape_pin_names[idx], irq ? "n interrupt" : " GPIO", mode, have ? " (" : "",
+		     have ? have : "", have ? ")" : "", gm, board_function(ft, idx, gm));
+		return -1;
+	}
+	return idx;
+}
+
+static void resolve_note_gpio(struct rctx *r, struct onode *node, int idx)
+{
+	r->gpio = xrealloc(r->gpio, (r->ngpio + 1) * sizeof(*r->gpio));
+	r->gpio[r->ngpio].node = node;
+	r->gpio[r->ngpio++].idx = idx;
 }
 
 /* Rewrite every reference to an exported name; note who uses which GPIO pin. */
@@ -1576,49 +1780,58 @@ static void resolve_refs(struct rctx *r)
 			     "export (it exports: %s): not a portable overlay", where, f->prop,
 			     f->label, r->b->name, names);
 			free(names);
-		} else if (!e->target) {
-			/* <&nexus PIN FLAGS> -> <&controller LINE FLAGS> */
-			uint32_t code;
-			int idx;
-			const struct board_pin *bp;
+		} else if (!e->target && e->irq && !strcmp(f->prop, "interrupt-parent")) {
+			/*
+			 * interrupt-parent = <&bone_irq>; interrupts = <PIN TYPE>...
+			 * -> <&gpioN>; <LINE TYPE>...: one bank for all of them
+			 */
+			struct oprop *ip = prop_find(f->node, "interrupts");
+			const char *bank = NULL;
 
-			if (!p || (size_t)f->off + 12 > p->len) {
-				rerr(r, "%s:%s: <&%s PIN FLAGS> needs 3 cells at offset %u", where,
-				     f->prop, f->label, f->off);
+			if (f->off || !ip || !ip->len || ip->len % 8) {
+				rerr(r, "%s:interrupt-parent is %s, whose interrupts are <PIN TYPE> pairs: "
+				     "interrupts has %zu bytes", where, f->label, ip ? ip->len : 0);
 				goto next;
 			}
-			code = get_cell(p->val + f->off + 4);
-			idx = pin_code_index(code);
-			if (idx < 0) {
-				rerr(r, "%s:%s: %s pin %u is no header signal pin (800+n for P8.n, "
-				     "900+n for P9.n)", where, f->prop, f->label, code);
-				goto next;
-			}
-			bp = &r->b->pins[idx];
-			if (!bp->gpio) {
-				rerr(r, "%s:%s: %s pin %u (%s): board %s has no GPIO on that pin",
-				     where, f->prop, f->label, code, cape_pin_names[idx], r->b->name);
-				goto next;
-			}
-			{
-				/* the cape's pin word must mux the pin as that GPIO */
-				const struct board *ft = board_functions(r->b);
-				int gm = board_gpio_mode(ft, idx), mode = r->pins[idx] & CAPE_PIN_MODE_MASK;
-				const char *have = board_function(ft, idx, mode);
+			for (size_t o = 0; o < ip->len; o += 8) {
+				int idx = resolve_nexus_pin(r, where, "interrupts", f->label, true,
+							    ip->val + o);
 
-				if (gm >= 0 && (r->pins[idx] & CAPE_PIN_USED) && mode != gm) {
-					rerr(r, "%s:%s: %s is used as a GPIO, but the cape's pin word muxes it mode %d%s%s%s: a GPIO needs mode %d (%s)",
-					     where, f->prop, cape_pin_names[idx], mode, have ? " (" : "",
-					     have ? have : "", have ? ")" : "", gm, board_function(ft, idx, gm));
+				if (idx < 0)
+					goto next;
+				if (bank && strcmp(bank, r->b->pins[idx].gpio)) {
+					rerr(r, "%s:interrupts: %s's pins are on GPIO banks %s and %s, which one "
+					     "interrupt-parent cannot name: write interrupts-extended = "
+					     "<&%s PIN TYPE>, ... instead", where, f->label, bank,
+					     r->b->pins[idx].gpio, f->label);
 					goto next;
 				}
+				bank = r->b->pins[idx].gpio;
 			}
-			cell(p->val + f->off + 4, (uint32_t)bp->line);
+			for (size_t o = 0; o < ip->len; o += 8) {
+				int idx = pin_code_index(get_cell(ip->val + o));
+
+				cell(ip->val + o, (uint32_t)r->b->pins[idx].line);
+				resolve_note_gpio(r, f->node, idx);
+			}
 			free(f->label);
-			f->label = xstrdup(bp->gpio);
-			r->gpio = xrealloc(r->gpio, (r->ngpio + 1) * sizeof(*r->gpio));
-			r->gpio[r->ngpio].node = f->node;
-			r->gpio[r->ngpio++].idx = idx;
+			f->label = xstrdup(bank);
+		} else if (!e->target) {
+			/* <&nexus PIN FLAGS|TYPE> -> <&controller LINE FLAGS|TYPE> */
+			int idx;
+
+			if (!p || (size_t)f->off + 12 > p->len) {
+				rerr(r, "%s:%s: <&%s PIN %s> needs 3 cells at offset %u", where,
+				     f->prop, f->label, e->irq ? "TYPE" : "FLAGS", f->off);
+				goto next;
+			}
+			idx = resolve_nexus_pin(r, where, f->prop, f->label, e->irq, p->val + f->off + 4);
+			if (idx < 0)
+				goto next;
+			cell(p->val + f->off + 4, (uint32_t)r->b->pins[idx].line);
+			free(f->label);
+			f->label = xstrdup(r->b->pins[idx].gpio);
+			resolve_note_gpio(r, f->node, idx);
 		} else if (e->target[0] == '/') {
 			/* a path: only a fragment's target can name one */
 			if (strcmp(f->prop, "target") || f->off || f->node->parent != t->root) {
@@ -1698,6 +1911,8 @@ int overlay_resolve(const char *src, const void *dtbo, size_t len, const struct 
 {
 	struct otree t = { .next_phandle = 1 };
 	struct rctx r = { .src = src, .b = b, .pins = pins, .t = &t, .slug = part_slug(part) };
+	struct pin_user *users = NULL;
+	size_t nusers = 0;
 	uint32_t maxph = 0;
 	int off, rc = EXIT_OK;
 	const char *eu;
@@ -1796,9 +2011,9 @@ int overlay_resolve(const char *src, const void *dtbo, size_t len, const struct 
 				if (x >= 0 && (!listed || match))
 					idx[n++] = x;
 			}
-			resolve_group(&r, bus->name, idx, n, ov);
+			pin_user_add(&users, &nusers, live_key(&r, ov), ov, bus->name, idx, n);
 		}
-		/* GPIO users: the node holding gpios, or the gpio-leds/-keys parent of an entry */
+		/* GPIO and interrupt users: the node holding them, or the gpio-leds/-keys parent of an entry */
 		for (size_t i = 0; i < r.ngpio; i++) {
 			struct onode *u = r.gpio[i].node;
 			const char *what;
@@ -1806,17 +2021,22 @@ int overlay_resolve(const char *src, const void *dtbo, size_t len, const struct 
 
 			if (!prop_find(u, "compatible") && u->parent && prop_find(u->parent, "compatible"))
 				u = u->parent;
-			n = 0;
-			for (size_t k = i; k < r.ngpio; k++) {
-				struct onode *v = r.gpio[k].node;
-
-				if (v == u || v->parent == u)
-					idx[n++] = r.gpio[k].idx;
-			}
 			what = u->name;
 			if (!strncmp(what, r.slug, sl) && what[sl] == '-' && what[sl + 1])
 				what += sl + 1;
-			resolve_group(&r, what, idx, n, u);
+			pin_user_add(&users, &nusers, live_key(&r, u), u, what, &r.gpio[i].idx, 1);
+		}
+		/* one group per node of the board's tree, named by every copy of it */
+		for (size_t i = 0; i < nusers; i++) {
+			struct onode *g = resolve_group(&r, users[i].what, users[i].idx, users[i].n);
+
+			for (size_t k = 0; g && k < users[i].ncopies; k++) {
+				struct onode *u = users[i].copies[k];
+
+				if (!prop_find(u, "pinctrl-names"))
+					prop_str(u, "pinctrl-names", "default");
+				prop_local_ref(&t, u, "pinctrl-0", g);
+			}
 		}
 		/* the rest: a group no device names (pinctrl-single applies it to none) */
 		n = 0;
@@ -1826,8 +2046,14 @@ int overlay_resolve(const char *src, const void *dtbo, size_t len, const struct 
 				if (unmuxed && b->pinmux)
 					unmuxed[i] = true;
 			}
-		resolve_group(&r, "other", idx, n, NULL);
+		resolve_group(&r, "other", idx, n);
 	}
+	for (size_t i = 0; i < nusers; i++) {
+		free(users[i].key);
+		free(users[i].what);
+		free(users[i].copies);
+	}
+	free(users);
 	if (r.errors)
 		rc = EXIT_DEF;
 	else

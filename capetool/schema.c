@@ -334,15 +334,38 @@ static void validate_group(struct vctx *c, config_setting_t *set, const char *pa
 	}
 }
 
+/*
+ * The compiled-in schemas, each parsed once per run (a create reads two
+ * profiles and a definition: parsing the schema text every time was a
+ * third of its time), kept until exit.
+ */
+static struct schema *schema_cached(const char *schema_text)
+{
+	static struct { const char *text; struct schema s; } cache[2];
+
+	for (size_t i = 0; i < sizeof(cache) / sizeof(cache[0]); i++) {
+		if (cache[i].text == schema_text)
+			return &cache[i].s;
+		if (!cache[i].text) {
+			if (schema_open(&cache[i].s, schema_text))
+				return NULL;
+			cache[i].text = schema_text;
+			return &cache[i].s;
+		}
+	}
+	return NULL;	/* a third schema: internal error, said by the caller */
+}
+
 int schema_validate(const char *schema_text, const char *file, config_setting_t *root)
 {
-	struct schema s;
-	struct vctx c = { &s, file, 0 };
+	struct schema *s = schema_cached(schema_text);
+	struct vctx c = { s, file, 0 };
 
-	if (schema_open(&s, schema_text))
+	if (!s) {
+		err("internal: schema: no room for another schema");
 		return -1;
-	validate_group(&c, root, "", config_lookup(&s.cfg, "fields"), NULL);
-	config_destroy(&s.cfg);
+	}
+	validate_group(&c, root, "", config_lookup(&s->cfg, "fields"), NULL);
 	return c.errors;
 }
 

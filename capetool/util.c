@@ -88,6 +88,18 @@ bool is_stdio(const char *path)
 	return !strcmp(path, "-");
 }
 
+/*
+ * "-" for an output of bytes (an image, an overlay) while standard output is
+ * a terminal: refused, saying so (clig.dev: binary is no terminal's).
+ */
+bool binary_to_tty(const char *path)
+{
+	if (!path || !is_stdio(path) || !isatty(STDOUT_FILENO))
+		return false;
+	err("refusing to write binary data to a terminal: give a file (-o FILE) or redirect standard output");
+	return true;
+}
+
 const char *in_name(const char *path)
 {
 	return is_stdio(path) ? "<stdin>" : path;
@@ -199,9 +211,12 @@ static int write_fd(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+bool sync_outputs;
+
 /*
  * Write @buf to a new temporary file next to @path (same directory, so the
- * rename cannot cross file systems), flushed to disk; *tmp is its name.
+ * rename cannot cross file systems), flushed to disk if sync_outputs is
+ * set; *tmp is its name.
  * Nobody ever sees a partial @path: commit_file() renames it into place.
  * A symlink's target is replaced, not the link; a device, FIFO or other
  * non-regular file (/dev/stdout) is written in place (*tmp stays NULL),
@@ -258,7 +273,7 @@ int stage_file(const char *path0, const void *buf, size_t len, char **tmp)
 		p += w;
 		len -= (size_t)w;
 	}
-	if (fsync(fd))
+	if (sync_outputs && fsync(fd))
 		goto fail;
 	if (close(fd)) {
 		fd = -1;

@@ -27,7 +27,7 @@ set -uo pipefail
 # floor when tests are added; lower it only in the commit that removes tests.
 STAGE_FLOORS='
 tooling    67
-host       364
+host       376
 fuzz-kernel 12
 build      1
 checkpatch 15

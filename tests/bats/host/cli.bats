@@ -126,3 +126,63 @@ load helpers
 	[ "$status" -eq 2 ]
 	[[ "$output" == *'unknown board "nosuchthing"; known boards:'* ]]
 }
+
+@test "-V prints the version, as --version does (clig.dev)" {
+	run ct -V
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ ^capetool\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+	[ "$output" = "$(ct --version)" ]
+	run ct --help
+	[[ "$output" == *"usage: capetool [-V|--version] [-h|--help]"* ]]
+}
+
+@test "a misspelled command gets a did-you-mean; one like none gets none" {
+	run ct creat "$DEFS/weather.cape"
+	[ "$status" -eq 2 ]
+	[ "$output" = "capetool: 'creat' is not a command; did you mean 'create'? (see 'capetool --help')" ]
+	run ct resolv
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"did you mean 'resolve'?"* ]]
+	run ct frobnicate
+	[ "$status" -eq 2 ]
+	[[ "$output" != *"did you mean"* ]]
+}
+
+@test "binary data to a terminal is refused, saying to give a file (exit 2, nothing written); to a pipe it is written" {
+	cd "$BATS_TEST_TMPDIR"
+	def=$DEFS/bone/bborg-relay.cape
+	ct create "$def" -b beaglebone-black -o o >/dev/null
+	for cmd in "create $def --eeprom-out -" "create $def --dtbo-out -" \
+		   "resolve -b beaglebone-black -c $def o/BBORG_RELAY-00A2.dtbo -o -" \
+		   "decode -x - o/BBORG_RELAY-00A2.eeprom" "read --device o/BBORG_RELAY-00A2.eeprom -o -"; do
+		# script(1) gives capetool a terminal for standard output
+		run script -qec "'$CAPETOOL' $cmd" /dev/null
+		echo "$cmd: $output"
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"capetool: refusing to write binary data to a terminal: give a file (-o FILE) or redirect standard output"* ]]
+		[[ "$output" != *$'\xd0\x0d\xfe\xed'* ]]
+	done
+	ct resolve -b beaglebone-black -c "$def" o/BBORG_RELAY-00A2.dtbo -o - > piped.dtbo
+	ct resolve -b beaglebone-black -c "$def" o/BBORG_RELAY-00A2.dtbo -o r.dtbo >/dev/null
+	cmp piped.dtbo r.dtbo
+	[ "$(ct create "$def" --eeprom-out - | head -c 4 | od -An -tx1 | tr -d ' ')" = aa5533ee ]
+}
+
+@test "--board NAME.board without a '/' is that file, as ./NAME.board is; other names are profiles" {
+	cd "$BATS_TEST_TMPDIR"
+	sed 's/^name = "beaglebone-black";/name = "my-bone";/' "$TOP/schemas/boards/beaglebone-black.board" > my.board
+	run ct check --board my.board "$DEFS/weather.cape"
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"(board my-bone)"* ]]
+	[ "$output" = "$(ct check --board ./my.board "$DEFS/weather.cape")" ]
+	# a .board name that is no file: said as a file, exit 4
+	run ct check --board nothere.board "$DEFS/weather.cape"
+	[ "$status" -eq 4 ]
+	[[ "$output" == *"nothere.board: cannot read board profile"* ]]
+	# a profile's name is the profile, whatever the directory holds
+	cp my.board beaglebone-black
+	run ct check --board beaglebone-black "$DEFS/weather.cape"
+	[[ "$output" == *"(board beaglebone-black)"* ]]
+}

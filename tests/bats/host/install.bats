@@ -62,3 +62,28 @@ complete_words() {
 	run complete_words create x.cape --board ""
 	[[ "$output" == *beaglebone-black* && "$output" == *qemu-vexpress* ]]
 }
+
+@test "the completion offers the values of --format= and --color=, whether bash splits the word at '=' or not" {
+	run complete_words decode --format = ""
+	[ "$(echo $output)" = "text json cape eepdump" ]
+	run complete_words decode --format = j
+	[ "$output" = json ]
+	# COMP_WORDBREAKS without '=': one word, completed whole
+	run complete_words decode --format=
+	[ "$(echo $output)" = "--format=text --format=json --format=cape --format=eepdump" ]
+	run complete_words pinout --color=a
+	[ "$(echo $output)" = "--color=auto --color=always" ]
+	run complete_words pinout --color ""
+	[ "$(echo $output)" = "auto always never" ]
+}
+
+@test "the man page's FILES section renders each path whole, its variable parts in italics (man -l)" {
+	MANWIDTH=80 run man -l "$O/man/capetool.1"
+	[ "$status" -eq 0 ]
+	files=$(sed -n '/^FILES/,/^EXAMPLES/p' <<< "$output")
+	echo "$files"
+	[[ "$files" == *"/sys/class/capebus/ctrl/slotN/"* ]]
+	[[ "$files" == *"/sys/bus/capebus/devices/cape/"* ]]
+	[[ "$files" == *"/sys/kernel/config/capebus/ctrl/capes/name/"* ]]
+	[[ "$files" != *"capebus/ ctrl"* ]]
+}

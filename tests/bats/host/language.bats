@@ -504,30 +504,47 @@ CAPE
 	[[ "$output" == *'properties.gpio-sck: is a GPIO property'* ]]
 }
 
-@test "an escape hatch's interrupt-parent = <&bone_gpio> is refused by check and create, as resolve refuses it; interrupts-extended passes all three (user test 26, defect 2)" {
+@test "an escape hatch's interrupt through bone_gpio (no #interrupt-cells: the kernel refuses it) is refused by check and create, pointing at bone_irq; <&bone_irq 912 2> passes all three (user test 26, defect 2)" {
 	cd "$BATS_TEST_TMPDIR"
 	pins='{ pin = "P9.22"; mode = "spi0_sclk"; direction = "in"; }, { pin = "P9.21"; mode = "spi0_d0"; direction = "in"; },
 	      { pin = "P9.18"; mode = "spi0_d1"; direction = "in"; }, { pin = "P9.17"; mode = "spi0_cs0"; direction = "in"; },
 	      { pin = "P9.12"; mode = "gpio"; direction = "in"; pull = "up"; }'
-	hatch IRQ "$pins" '&bone_spi_0 { #address-cells = <1>; #size-cells = <0>; status = "okay";
-		can@0 { compatible = "microchip,mcp2515"; reg = <0>; interrupt-parent = <&bone_gpio>; interrupts = <912 2>; }; };'
-	run ct check -b beaglebone-black IRQ.cape
+	for irq in 'interrupt-parent = <&bone_gpio>; interrupts = <912 2>;' 'interrupts-extended = <&bone_gpio 912 2>;'; do
+		hatch IRQ "$pins" "&bone_spi_0 { #address-cells = <1>; #size-cells = <0>; status = \"okay\";
+			can@0 { compatible = \"microchip,mcp2515\"; reg = <0>; $irq }; };"
+		run ct check -b beaglebone-black IRQ.cape
+		echo "$output"
+		no_sanitizer_report
+		[ "$status" -eq 3 ]
+		[[ "$output" == *"IRQ.cape:5: overlay ./IRQ.dtso: /fragment@0/__overlay__/can@0:interrupt"*": bone_gpio is the connector's GPIO nexus, no interrupt controller (it has no #interrupt-cells), so the kernel refuses the interrupt: a header pin's interrupt is <&bone_irq PIN TYPE> (interrupts-extended = <&bone_irq 912 2>, or interrupt-parent = <&bone_irq> with interrupts = <912 2>)"* ]]
+		run ct create -b beaglebone-black IRQ.cape -o o
+		[ "$status" -eq 3 ]
+		[[ "$output" == *"IRQ.cape:5: overlay ./IRQ.dtso: "*"<&bone_irq PIN TYPE>"* ]]
+		[ ! -e o/IRQ-00A0.dtbo ]
+	done
+	# the kernel's forms (overlays-and-pins.rst): accepted by all three,
+	# resolved to P9.12's bank and line (gpio1 28) as the interrupt
+	# controller, and P9.12 muxed for the device
+	for irq in 'interrupts-extended = <&bone_irq 912 2>;' 'interrupt-parent = <&bone_irq>; interrupts = <912 2>;'; do
+		hatch IRQX "$pins" "&bone_spi_0 { #address-cells = <1>; #size-cells = <0>; status = \"okay\";
+			can@0 { compatible = \"microchip,mcp2515\"; reg = <0>; $irq }; };"
+		run ct check -b beaglebone-black IRQX.cape
+		echo "$output"
+		[ "$status" -eq 0 ]
+		rm -rf o
+		ct create -b beaglebone-black IRQX.cape -o o >/dev/null
+		ct resolve -b beaglebone-black -c IRQX.cape o/IRQX-00A0.dtbo -o r.dtbo >/dev/null
+		dtc -q -I dtb -O dts r.dtbo > r.dts
+		grep -Eq 'interrupts-extended = <0xffffffff 0x1c 0x02>;|interrupts = <0x1c 0x02>;' r.dts
+		[ "$(fdtget r.dtbo /__fixups__ gpio1)" = "/fragment@0/__overlay__/can@0:${irq%% =*}:0" ]
+		grep -q '0x78 0x30 0x07' r.dts
+	done
+	# a pin the cape does not declare, and IRQ_TYPE_NONE, are refused
+	hatch IRQN "$pins" '&bone_spi_0 { #address-cells = <1>; #size-cells = <0>; status = "okay";
+		can@0 { compatible = "microchip,mcp2515"; reg = <0>; interrupts-extended = <&bone_irq 915 0>; }; };'
+	run ct check -b beaglebone-black IRQN.cape
 	echo "$output"
-	no_sanitizer_report
 	[ "$status" -eq 3 ]
-	[[ "$output" == *"IRQ.cape:5: overlay ./IRQ.dtso: /fragment@0/__overlay__/can@0:interrupt-parent: bone_gpio is the connector's GPIO nexus, which maps <&bone_gpio PIN FLAGS>, not an interrupt parent: write the interrupt as interrupts-extended = <&bone_gpio 912 2> (PIN FLAGS)"* ]]
-	run ct create -b beaglebone-black IRQ.cape -o o
-	echo "$output"
-	[ "$status" -eq 3 ]
-	[[ "$output" == *"IRQ.cape:5: overlay ./IRQ.dtso: "*"interrupts-extended = <&bone_gpio 912 2>"* ]]
-	[ ! -e o/IRQ-00A0.dtbo ]
-	# the form resolve maps: accepted by all three
-	hatch IRQX "$pins" '&bone_spi_0 { #address-cells = <1>; #size-cells = <0>; status = "okay";
-		can@0 { compatible = "microchip,mcp2515"; reg = <0>; interrupts-extended = <&bone_gpio 912 2>; }; };'
-	run ct check -b beaglebone-black IRQX.cape
-	echo "$output"
-	[ "$status" -eq 0 ]
-	ct create -b beaglebone-black IRQX.cape -o o >/dev/null
-	ct resolve -b beaglebone-black -c IRQX.cape o/IRQX-00A0.dtbo -o r.dtbo >/dev/null
-	dtc -q -I dtb -O dts r.dtbo | grep -q 'interrupts-extended = <0xffffffff 0x1c 0x02>;'
+	[[ "$output" == *"can@0:interrupts-extended: <&bone_irq 915 0>: 0 is no trigger the nexus maps"* ]]
+	[[ "$output" == *"can@0:interrupts-extended uses P9.15 as an interrupt, which pins does not list"* ]]
 }

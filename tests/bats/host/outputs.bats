@@ -161,3 +161,23 @@ no_temp_files() {
 	[ "$(cat p.svg)" = previous ]
 	no_temp_files .
 }
+
+@test "create and resolve leave their outputs to the page cache, as dtc does (no fsync); read's dump is flushed to disk (strace)" {
+	command -v strace >/dev/null || skip "no strace"
+	cd "$BATS_TEST_TMPDIR"
+	def=$DEFS/bone/bborg-relay.cape
+	run strace -f -e trace=fsync,fdatasync,sync,syncfs "$CAPETOOL_RELEASE" create "$def" -b beaglebone-black -o o
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -s o/BBORG_RELAY-00A2.dtbo ]
+	[[ "$output" != *sync* ]]
+	run strace -f -e trace=fsync,fdatasync,sync,syncfs "$CAPETOOL_RELEASE" resolve -b beaglebone-black -c "$def" o/BBORG_RELAY-00A2.dtbo -o r.dtbo
+	[ "$status" -eq 0 ]
+	[[ "$output" != *sync* ]]
+	# a dump of an EEPROM may be all that is left of its content
+	run strace -f -e trace=fsync "$CAPETOOL_RELEASE" read --device o/BBORG_RELAY-00A2.eeprom -o dump.bin
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"fsync("* ]]
+	cmp dump.bin o/BBORG_RELAY-00A2.eeprom
+}

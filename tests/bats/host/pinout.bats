@@ -104,6 +104,19 @@ CAPE
 	[ "$status" -eq 2 ]
 }
 
+@test "no colour on a terminal that cannot show it: TERM=dumb, or no TERM (clig.dev); --color=always still colours" {
+	TERM=dumb run script -qec "'$CAPETOOL' pinout --board beaglebone-black '$DEFS/weather.cape'" /dev/null
+	[[ "$output" == *"A gpio0_23 m7 out"* ]]
+	[[ "$output" != *$'\e['* ]]
+	run env -u TERM script -qec "'$CAPETOOL' pinout --board beaglebone-black '$DEFS/weather.cape'" /dev/null
+	[[ "$output" == *"A gpio0_23 m7 out"* ]]
+	[[ "$output" != *$'\e['* ]]
+	TERM=xterm run script -qec "'$CAPETOOL' pinout --board beaglebone-black '$DEFS/weather.cape'" /dev/null
+	[[ "$output" == *$'\e[32mA gpio0_23 m7 out\e[0m'* ]]
+	TERM=dumb run script -qec "'$CAPETOOL' pinout --color=always --board beaglebone-black '$DEFS/weather.cape'" /dev/null
+	[[ "$output" == *$'\e[32mA gpio0_23 m7 out\e[0m'* ]]
+}
+
 @test "--json is valid JSON with every pin, its claims and the conflicts" {
 	ct pinout --json --board beaglebone-black "$DEFS/weather.cape" "$DEFS/weather-conflict.cape" \
 		> "$BATS_TEST_TMPDIR/p.json" || [ $? -eq 5 ]

@@ -171,6 +171,155 @@ D
 	[ "$(fdtget "$BATS_TEST_TMPDIR/all.dtb" /buzzer gpios)" = "$(fdtget "$BATS_TEST_TMPDIR/all.dtb" "$gpio1" phandle) 28 0" ]
 }
 
+@test "an MCP23017 with its interrupt on P9.15 (the interrupt key): check, create writes <&bone_irq 915 8>, resolve <&gpio1 16 8> with P9.15 muxed for it, and it applies to am335x-boneblack.dtb" {
+	def=$FIX/defs/mcp23017-irq.cape
+	run ct check --board beaglebone-black "$def"
+	no_sanitizer_report
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	out=$BATS_TEST_TMPDIR/out
+	r=$(resolved "$def" "$out")
+	p=$out/CB-MCP23017-00A0.dtbo
+	dtc_clean "$p"
+	# (not dtc_clean "$r": dtc 1.6 reading it as a .dtb checks its
+	# __local_fixups__/.../mcp23017@20 as a device node, without reg)
+	# portable: the connector's interrupt nexus, P9.15 = 915, IRQ_TYPE_LEVEL_LOW
+	[ "$(fdtget -t x "$p" /fragment@0/__overlay__/mcp23017@20 interrupts-extended)" = "ffffffff 393 8" ]
+	[ "$(fdtget "$p" /__fixups__ bone_irq)" = "/fragment@0/__overlay__/mcp23017@20:interrupts-extended:0" ]
+	[ "$(fdtget "$p" / exclusive-use)" = P9.15 ]
+	# resolved: P9.15 is gpio1_16, the bank its interrupt controller
+	[ "$(fdtget -t x "$r" /fragment@0/__overlay__/mcp23017@20 interrupts-extended)" = "ffffffff 10 8" ]
+	[ "$(fdtget "$r" /__fixups__ gpio1)" = "/fragment@0/__overlay__/mcp23017@20:interrupts-extended:0" ]
+	# and its pad (gpmc_a0, 0x40) muxed as a GPIO input with pull-up, for the device
+	g=$(fdtget "$r" /fragment@0/__overlay__/mcp23017@20 pinctrl-0)
+	[ "$(fdtget -t x "$r" /fragment@1/__overlay__/cb-mcp23017-mcp23017-20-pins pinctrl-single,pins)" = "40 30 7" ]
+	[ "$(fdtget "$r" /fragment@1/__overlay__/cb-mcp23017-mcp23017-20-pins phandle)" = "$g" ]
+	need_base_dtb bbb.dtb
+	run fdtoverlay -i "$BASE_DTBS/bbb.dtb" -o "$BATS_TEST_TMPDIR/all.dtb" "$r"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	all=$BATS_TEST_TMPDIR/all.dtb
+	gpio1=$(fdtget "$BASE_DTBS/bbb.dtb" /__symbols__ gpio1)
+	i2c2=$(fdtget "$BASE_DTBS/bbb.dtb" /__symbols__ i2c2)
+	[ "$(fdtget "$all" "$i2c2/mcp23017@20" interrupts-extended)" = "$(fdtget "$all" "$gpio1" phandle) 16 8" ]
+	# the bank is the interrupt controller the specifier needs: two cells
+	fdtget "$all" "$gpio1" interrupt-controller >/dev/null
+	[ "$(fdtget "$all" "$gpio1" '#interrupt-cells')" = 2 ]
+}
+
+@test "a device's interrupt: its pin declared, muxed as a GPIO and an input, else refused at its line; interrupts beside it, interrupts-extended in properties refused" {
+	cd "$BATS_TEST_TMPDIR"
+	base=$FIX/defs/mcp23017-irq.cape
+	sed 's/{ pin = "P9.15"; trigger/{ pin = "P9.12"; trigger/' "$base" > a.cape
+	run ct check -b beaglebone-black a.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"a.cape:16: devices[0].interrupt: P9.12 is not listed in pins (a cape's interrupt comes from a pin it declares, muxed as its GPIO, direction in)"* ]]
+	sed 's/mode = "gpio"; direction = "in"/mode = 0; direction = "in"/' "$base" > b.cape
+	run ct check -b beaglebone-black b.cape
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"b.cape:16: devices[0].interrupt: the interrupt needs P9.15 muxed as a GPIO, mode 7 (gpio1_16); pins has it in mode 0 (gpmc_a0) (line 12)"* ]]
+	sed 's/direction = "in"/direction = "out"/' "$base" > c.cape
+	run ct check -b beaglebone-black c.cape
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"c.cape:16: devices[0].interrupt: the interrupt reads P9.15, but pins sets it as an output (line 12)"* ]]
+	sed 's/trigger = "low"/trigger = "sideways"/' "$base" > d.cape
+	run ct check -b beaglebone-black d.cape
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"trigger"* ]]
+	sed 's/("#interrupt-cells", 2)/("#interrupt-cells", 2), ("interrupts", [16, 8])/' "$base" > e.cape
+	run ct check -b beaglebone-black e.cape
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"devices[0].interrupt: properties sets interrupts too"* ]]
+	sed 's/("#interrupt-cells", 2)/("#interrupt-cells", 2), ("interrupts-extended", [1, 16, 8])/' "$base" > f.cape
+	run ct check -b beaglebone-black f.cape
+	[ "$status" -eq 3 ]
+	[[ "$output" == *'properties.interrupts-extended: holds phandles'*'interrupt = { pin = "P9.15"; trigger = "falling"; }'* ]]
+}
+
+@test "resolve refuses what the kernel refuses (red team): a node at /, bootargs in /chosen, a raw target = <1>, an edit of the board's i2c2, a root node that is no fragment; nothing written (exit 3)" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'eeprom = { board-name = "Bad"; version = "00A0"; manufacturer = "M"; part-number = "BAD"; };\n' > bad.cape
+	cat > bad.dtso <<'D'
+/dts-v1/;
+/plugin/;
+&{/} { evil { compatible = "gpio-leds"; }; };
+&{/chosen} { bootargs = "init=/bin/sh"; };
+/ { fragment@9 { target = <1>; __overlay__ { foo { compatible = "x"; }; }; }; };
+&bone_i2c_2 { clock-frequency = <10>; };
+D
+	dtc -q -I dts -O dtb -o bad.dtbo bad.dtso
+	run ct resolve -b beaglebone-black -c bad.cape bad.dtbo -o r.dtbo
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[ ! -e r.dtbo ]
+	[[ "$output" == *"bad.dtbo: fragment@0 targets a path (target-path), not a name board beaglebone-black's cape connector exports: the kernel refuses it"* ]]
+	[[ "$output" == *"bad.dtbo: fragment@1 targets a path (target-path)"* ]]
+	[[ "$output" == *"bad.dtbo: fragment@9 targets a raw phandle (<1>), not through a name board beaglebone-black's cape connector exports: the kernel refuses it"* ]]
+	[[ "$output" == *"bad.dtbo: fragment@2 sets clock-frequency of bone_i2c_2 (i2c2), a node of the board's"*"(threat-model.rst, Add only)"* ]]
+	# the kernel's own checker (capebus-fdt.c): a root node that is no fragment
+	printf '/dts-v1/;\n/plugin/;\n/ { evil { compatible = "x"; }; };\n' > root.dtso
+	dtc -q -I dts -O dtb -o root.dtbo root.dtso
+	run ct resolve -b beaglebone-black -c bad.cape root.dtbo -o r.dtbo
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[ ! -e r.dtbo ]
+	[[ "$output" == *"root.dtbo: the kernel refuses this overlay (capebus-fdt.c, against board beaglebone-black's exports): node evil at the root is not a fragment"* ]]
+	# a property a UART's target-properties does not list, on the UART it enables
+	printf '/dts-v1/;\n/plugin/;\n&bone_uart_4 { status = "okay"; current-speed = <9600>; };\n' > u.dtso
+	dtc -q -I dts -O dtb -o u.dtbo u.dtso
+	run ct resolve -b beaglebone-black -c bad.cape u.dtbo -o r.dtbo
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"u.dtbo: fragment@0 sets current-speed of bone_uart_4 (uart4), which the connector does not let capes set (its target-properties): the kernel refuses it"* ]]
+	# and what it lets a cape set there passes (BB-UART4-RS485's)
+	printf '/dts-v1/;\n/plugin/;\n&bone_uart_4 { status = "okay"; rs485-rts-delay = <0 0>; };\n' > u.dtso
+	dtc -q -I dts -O dtb -o u.dtbo u.dtso
+	run ct resolve -b beaglebone-black -c bad.cape u.dtbo -o r.dtbo
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
+@test "one node in two fragments (a device's reset GPIO from the definition, its interrupt from the hatch): one group with both pins, named by both copies, so the applied node muxes P9.12 and P9.15" {
+	cd "$BATS_TEST_TMPDIR"
+	cat > two.dtso <<'D'
+/dts-v1/;
+/plugin/;
+&bone_spi_0 { #address-cells = <1>; #size-cells = <0>; mcp2515@0 { interrupts-extended = <&bone_irq 912 2>; }; };
+D
+	cat > two.cape <<'D'
+eeprom = { board-name = "CAN"; version = "00A0"; manufacturer = "M"; part-number = "TWO"; };
+pins = ( { pin = "P9.22"; mode = "spi0_sclk"; direction = "in"; }, { pin = "P9.21"; mode = "spi0_d0"; direction = "in"; },
+         { pin = "P9.18"; mode = "spi0_d1"; direction = "out"; }, { pin = "P9.17"; mode = "spi0_cs0"; direction = "out"; },
+         { pin = "P9.12"; mode = "gpio"; direction = "in"; pull = "up"; },
+         { pin = "P9.15"; mode = "gpio"; direction = "out"; } );
+devices = ( { type = "spi"; bus = "spi0"; cs = 0; compatible = "microchip,mcp2515"; max-frequency = 10000000;
+              properties = { reset-gpios = { pin = "P9.15"; }; }; } );
+overlay = "two.dtso";
+D
+	r=$(resolved two.cape out)
+	no_sanitizer_report
+	# two copies of mcp2515@0 on spi0, each naming the same group
+	a=$(fdtget "$r" /fragment@0/__overlay__/mcp2515@0 pinctrl-0)
+	b=$(fdtget "$r" /fragment@1/__overlay__/mcp2515@0 pinctrl-0)
+	[ "$a" = "$b" ]
+	[ "$(fdtget -t x "$r" /fragment@2/__overlay__/two-mcp2515-0-pins pinctrl-single,pins)" = "78 30 7 40 8 7" ]
+	[ "$(fdtget "$r" /fragment@2/__overlay__/two-mcp2515-0-pins phandle)" = "$a" ]
+	# applied, the node's one pinctrl-0 muxes both pins
+	need_base_dtb bbb.dtb
+	fdtoverlay -i "$BASE_DTBS/bbb.dtb" -o all.dtb "$r"
+	spi0=$(fdtget "$BASE_DTBS/bbb.dtb" /__symbols__ spi0)
+	ph=$(fdtget all.dtb "$spi0/mcp2515@0" pinctrl-0)
+	found=
+	for n in $(fdtget -l all.dtb "$(fdtget "$BASE_DTBS/bbb.dtb" /__symbols__ am33xx_pinmux)"); do
+		p=$(fdtget "$BASE_DTBS/bbb.dtb" /__symbols__ am33xx_pinmux)/$n
+		[ "$(fdtget all.dtb "$p" phandle 2>/dev/null)" = "$ph" ] && found=$p
+	done
+	[ -n "$found" ]
+	[ "$(fdtget -t x all.dtb "$found" pinctrl-single,pins)" = "78 30 7 40 8 7" ]
+}
+
 @test "what is not a portable overlay for the board is refused, naming it (exit 3)" {
 	cape=$DEFS/bone/bborg-relay.cape
 	# a name the connector does not export: a board-specific overlay
@@ -259,7 +408,7 @@ EOF
 		"$TOP/schemas/boards/beaglebone-black.board" > "$b"
 	run ct check -b "$b" "$DEFS/bone/bborg-relay.cape"
 	[ "$status" -eq 3 ]
-	[[ "$output" == *"exports: bone_gpio needs either a target or gpio-map = true"* ]]
+	[[ "$output" == *"exports: bone_gpio needs one of a target, gpio-map = true or interrupt-map = true"* ]]
 }
 
 @test "resolve: usage errors exit 2, unreadable files 4, and a failed write leaves the old output" {

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capetool: a portable cape overlay held against the kernel's rules before
+ * resolve turns it into one for the board's own tree, where a bootloader
+ * applies it and nothing checks it.
+ *
+ * The overlay goes through the kernel's own parser and resolver,
+ * capebus_fdt_resolve() of kernel/drivers/capebus/capebus-fdt.c, built
+ * unmodified against the userspace shim of tests/fuzz/kernel (as the
+ * fuzzers and bone-connector-check build it), resolving its references
+ * through the board profile's exports.  Then the connector's rules on what
+ * it resolved to, as bone-connector-check applies them: every fragment
+ * targets a cape target (an export that names a node, not a nexus; no
+ * target-path, no raw phandle), sets no property of its target but status
+ * (taken out by the resolver), #address-cells and #size-cells (on an I2C
+ * or SPI bus, equal to the bus's: 1 and 0), and, on a target it enables,
+ * the properties the export's target-properties lists.
+ *
+ * Not checked here, as the board profile does not know them: the
+ * connector's cape-platform-compatibles (which platform devices a cape may
+ * add), and #address-cells/#size-cells of targets other than I2C and SPI
+ * buses.
+ */
+#include <errno.h>
+#include <libfdt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "capetool.h"
+
+/*
+ * capebus-fdt.h takes u32 from the kernel's <linux/types.h>; the uapi one
+ * this build finds has only __u32.
+ */
+typedef uint32_t u32;
+#include "../kernel/drivers/capebus/capebus-fdt.h"
+
+/*
+ * Export i stands for phandle EXPORT_PHANDLE + i: far above the overlay's
+ * own, which the resolver renumbers 1..n.
+ */
+#define EXPORT_PHANDLE	0x40000000u
+
+static int lookup(void *ctx, const char *name, uint32_t *phandle)
+{
+	const struct board *b = ctx;
+
+	for (size_t i = 0; i < b->nexports; i++)
+		if (!strcmp(b->exports[i].name, name)) {
+			*phandle = EXPORT_PHANDLE + (uint32_t)i;
+			return 0;
+		}
+	return -ENOENT;
+}
+
+static const struct board_export *export_of(const struct board *b, uint32_t phandle)
+{
+	if (phandle < EXPORT_PHANDLE || phandle - EXPORT_PHANDLE >= b->nexports)
+		return NULL;
+	return &b->exports[phandle - EXPORT_PHANDLE];
+}
+
+/* The I2C or SPI bus @e names, whose #address-cells is 1 and #size-cells 0. */
+static bool addressed_bus(const struct board *b, const struct board_export *e)
+{
+	for (size_t i = 0; e->target && i < b->nbuses; i++)
+		if (!strcmp(b->buses[i].label, e->target) &&
+		    (!strcmp(b->buses[i].type, "i2c") || !strcmp(b->buses[i].type, "spi")))
+			return true;
+	return false;
+}
+
+/* One fragment of the resolved overlay: its target and what it sets of it. */
+static int check_fragment(const char *src, const struct board *b, const void *out, int frag)
+{
+	const char *fname = fdt_get_name(out, frag, NULL);
+	const fdt32_t *t = fdt_getprop(out, frag, "target", NULL);
+	const struct board_export *e = t ? export_of(b, fdt32_to_cpu(*t)) : NULL;
+	int body = fdt_subnode_offset(out, frag, "__overlay__"), prop, bad = 0;
+
+	if (!e || !e->target) {
+		char *names = board_export_list(b);
+
+		if (!t)
+			err("%s: %s targets a path (target-path), not a name board %s's cape connector "
+			    "exports: the kernel refuses it (a cape adds nodes only under its cape "
+			    "targets; it exports: %s)", src, fname, b->name, names);
+		else if (e)
+			err("%s: %s targets %s, the connector's %s nexus, no cape target: the kernel "
+			    "refuses it", src, fname, e->name, e->irq ? "interrupt" : "GPIO");
+		else
+			err("%s: %s targets a raw phandle (<%u>), not through a name board %s's cape "
+			    "connector exports: the kernel refuses it (target = <&NAME>; it exports: %s)",
+			    src, fname, fdt32_to_cpu(*t), b->name, names);
+		free(names);
+		return 1;
+	}
+	fdt_for_each_property_offset(prop, out, body) {
+		const char *name;
+		int len;
+		const fdt32_t *v = fdt_getprop_by_offset(out, prop, &name, &len);
+		bool cells = !strcmp(name, "#address-cells") || !strcmp(name, "#size-cells");
+
+		if (cells && addressed_bus(b, e) && len == 4 &&
+		    fdt32_to_cpu(*v) == (strcmp(name, "#address-cells") ? 0u : 1u))
+			continue;
+		if (cells && !addressed_bus(b, e))
+			continue;	/* the profile does not know the target's: the kernel compares */
+		err("%s: %s sets %s of %s (%s), a node of the board's: the kernel's connector lets a cape "
+		    "add nodes to its targets and enable one, and set nothing else (threat-model.rst, "
+		    "Add only)%s", src, fname, name, e->name, e->target,
+		    cells ? "; an I2C or SPI bus has #address-cells = <1> and #size-cells = <0>" : "");
+		bad++;
+	}
+	return bad;
+}
+
+int kernel_rules_check(const char *src, const void *dtbo, size_t len, const struct board *b)
+{
+	struct capebus_fdt_info info;
+	struct capebus_fdt_target_prop tp;
+	void *out = NULL;
+	size_t out_len;
+	char why[256];
+	int r, frag, bad = 0, nodes = 0;
+
+	/*
+	 * No node at all (a cape of pins only): nothing of the overlay's
+	 * reaches the tree, and resolve's pinmux fragment is the point (the
+	 * kernel's checker refuses an overlay without fragments).
+	 */
+	fdt_for_each_subnode(frag, dtbo, 0)
+		nodes++;
+	if (!nodes)
+		return EXIT_OK;
+	r = capebus_fdt_resolve(dtbo, len, &capebus_fdt_cape_limits, lookup, (void *)b, &out,
+				&out_len, &info, why, sizeof(why));
+	if (r) {
+		err("%s: the kernel refuses this overlay (capebus-fdt.c, against board %s's "
+		    "exports): %s", src, b->name, why);
+		return EXIT_DEF;
+	}
+	for (unsigned int i = 0; !capebus_fdt_target_prop(out, i, &tp); i++) {
+		const struct board_export *e = export_of(b, tp.target);
+		bool ok = false;
+
+		for (size_t k = 0; e && k < e->nprops; k++)
+			ok |= !strcmp(e->props[k], tp.name);
+		if (ok)
+			continue;
+		err("%s: %s sets %s of %s%s%s%s, which the connector does not let capes set (its "
+		    "target-properties): the kernel refuses it", src, tp.fragment, tp.name,
+		    e ? e->name : "a node it does not export", e && e->target ? " (" : "",
+		    e && e->target ? e->target : "", e && e->target ? ")" : "");
+		bad++;
+	}
+	fdt_for_each_subnode(frag, out, 0) {
+		if (fdt_subnode_offset(out, frag, "__overlay__") >= 0)
+			bad += check_fragment(src, b, out, frag);
+	}
+	free(out);
+	return bad ? EXIT_DEF : EXIT_OK;
+}
