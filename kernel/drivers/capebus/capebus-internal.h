@@ -173,6 +173,43 @@ void capebus_slot_set_nvmem(struct capebus_slot *slot, struct device *nvmem);
 int capebus_slot_set_eeprom(struct capebus_slot *slot, const void *raw,
 			    size_t len);
 
+/*
+ * capebus-busaddr.c: a bus address as the bus's core will use it.
+ * @address_cells and @size_cells are the bus node's; the rest
+ * capebus_bus_describe() fills in.
+ */
+enum capebus_bus_kind {
+	CAPEBUS_BUS_MAPPED,	/* sizes, two cells, or platform devices */
+	CAPEBUS_BUS_UNNAMED,	/* one cell, no size, its core not known */
+	CAPEBUS_BUS_I2C,	/* an I2C adapter's */
+	CAPEBUS_BUS_SPI,	/* a node stating its chip selects */
+};
+
+/*
+ * A 10-bit I2C address is another address than the 7-bit one of its
+ * value: kept with this added, as the I2C core compares them
+ * (i2c_encode_flags_to_addr()).
+ */
+#define CAPEBUS_I2C_TEN_BIT_KEY	0xa000
+
+/* The most addresses one node takes (an I2C device's ancillary ones). */
+#define CAPEBUS_BUS_MAX_ADDRS	16
+
+struct capebus_bus {
+	enum capebus_bus_kind kind;
+	u32 address_cells;
+	u32 size_cells;
+	bool ten_bit;		/* I2C: the adapter does 10-bit addresses */
+	u32 num_cs;		/* SPI: its chip selects */
+};
+
+void capebus_bus_describe(struct device_node *np, bool live,
+			  struct capebus_bus *bus);
+int capebus_bus_addrs(const struct capebus_bus *bus, const __be32 *reg,
+		      int len, u64 *addrs, char *why, size_t why_len);
+bool capebus_bus_holds(const struct capebus_bus *bus, const __be32 *reg,
+		       int len, u64 addr);
+
 /* capebus-bus.c: a cape's "currents" format, shared with configfs. */
 ssize_t capebus_currents_emit(const struct capebus_header *header,
 			      const struct capebus_cape_info *info, char *buf);
