@@ -34,7 +34,7 @@ checkpatch 15
 dtbinding  10
 bisect     20
 kunit      175
-guest      218
+guest      219
 build-distro 1
 guest-distro 63
 '

@@ -7,6 +7,7 @@
 #define _CAPEBUS_INTERNAL_H
 
 #include <linux/capebus.h>
+#include <linux/cleanup.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 
@@ -37,6 +38,11 @@ struct module;
  * @override_info: the cape @override_image describes, or NULL
  * @override_overlay: the overlay embedded in @override_image, or NULL
  * @override_overlay_len: bytes at @override_overlay
+ * @applied_by: what applied the cape's overlay before Linux started, or NULL
+ * @told_lock: serializes the slot's uevents, so that they go out in the
+ *	order of the states they tell (capebus_slot_announce())
+ * @told_state: the state the last uevent told (@told_lock)
+ * @told_reason: the reason the last uevent told (@told_lock)
  */
 struct capebus_slot {
 	struct device dev;
@@ -57,6 +63,9 @@ struct capebus_slot {
 	void *override_overlay;
 	size_t override_overlay_len;
 	char *applied_by;
+	struct mutex told_lock;	/* see above */
+	enum capebus_slot_state told_state;
+	char told_reason[CAPEBUS_REASON_LEN];
 };
 
 /**
@@ -219,6 +228,14 @@ int capebus_modalias(const struct cape_device *cape, char *buf, size_t len);
 
 /* capebus-slot.c */
 extern const struct device_type capebus_slot_type;
+void capebus_slot_announce(struct capebus_slot *slot);
+/*
+ * Announce @slot's state at the end of the scope: declared after the
+ * transition lock's guard and before any of @lock's, it runs once the
+ * scope's @lock sections are over and the transition is still held.
+ */
+DEFINE_CLASS(capebus_slot_told, struct capebus_slot *,
+	     capebus_slot_announce(_T), slot, struct capebus_slot *slot);
 void capebus_slot_fail_locked(struct capebus_slot *slot, const char *why);
 void capebus_slot_reason(struct capebus_slot *slot, char *buf, size_t len);
 int capebus_slot_disable(struct capebus_slot *slot, bool disable);
