@@ -1123,6 +1123,54 @@ static const struct board_bus *hatch_bus(struct bctx *c, const char *label)
 }
 
 /*
+ * The address a hatch node's reg takes on @bus, as the kernel's connector
+ * reads it (drivers/capebus/capebus-busaddr.c): on an I2C bus every entry a
+ * 7-bit address (capetool cannot know whether an adapter does 10-bit, and
+ * bit 30 is the adapter's own address); on an SPI bus one cell, a chip
+ * select the header has a pin for.  The first address, or -1 after saying
+ * why: the I2C core keeps 16 bits of a reg and the SPI core 8, so 0x10048
+ * would take 0x48 and 0x100 chip select 0.
+ */
+static int hatch_addr(struct bctx *c, const struct board *ft, const struct onode *f,
+		      const struct onode *nd, const struct board_bus *bus, const struct oprop *reg)
+{
+	bool i2c = !strcmp(bus->type, "i2c");
+	unsigned n = (unsigned)reg->len / 4;
+	char sig[40];
+
+	if (reg->len % 4 || (!i2c && n != 1)) {
+		herr(c, "%s/%s has a reg of %zu bytes; on %s (%s) the kernel's connector allows one cell, "
+		     "a chip select: the SPI core takes each cell for one (threat-model.rst, Bus addresses)",
+		     f->name, nd->name, reg->len, bus->name, bus->type);
+		return -1;
+	}
+	for (unsigned k = 0; i2c && k < n; k++) {
+		uint32_t a = get_cell_be(reg->val + 4 * k);
+
+		if (a >= 0x01 && a <= 0x7f)
+			continue;
+		herr(c, "%s/%s has reg 0x%x on %s, which is no 7-bit I2C address (the I2C core would use "
+		     "0x%x); the kernel's connector allows 0x01-0x7f (threat-model.rst, Bus addresses)",
+		     f->name, nd->name, a, bus->name, a & 0xffff);
+		return -1;
+	}
+	if (i2c)
+		return (int)get_cell_be(reg->val);
+	snprintf(sig, sizeof(sig), "%s_cs%u", bus->name, get_cell_be(reg->val));
+	for (int idx = 0; idx < CAPE_NPINS; idx++)
+		for (int m = 0; m < 8; m++) {
+			const char *fn = board_function(ft, idx, m);
+
+			if (fn && !strcmp(fn, sig) && get_cell_be(reg->val) <= 0xfe)
+				return (int)get_cell_be(reg->val);
+		}
+	herr(c, "%s/%s has reg 0x%x on %s, which is no chip select of the header's (no pin can be %s; "
+	     "the SPI core would use %u) (threat-model.rst, Bus addresses)",
+	     f->name, nd->name, get_cell_be(reg->val), bus->name, sig, get_cell_be(reg->val) & 0xff);
+	return -1;
+}
+
+/*
  * The escape hatch goes through the checks generated devices go through,
  * and the kernel's rules: a fragment adds nodes and sets nothing of its
  * target but status = "okay" (add only); a bus it enables needs the bus's
@@ -1217,7 +1265,9 @@ static void check_hatch(struct bctx *c, struct cape_def *d, size_t first_fix, un
 			if (!reg || reg->len < 4 || (strcmp(bus->type, "i2c") && strcmp(bus->type, "spi")))
 				continue;
 			type = !strcmp(bus->type, "i2c") ? DEV_I2C : DEV_SPI;
-			a = (int)(get_cell_be(reg->val) & 0x3ff);
+			a = hatch_addr(c, ft, f, nd, bus, reg);
+			if (a < 0)
+				continue;
 			for (size_t m = 0; m < d->ndevs; m++) {
 				const struct cape_dev *o = &d->devs[m];
 

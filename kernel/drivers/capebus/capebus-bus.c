@@ -686,14 +686,20 @@ static int capebus_bound_notify(struct notifier_block *nb,
 				unsigned long action, void *data)
 {
 	struct device *dev = data;
+	struct cape_device *cape;
 
 	if (dev->type != &capebus_cape_type)
 		return NOTIFY_DONE;
 
+	cape = to_cape_device(dev);
 	if (action == BUS_NOTIFY_BOUND_DRIVER)
-		WRITE_ONCE(to_cape_device(dev)->bound, true);
+		WRITE_ONCE(cape->bound, true);
 	else if (action == BUS_NOTIFY_UNBIND_DRIVER)
-		WRITE_ONCE(to_cape_device(dev)->bound, false);
+		WRITE_ONCE(cape->bound, false);
+	else
+		return NOTIFY_DONE;
+	if (cape->slot)
+		capebus_slot_announce(cape->slot);
 
 	return NOTIFY_DONE;
 }

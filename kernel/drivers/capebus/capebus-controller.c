@@ -581,6 +581,9 @@ static int capebus_cape_register(struct cape_device *cape, char *why,
 		if (slot)
 			slot->cape = cape;
 	}
+	/* "detected": told before device_add() probes it */
+	if (slot)
+		capebus_slot_announce(slot);
 
 	ret = device_add(&cape->dev);
 	if (ret) {
@@ -752,9 +755,15 @@ struct cape_device *capebus_cape_add(struct capebus_controller *ctrl,
 				     const struct capebus_cape_desc *desc,
 				     char *why, size_t why_len)
 {
-	guard(mutex)(&ctrl->transition);
+	struct capebus_slot *slot = capebus_slot(ctrl, desc->slot);
+	struct cape_device *cape;
 
-	return __capebus_cape_add(ctrl, desc, why, why_len);
+	guard(mutex)(&ctrl->transition);
+	cape = __capebus_cape_add(ctrl, desc, why, why_len);
+	if (slot)
+		capebus_slot_announce(slot);
+
+	return cape;
 }
 EXPORT_SYMBOL_GPL(capebus_cape_add);
 
@@ -786,6 +795,8 @@ void capebus_cape_remove(struct cape_device *cape)
 {
 	guard(mutex)(&cape->ctrl->transition);
 	__capebus_cape_remove(cape);
+	if (cape->slot)
+		capebus_slot_announce(cape->slot);
 }
 EXPORT_SYMBOL_GPL(capebus_cape_remove);
 
@@ -1385,6 +1396,7 @@ __capebus_controller_alloc(struct device *parent,
 		if (!slot)
 			goto err_put;
 		device_initialize(&slot->dev);
+		mutex_init(&slot->told_lock);
 		slot->dev.type = &capebus_slot_type;
 		slot->dev.parent = &ctrl->dev;
 		slot->ctrl = ctrl;

@@ -7,6 +7,7 @@
 #define _CAPEBUS_INTERNAL_H
 
 #include <linux/capebus.h>
+#include <linux/cleanup.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 
@@ -37,6 +38,11 @@ struct module;
  * @override_info: the cape @override_image describes, or NULL
  * @override_overlay: the overlay embedded in @override_image, or NULL
  * @override_overlay_len: bytes at @override_overlay
+ * @applied_by: what applied the cape's overlay before Linux started, or NULL
+ * @told_lock: serializes the slot's uevents, so that they go out in the
+ *	order of the states they tell (capebus_slot_announce())
+ * @told_state: the state the last uevent told (@told_lock)
+ * @told_reason: the reason the last uevent told (@told_lock)
  */
 struct capebus_slot {
 	struct device dev;
@@ -57,6 +63,9 @@ struct capebus_slot {
 	void *override_overlay;
 	size_t override_overlay_len;
 	char *applied_by;
+	struct mutex told_lock;	/* see above */
+	enum capebus_slot_state told_state;
+	char told_reason[CAPEBUS_REASON_LEN];
 };
 
 /**
@@ -183,6 +192,43 @@ void capebus_slot_set_nvmem(struct capebus_slot *slot, struct device *nvmem);
 int capebus_slot_set_eeprom(struct capebus_slot *slot, const void *raw,
 			    size_t len);
 
+/*
+ * capebus-busaddr.c: a bus address as the bus's core will use it.
+ * @address_cells and @size_cells are the bus node's; the rest
+ * capebus_bus_describe() fills in.
+ */
+enum capebus_bus_kind {
+	CAPEBUS_BUS_MAPPED,	/* sizes, two cells, or platform devices */
+	CAPEBUS_BUS_UNNAMED,	/* one cell, no size, its core not known */
+	CAPEBUS_BUS_I2C,	/* an I2C adapter's */
+	CAPEBUS_BUS_SPI,	/* a node stating its chip selects */
+};
+
+/*
+ * A 10-bit I2C address is another address than the 7-bit one of its
+ * value: kept with this added, as the I2C core compares them
+ * (i2c_encode_flags_to_addr()).
+ */
+#define CAPEBUS_I2C_TEN_BIT_KEY	0xa000
+
+/* The most addresses one node takes (an I2C device's ancillary ones). */
+#define CAPEBUS_BUS_MAX_ADDRS	16
+
+struct capebus_bus {
+	enum capebus_bus_kind kind;
+	u32 address_cells;
+	u32 size_cells;
+	bool ten_bit;		/* I2C: the adapter does 10-bit addresses */
+	u32 num_cs;		/* SPI: its chip selects */
+};
+
+void capebus_bus_describe(struct device_node *np, bool live,
+			  struct capebus_bus *bus);
+int capebus_bus_addrs(const struct capebus_bus *bus, const __be32 *reg,
+		      int len, u64 *addrs, char *why, size_t why_len);
+bool capebus_bus_holds(const struct capebus_bus *bus, const __be32 *reg,
+		       int len, u64 addr);
+
 /* capebus-bus.c: a cape's "currents" format, shared with configfs. */
 ssize_t capebus_currents_emit(const struct capebus_header *header,
 			      const struct capebus_cape_info *info, char *buf);
@@ -192,6 +238,14 @@ int capebus_modalias(const struct cape_device *cape, char *buf, size_t len);
 
 /* capebus-slot.c */
 extern const struct device_type capebus_slot_type;
+void capebus_slot_announce(struct capebus_slot *slot);
+/*
+ * Announce @slot's state at the end of the scope: declared after the
+ * transition lock's guard and before any of @lock's, it runs once the
+ * scope's @lock sections are over and the transition is still held.
+ */
+DEFINE_CLASS(capebus_slot_told, struct capebus_slot *,
+	     capebus_slot_announce(_T), slot, struct capebus_slot *slot);
 void capebus_slot_fail_locked(struct capebus_slot *slot, const char *why);
 void capebus_slot_reason(struct capebus_slot *slot, char *buf, size_t len);
 int capebus_slot_disable(struct capebus_slot *slot, bool disable);

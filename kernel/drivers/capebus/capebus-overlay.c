@@ -22,8 +22,9 @@
  *  - add only: it sets no property of the target and adds no node the
  *    target has already;
  *  - bus addresses: every node added with a "reg", at every depth, states
- *    it in its bus's cells, carries no flag bits, and takes an address no
- *    other node (the board's, another cape's, its own) has on that bus;
+ *    it in its bus's cells as the bus's core will use it
+ *    (capebus-busaddr.c), and takes addresses no other node (the board's,
+ *    another cape's, its own) has on that bus;
  *    no node named "i2c-bus" is added to a target (the I2C core takes its
  *    children for the adapter's);
  *  - phandles: no phandle of the overlay's is a live node's;
@@ -901,74 +902,52 @@ static struct capebus_bus_claim *capebus_claim_find(struct rb_root *tree,
 }
 
 /*
- * The address @np asks for on @bus, from the first entry of its reg: @has
- * false if it has no reg.  Sizeless one-cell buses (I2C, SPI, ...) read
- * flag bits next to the address (I2C_TEN_BIT_ADDRESS,
- * I2C_OWN_SLAVE_ADDRESS): a cape's address carries none, so that it is the
- * address the bus will use.
+ * The addresses @np takes on @bus as the bus's core will use them
+ * (capebus-busaddr.c): their number, 0 if it has no reg.
  */
-static int capebus_node_addr(struct capebus_apply *ap, struct device_node *bus,
-			     struct device_node *np, u64 *addr, bool *has)
+static int capebus_node_addrs(struct capebus_apply *ap, struct device_node *bus,
+			      const struct capebus_bus *b,
+			      struct device_node *np, u64 *addrs)
 {
+	char why[CAPEBUS_REASON_LEN];
 	const __be32 *reg;
-	u32 ac, sc;
-	int len;
+	int len, n;
 
 	reg = of_get_property(np, "reg", &len);
-	*has = reg;
 	if (!reg)
 		return 0;
-	if (of_property_read_u32(bus, "#address-cells", &ac) ||
-	    of_property_read_u32(bus, "#size-cells", &sc))
+	if (!b->address_cells)
 		return capebus_refuse(ap,
 				      "bus addresses: node %pOFn has reg, but its bus %pOFn states no #address-cells and #size-cells",
 				      np, bus);
-	if (!ac || ac > 2 || sc > CAPEBUS_FDT_MAX_SIZE_CELLS || !len ||
-	    len % (4 * (ac + sc)))
-		return capebus_refuse(ap,
-				      "bus addresses: reg of node %pOFn does not match the cells of its bus %pOFn",
-				      np, bus);
-	*addr = ac == 2 ? (u64)be32_to_cpu(reg[0]) << 32 | be32_to_cpu(reg[1]) :
-			  be32_to_cpu(reg[0]);
-	if (ac == 1 && !sc && (*addr & 0xc0000000))
-		return capebus_refuse(ap,
-				      "bus addresses: reg %#llx of node %pOFn carries flag bits",
-				      *addr, np);
+	n = capebus_bus_addrs(b, reg, len, addrs, why, sizeof(why));
+	if (n < 0)
+		return capebus_refuse(ap, "bus addresses: node %pOFn on %pOFP: %s",
+				      np, bus, why);
 
-	return 0;
-}
-
-/* An address a live node holds on @bus, flag bits left out, or U64_MAX. */
-static u64 capebus_live_addr(struct device_node *bus, struct device_node *np)
-{
-	u32 ac = 1, sc = 0, cell[2];
-
-	of_property_read_u32(bus, "#address-cells", &ac);
-	of_property_read_u32(bus, "#size-cells", &sc);
-	if (ac == 1 && !of_property_read_u32_index(np, "reg", 0, &cell[0]))
-		return !sc ? cell[0] & ~0xc0000000 : cell[0];
-	if (ac == 2 && !of_property_read_u32_array(np, "reg", cell, 2))
-		return (u64)cell[0] << 32 | cell[1];
-
-	return U64_MAX;
+	return n;
 }
 
 /*
  * What @bus has at @addr (the board's node, or another cape's): said in
  * @buf, false if nothing.
  */
-static bool capebus_addr_holder(struct device_node *bus, u64 addr, char *buf,
-				size_t len)
+static bool capebus_addr_holder(struct device_node *bus,
+				const struct capebus_bus *b, u64 addr,
+				char *buf, size_t len)
 {
 	struct capebus_bus_claim *c = capebus_claim_find(&capebus_claims, bus,
 							 addr);
+	const __be32 *reg;
+	int rlen;
 
 	if (c) {
 		snprintf(buf, len, "%s (%s)", c->cape->holder, c->node);
 		return true;
 	}
 	for_each_child_of_node_scoped(bus, child) {
-		if (capebus_live_addr(bus, child) == addr) {
+		reg = of_get_property(child, "reg", &rlen);
+		if (capebus_bus_holds(b, reg, rlen, addr)) {
 			snprintf(buf, len, "the board (%s)",
 				 kbasename(child->full_name));
 			return true;
@@ -978,23 +957,33 @@ static bool capebus_addr_holder(struct device_node *bus, u64 addr, char *buf,
 	return false;
 }
 
+/* The bus @np's children are on: its cells, and which core reads them. */
+static void capebus_bus_of(struct device_node *np, bool live,
+			   struct capebus_bus *b)
+{
+	*b = (struct capebus_bus){};
+	if (of_property_read_u32(np, "#address-cells", &b->address_cells) ||
+	    of_property_read_u32(np, "#size-cells", &b->size_cells)) {
+		b->address_cells = 0;	/* a reg below is refused */
+		return;
+	}
+	capebus_bus_describe(np, live, b);
+}
+
 /*
- * Claim @np's address on @bus: the target (@live, checked against what the
- * board and other capes hold there) or a node of the overlay.  Every node
- * the overlay adds is claimed once, in @ap->claims.
+ * Claim @np's addresses on @bus: the target (@live, checked against what
+ * the board and other capes hold there) or a node of the overlay.  Every
+ * node the overlay adds is claimed once, in @ap->claims.
  */
 static int capebus_claim_addr(struct capebus_apply *ap, struct device_node *bus,
 			      bool live, struct device_node *np)
 {
 	struct capebus_bus_claim *claim;
 	char holder[CAPEBUS_TEXT_LEN + 64];
-	bool has;
-	u64 addr;
-	int ret;
+	u64 addrs[CAPEBUS_BUS_MAX_ADDRS];
+	struct capebus_bus b;
+	int i, n;
 
-	ret = capebus_node_addr(ap, bus, np, &addr, &has);
-	if (ret)
-		return ret;
 	/*
 	 * The one child the I2C core looks up by name, whatever its unit
 	 * address: of_i2c_register_devices() registers the children of an
@@ -1005,25 +994,32 @@ static int capebus_claim_addr(struct capebus_apply *ap, struct device_node *bus,
 		return capebus_refuse(ap,
 				      "bus addresses: node %pOFn added to %pOF: the I2C core takes the children of an i2c-bus node for the adapter's own",
 				      np, bus);
-	if (!has)
-		return 0;
+	capebus_bus_of(bus, live, &b);
+	n = capebus_node_addrs(ap, bus, &b, np, addrs);
+	if (n <= 0)
+		return n;
 
-	if (capebus_claim_find(&ap->claims, bus, addr))
-		return capebus_refuse(ap,
-				      "bus addresses: two nodes of the overlay use address %#llx on %pOF",
-				      addr, bus);
-	if (live && capebus_addr_holder(bus, addr, holder, sizeof(holder)))
-		return capebus_refuse(ap, "bus addresses: address %#llx on %pOF is held by %s",
-				      addr, bus, holder);
+	for (i = 0; i < n; i++) {
+		if (capebus_claim_find(&ap->claims, bus, addrs[i]))
+			return capebus_refuse(ap,
+					      "bus addresses: two nodes of the overlay use address %#llx on %pOF",
+					      addrs[i], bus);
+		if (live && capebus_addr_holder(bus, &b, addrs[i], holder,
+						sizeof(holder)))
+			return capebus_refuse(ap,
+					      "bus addresses: address %#llx on %pOF is held by %s",
+					      addrs[i], bus, holder);
 
-	claim = kzalloc(sizeof(*claim), GFP_KERNEL);
-	if (!claim)
-		return -ENOMEM;
-	claim->bus = of_node_get(bus);
-	claim->addr = addr;
-	claim->cape = ap->cape;
-	strscpy(claim->node, kbasename(np->full_name), sizeof(claim->node));
-	rb_add(&claim->rb, &ap->claims, capebus_claim_less);
+		claim = kzalloc(sizeof(*claim), GFP_KERNEL);
+		if (!claim)
+			return -ENOMEM;
+		claim->bus = of_node_get(bus);
+		claim->addr = addrs[i];
+		claim->cape = ap->cape;
+		strscpy(claim->node, kbasename(np->full_name),
+			sizeof(claim->node));
+		rb_add(&claim->rb, &ap->claims, capebus_claim_less);
+	}
 
 	return 0;
 }

@@ -55,6 +55,18 @@ static enum capebus_slot_state capebus_slot_state_locked(struct capebus_slot *sl
 	return capebus_cape_state(slot->cape);
 }
 
+/* The slot's reason file: its failure, or what its cape has to tell. */
+static void capebus_slot_reason_locked(struct capebus_slot *slot, char *buf,
+				       size_t len)
+{
+	const struct cape_device *cape = slot->cape;
+
+	lockdep_assert_held(&slot->ctrl->lock);
+	/* A loaded cape has no failure, but may have something to tell. */
+	if (slot->reason[0] || !cape || !capebus_cape_note(cape, buf, len))
+		strscpy(buf, slot->reason, len);
+}
+
 /**
  * capebus_slot_state() - what a slot holds now
  * @slot: the slot
@@ -108,6 +120,7 @@ static void capebus_slot_release(struct device *dev)
 	struct capebus_slot *slot = container_of(dev, struct capebus_slot, dev);
 
 	put_device(slot->nvmem);
+	mutex_destroy(&slot->told_lock);
 	kvfree(slot->override_image);
 	kfree(slot->override_info);
 	kvfree(slot->override_overlay);
@@ -179,6 +192,7 @@ void capebus_slot_set_empty(struct capebus_slot *slot)
 	struct cape_device *cape = NULL;
 
 	guard(mutex)(&ctrl->transition);
+	CLASS(capebus_slot_told, told)(slot);
 	scoped_guard(mutex, &ctrl->lock) {
 		kfree(slot->desc_info);
 		slot->desc_info = NULL;
@@ -243,6 +257,7 @@ void capebus_slot_set_failed(struct capebus_slot *slot, const char *fmt, ...)
 	va_end(args);
 
 	guard(mutex)(&ctrl->transition);
+	CLASS(capebus_slot_told, told)(slot);
 	scoped_guard(mutex, &ctrl->lock) {
 		if (slot->override_info)
 			return;	/* the override stands in for the EEPROM */
@@ -282,13 +297,58 @@ EXPORT_SYMBOL_GPL(capebus_slot_set_failed);
  */
 void capebus_slot_reason(struct capebus_slot *slot, char *buf, size_t len)
 {
-	const struct cape_device *cape;
-
 	guard(mutex)(&slot->ctrl->lock);
-	cape = slot->cape;
-	/* A loaded cape has no failure, but may have something to tell. */
-	if (slot->reason[0] || !cape || !capebus_cape_note(cape, buf, len))
-		strscpy(buf, slot->reason, len);
+	capebus_slot_reason_locked(slot, buf, len);
+}
+
+/**
+ * capebus_slot_announce() - tell userspace a slot's state, if it changed
+ * @slot: the slot
+ *
+ * A KOBJ_CHANGE uevent on the controller's device (a slot has no bus or
+ * class, and the driver core sends no uevent of such a device), with
+ * CAPEBUS_SLOT (the slot's number), CAPEBUS_SLOT_STATE (the state file's
+ * word) and CAPEBUS_SLOT_REASON (the reason file's text, in printable
+ * ASCII: it may come from a cape's EEPROM), and a sysfs_notify() on the
+ * slot's state file for poll().  Nothing is sent if the slot is as the
+ * last uevent told, so every place a state may change can call this.
+ *
+ * Context: process; may sleep.  Not under the controller's @lock.
+ */
+void capebus_slot_announce(struct capebus_slot *slot)
+{
+	char slot_env[32], state_env[48], reason_env[CAPEBUS_REASON_LEN + 24];
+	char *envp[4];
+	enum capebus_slot_state state;
+	char why[CAPEBUS_REASON_LEN];
+	char *c;
+
+	lockdep_assert_not_held(&slot->ctrl->lock);
+	guard(mutex)(&slot->told_lock);
+	scoped_guard(mutex, &slot->ctrl->lock) {
+		state = capebus_slot_state_locked(slot);
+		capebus_slot_reason_locked(slot, why, sizeof(why));
+	}
+	if (state == slot->told_state && !strcmp(why, slot->told_reason))
+		return;
+	slot->told_state = state;
+	strscpy(slot->told_reason, why, sizeof(slot->told_reason));
+
+	if (!device_is_registered(&slot->dev))
+		return;	/* its KOBJ_ADD, or KOBJ_REMOVE, tells */
+	for (c = why; *c; c++)
+		if (*c < 0x20 || *c > 0x7e)
+			*c = '?';
+	snprintf(slot_env, sizeof(slot_env), "CAPEBUS_SLOT=%u", slot->nr);
+	snprintf(state_env, sizeof(state_env), "CAPEBUS_SLOT_STATE=%s",
+		 capebus_slot_state_name(state));
+	snprintf(reason_env, sizeof(reason_env), "CAPEBUS_SLOT_REASON=%s", why);
+	envp[0] = slot_env;
+	envp[1] = state_env;
+	envp[2] = reason_env;
+	envp[3] = NULL;
+	kobject_uevent_env(&slot->ctrl->dev.kobj, KOBJ_CHANGE, envp);
+	sysfs_notify(&slot->dev.kobj, NULL, "state");
 }
 
 /**
@@ -428,6 +488,7 @@ int capebus_slot_detected(struct capebus_slot *slot,
 	}
 
 	guard(mutex)(&slot->ctrl->transition);
+	CLASS(capebus_slot_told, told)(slot);
 
 	scoped_guard(mutex, &slot->ctrl->lock) {
 		if (slot->cape && !slot->override_info) {
@@ -587,6 +648,7 @@ int capebus_slot_disable(struct capebus_slot *slot, bool disable)
 	struct cape_device *cape = NULL;
 
 	guard(mutex)(&ctrl->transition);
+	CLASS(capebus_slot_told, told)(slot);
 
 	scoped_guard(mutex, &ctrl->lock) {
 		info = capebus_slot_desc_locked(slot);
@@ -734,6 +796,7 @@ int capebus_slot_override(struct capebus_slot *slot, const void *image,
 	else
 		capebus_cape_put(cape);
 unlock:
+	capebus_slot_announce(slot);
 	mutex_unlock(&ctrl->transition);
 out:
 	kvfree(ov_copy);

@@ -15,7 +15,8 @@ FIX=$BATS_TEST_DIRNAME/fixtures
 HOSTILE=(edit-property edit-node eeprom-address two-at-one-address rtc-at-68
 	raw-phandle unexported self-target lookalike-fixups wrong-cells
 	out-of-targets undeclared-pin undeclared-irq-pin rs485-undeclared
-	rs485-not-enabled rs485-raw-phandle rs485-join rs485-child rs485-refused)
+	rs485-not-enabled rs485-raw-phandle rs485-join rs485-child rs485-refused
+	i2c-high-address spi-high-cs spi-two-cells)
 
 setup_file() {
 	local f raw
@@ -26,7 +27,9 @@ setup_file() {
 		sed "s/RAW_PHANDLE/0x$raw/" "$FIX/hostile/$f.dtso" |
 			dtc -q -I dts -O dtb -o "$BATS_FILE_TMPDIR/$f.dtbo" -
 	done
-	dtc -q -@ -I dts -O dtb -o "$BATS_FILE_TMPDIR/rtc.dtbo" "$FIX/configfs-rtc.dtso"
+	for f in rtc weather spi-cs1; do
+		dtc -q -@ -I dts -O dtb -o "$BATS_FILE_TMPDIR/$f.dtbo" "$FIX/configfs-$f.dtso"
+	done
 	dtc -q -I dts -O dtb -o "$BATS_FILE_TMPDIR/irq-keys.dtbo" "$FIX/irq-keys.dtso"
 	# The same out-of-bounds device, from an EEPROM image's extension record.
 	"$FIX/configfs-eeprom.py" "$BATS_FILE_TMPDIR/thief.eeprom" "Thief Cape" 00A0 \
@@ -44,7 +47,7 @@ setup_file() {
 
 	guest_boot
 	guest_put "$BATS_FILE_TMPDIR/mod/capebus-devwatch.ko"
-	for f in "${HOSTILE[@]}" rtc irq-keys; do
+	for f in "${HOSTILE[@]}" rtc weather spi-cs1 irq-keys; do
 		guest_put "$BATS_FILE_TMPDIR/$f.dtbo"
 	done
 	guest_put "$BATS_FILE_TMPDIR/fw/BB-UART4-RS485-00A0.eeprom" rs485.eeprom
@@ -95,6 +98,26 @@ refused() {
 
 @test "bus addresses: two devices of one overlay at one address are refused" {
 	refused two-at-one-address "bus addresses: two nodes of the overlay use address 0x48 on /"
+}
+
+@test "bus addresses: I2C reg 0x10048 (0x48 to the I2C core) is refused; the weather cape then loads at 0x48" {
+	refused i2c-high-address "bus addresses: node thief on i2c@16000: reg 0x10048 is no 7-bit I2C address (the I2C core would use 0x48); allowed: 7-bit addresses 0x01-0x7f"
+	cfs_run 'declare_cape w BB-WTHR-01 && cat /host/weather.dtbo > $CAPES/w/dtbo && echo 1 > $CAPES/w/enable && cb-settle && cat $CAPES/w/status && cape_i2c
+		rmdir $CAPES/w; [ "$(dt_hash)" = "$(cat /tmp/dt.base)" ] && echo same-tree'
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = loaded ]
+	[[ "${lines[1]}" == *-0048 ]]
+	[ "${lines[2]}" = same-tree ]
+}
+
+@test "bus addresses: SPI reg 0x100 and <2 0> (chip select 0 to the SPI core) are refused; chip select 1 loads" {
+	refused spi-high-cs "bus addresses: node flash on spi-header0: reg 0x100 is no chip select of the bus (the SPI core would use 0); allowed: one cell, a chip select 0-1"
+	refused spi-two-cells "bus addresses: node flash on spi-header0: reg has 2 cells, which the SPI core takes for as many chip selects; allowed: one cell, a chip select 0-1"
+	cfs_run 'declare_cape s CFS-SPI && cat /host/spi-cs1.dtbo > $CAPES/s/dtbo && echo 1 > $CAPES/s/enable && cat $CAPES/s/status
+		rmdir $CAPES/s; [ "$(dt_hash)" = "$(cat /tmp/dt.base)" ] && echo same-tree'
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = loaded ]
+	[ "${lines[1]}" = same-tree ]
 }
 
 @test "bus addresses: a second cape at an address another cape holds is refused, naming that cape" {

@@ -12,6 +12,7 @@ FIX=$BATS_TEST_DIRNAME/fixtures
 
 setup_file() {
 	boot_rtc_slot1 weather
+	guest_put "$FIX/slot-uevent.sh"
 	guest_teardown
 }
 
@@ -133,6 +134,34 @@ slot_line='echo "$(cat $S/state) $(cat $S/disable) [$(cat $S/reason)]"'
 	done
 	cfs_run 'printf "ok\n" > $CAPES/txt/manufacturer; cat $CAPES/txt/board_name $CAPES/txt/manufacturer; rmdir $CAPES/txt'
 	[ "${lines[*]: -2}" = "Board ok" ]
+}
+
+# A netlink listener (busybox uevent, running fixtures/slot-uevent.sh per
+# event) sees each slot change (slot-states.rst, "Uevents and poll()").
+# Started, it is known to listen once an event written to the controller's
+# uevent file reaches /tmp/ev; each wait below is for an event, bounded.
+@test "slot uevents: a refused cape's says failed and why, a loaded cape's says loaded, in order" {
+	cfs_run 'rm -f /tmp/ev; (uevent sh /host/slot-uevent.sh </dev/null >/dev/null 2>&1 & echo $! > /tmp/ev.pid)
+		for i in $(seq 100); do echo change > /sys/class/capebus/capebus0/uevent; [ -s /tmp/ev ] && exit 0; sleep 0.1; done; exit 1'
+	[ "$status" -eq 0 ]
+	# Slot 2 overridden with the RTC cape of slot 1: its pins are held.
+	cfs_run 'cat /host/rtc.eeprom > $CB/slots/2/override; W=/sys/class/capebus/capebus0/slot2
+		for i in $(seq 100); do grep -q "^slot2 change failed" /tmp/ev && break; sleep 0.1; done
+		cat $W/state; grep -v " none \[" /tmp/ev; grep -Fx "slot2 change failed [$(cat $W/reason)]" /tmp/ev >/dev/null && echo same-reason'
+	[ "${lines[*]}" = "failed slot2 change failed [pin P9.18 is held by BB-RTC-01 (slot 1); pin P9.17 is held by BB-RTC-01 (slot 1)] same-reason" ]
+	# Slot 1 disabled and enabled again: each step its event, in order.
+	cfs_run ': > /tmp/ev; echo 1 > $S/disable && echo 0 > $S/disable
+		for i in $(seq 100); do grep -q "^slot1 change loaded \[\]$" /tmp/ev && break; sleep 0.1; done
+		cat $S/state; grep "^slot1 " /tmp/ev'
+	# unbinding (detected), disabled; added again (detected) and bound
+	# while the reason still says disabled, as the files read meanwhile;
+	# the transition's end clears it.
+	[ "${lines[*]}" = "loaded slot1 change detected [] slot1 change disabled [BB-RTC-01 disabled] slot1 change detected [BB-RTC-01 disabled] slot1 change loaded [BB-RTC-01 disabled] slot1 change loaded []" ]
+	# The override cleared: slot 2 tells it is empty again.
+	cfs_run 'echo 1 > $CB/slots/2/clear_override
+		for i in $(seq 100); do grep -q "^slot2 change empty \[\]$" /tmp/ev && break; sleep 0.1; done
+		kill $(cat /tmp/ev.pid); grep "^slot2 change" /tmp/ev | grep -v " none \[" | tail -n 1'
+	[ "${lines[0]}" = "slot2 change empty []" ]
 }
 
 @test "after all of it: nothing leaked, the slot loaded, one device" {

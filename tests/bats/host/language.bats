@@ -342,6 +342,31 @@ CAPE
 	line_ends "RTC.cape: i2c1 address 0x68 is held by RTCH2 (slot 0)"
 }
 
+@test "an escape hatch's bus address is one the bus core uses as it is: I2C 0x10048, SPI 0x100 and <2 0> are refused" {
+	cd "$BATS_TEST_TMPDIR"
+	hatch HI "$I2C1_PINS" '&bone_i2c_1 { status = "okay"; #address-cells = <1>; #size-cells = <0>; t@10048 { compatible = "ti,tmp105"; reg = <0x10048>; }; };'
+	run ct check HI.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"HI.cape:4: overlay ./HI.dtso: fragment@0/t@10048 has reg 0x10048 on i2c1, which is no 7-bit I2C address (the I2C core would use 0x48); the kernel's connector allows 0x01-0x7f"* ]]
+	hatch CS "$SPI0_PINS" '&bone_spi_0 { status = "okay"; #address-cells = <1>; #size-cells = <0>; f@100 { compatible = "jedec,spi-nor"; reg = <0x100>; }; };'
+	run ct check CS.cape
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"fragment@0/f@100 has reg 0x100 on spi0, which is no chip select of the header's (no pin can be spi0_cs256; the SPI core would use 0)"* ]]
+	hatch CS2 "$SPI0_PINS" '&bone_spi_0 { status = "okay"; #address-cells = <1>; #size-cells = <0>; f@2 { compatible = "jedec,spi-nor"; reg = <2 0>; }; };'
+	run ct check CS2.cape
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"fragment@0/f@2 has a reg of 8 bytes; on spi0 (spi) the kernel's connector allows one cell, a chip select"* ]]
+	# chip select 0, muxed: fine
+	hatch CS0 "$SPI0_PINS" '&bone_spi_0 { status = "okay"; #address-cells = <1>; #size-cells = <0>; f@0 { compatible = "jedec,spi-nor"; reg = <0>; }; };'
+	run ct check CS0.cape
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
 @test "--variant no-hdmi,no-emmc gives the HDMI and eMMC pins to capes; without it they are refused naming the board's use" {
 	cd "$BATS_TEST_TMPDIR"
 	cat > lcd.cape <<'CAPE'
