@@ -10,7 +10,8 @@
  * (rpi_slot_read()): the header, then the image its length states.
  *
  * Where the firmware probes one HAT at boot and applies its overlay for
- * good, every slot here is read, each HAT's pins (a HAT's GPIO map, a
+ * good (that HAT is recognised by the firmware's /hat node, rpi-firmware.c,
+ * and its overlay not applied again), every slot here is read, each HAT's pins (a HAT's GPIO map, a
  * HAT+'s overlay's exclusive-use) and power are accounted for, and each
  * overlay is applied while its HAT is there, and removed with it.
  *
@@ -34,6 +35,16 @@
 
 #include "rpi-eeprom.h"
 #include "rpi.h"
+
+/**
+ * struct rpi_capebus - a "raspberrypi,hat-capebus" controller
+ * @dev: the platform device
+ * @ctrl: the capebus controller
+ */
+struct rpi_capebus {
+	struct device *dev;
+	struct capebus_controller *ctrl;
+};
 
 /* Offset of the image length in the 12-byte header. */
 #define RPI_EEPLEN_OFFSET	offsetof(struct rpi_hat_header, eeplen)
@@ -116,8 +127,28 @@ static int rpi_slot_read(struct capebus_eeprom_slots *es, unsigned int nr,
 	return 0;
 }
 
+/*
+ * capebus_eeprom_ops.loading: tell the core whether the firmware applied
+ * the HAT's overlay before Linux (its /hat node describes the HAT).
+ */
+static void rpi_slot_loading(struct capebus_eeprom_slots *es, unsigned int nr,
+			     const struct capebus_cape_info *info)
+{
+	struct rpi_capebus *rc = capebus_eeprom_slots_get_data(es);
+	bool firmware = rpi_applied_by_firmware(info, nr);
+
+	if (firmware)
+		dev_info(rc->dev, "slot %u: %s: overlay applied by the firmware (/hat)\n",
+			 nr, info->text[CAPEBUS_PART_NUMBER]);
+	if (capebus_slot_set_applied_by(capebus_slot(rc->ctrl, nr),
+					firmware ? "/hat" : NULL))
+		dev_warn(rc->dev, "out of memory: %s may be applied twice\n",
+			 info->text[CAPEBUS_PART_NUMBER]);
+}
+
 static const struct capebus_eeprom_ops rpi_eeprom_ops = {
 	.read		= rpi_slot_read,
+	.loading	= rpi_slot_loading,
 };
 
 static int rpi_capebus_decode(struct capebus_controller *ctrl,
@@ -146,31 +177,36 @@ static int rpi_capebus_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
 	struct capebus_eeprom_slots *slots;
-	struct capebus_controller *ctrl;
+	struct rpi_capebus *rc;
 	unsigned int num_slots;
 	int ret;
 
+	rc = devm_kzalloc(dev, sizeof(*rc), GFP_KERNEL);
+	if (!rc)
+		return -ENOMEM;
+	rc->dev = dev;
+
 	slots = devm_capebus_eeprom_slots_alloc(dev, RPI_MAX_SLOTS,
-						&rpi_eeprom_ops, NULL,
+						&rpi_eeprom_ops, rc,
 						&num_slots);
 	if (IS_ERR(slots))
 		return PTR_ERR(slots);
 
-	ctrl = devm_capebus_controller_alloc(dev, &rpi_header,
-					     &rpi_capebus_ops, num_slots);
-	if (IS_ERR(ctrl))
-		return PTR_ERR(ctrl);
+	rc->ctrl = devm_capebus_controller_alloc(dev, &rpi_header,
+						 &rpi_capebus_ops, num_slots);
+	if (IS_ERR(rc->ctrl))
+		return PTR_ERR(rc->ctrl);
 
-	ret = capebus_controller_of_read(ctrl, dev);
+	ret = capebus_controller_of_read(rc->ctrl, dev);
 	if (ret)
 		return ret;
 
-	ret = devm_capebus_controller_register(dev, ctrl);
+	ret = devm_capebus_controller_register(dev, rc->ctrl);
 	if (ret)
 		return ret;
 
 	/* Stopped by devres before the controller is unregistered. */
-	return devm_capebus_eeprom_slots_start(slots, ctrl);
+	return devm_capebus_eeprom_slots_start(slots, rc->ctrl);
 }
 
 static const struct of_device_id rpi_capebus_of_match[] = {

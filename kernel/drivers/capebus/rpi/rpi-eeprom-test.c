@@ -656,12 +656,21 @@ static void rpi_eeprom_test_vendor_strings(struct kunit *test)
 	img = img_new(test, 2);
 	img_vendor(test, img, "V", "Caf\xc3\xa9");
 	expect_refused(test, img, -EINVAL, "product string: non-ASCII byte 0xc3 at offset 46");
-	/* A NUL inside the stated length. */
+	/* A NUL inside the stated length, text after it. */
 	img = img_new(test, 2);
-	img_vendor(test, img, "VV", "P");
+	img_vendor(test, img, "VVV", "P");
 	img->b[12 + 8 + 22 + 1] = 0;
 	img_fix_crc(img->b, 12);
 	expect_refused(test, img, -EINVAL, "vendor string: control byte 0x00 at offset 43");
+	/* NULs and line ends at the end are dropped, as eepmake's writers add them. */
+	img = img_new(test, 2);
+	img_vendor(test, img, "Example Labs\r\n", "Sense HAT\0\0");
+	KUNIT_EXPECT_EQ(test, parse(ee, img->b, img->len, why), 0);
+	KUNIT_EXPECT_STREQ(test, ee->vendor, "Example Labs");
+	KUNIT_EXPECT_STREQ(test, ee->product, "Sense HAT");
+	img = img_new(test, 2);
+	img_vendor(test, img, "V\nV", "P");
+	expect_refused(test, img, -EINVAL, "vendor string: control byte 0x0a at offset 43");
 
 	/* Empty strings, and the longest: 255 bytes, terminated. */
 	img = img_new(test, 2);
@@ -686,7 +695,9 @@ static void rpi_eeprom_test_overlay_name(struct kunit *test)
 	} bad[] = {
 		{ "", "empty overlay name" },
 		{ "-hat", "begins with 0x2d at offset 52" },
-		{ "hat\n", "overlay name: control byte 0x0a at offset 55" },
+		{ "h\nat", "overlay name: control byte 0x0a at offset 53" },
+		{ "\n", "empty overlay name" },
+		{ "\0", "empty overlay name" },
 		{ "hat\xff", "non-ASCII byte 0xff" },
 		{ "../../x", "begins with 0x2e" },
 		{ "a/b", "'/' at offset 53" },
@@ -706,8 +717,22 @@ static void rpi_eeprom_test_overlay_name(struct kunit *test)
 	/* A NUL in the name. */
 	img = img_new(test, 2);
 	img_vendor(test, img, "", "");
-	img_atom(test, img, RPI_HAT_ATOM_DT, "hat\0", 4);
+	img_atom(test, img, RPI_HAT_ATOM_DT, "h\0at", 4);
 	expect_refused(test, img, -EINVAL, "control byte 0x00");
+	/*
+	 * eepmake's multi-line dt_blob keeps the line end; a NUL ends a C
+	 * string: the name is the same.
+	 */
+	img = img_new(test, 2);
+	img_vendor(test, img, "", "");
+	img_atom(test, img, RPI_HAT_ATOM_DT, "hat\n", 4);
+	KUNIT_EXPECT_EQ(test, parse(ee, img->b, img->len, why), 0);
+	KUNIT_EXPECT_STREQ(test, ee->overlay, "hat");
+	img = img_new(test, 2);
+	img_vendor(test, img, "", "");
+	img_atom(test, img, RPI_HAT_ATOM_DT, "hat\0", 4);
+	KUNIT_EXPECT_EQ(test, parse(ee, img->b, img->len, why), 0);
+	KUNIT_EXPECT_STREQ(test, ee->overlay, "hat");
 
 	name = kunit_kzalloc(test, RPI_EEPROM_OVERLAY_MAX + 2, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, name);

@@ -83,8 +83,12 @@ static bool rpi_is_blank(const u8 *b, size_t len)
 }
 
 /*
- * Check @n bytes of text at @offset in the image: printable ASCII only.
- * Copy them to @out, which has room for @n + 1 bytes, and terminate it.
+ * Check @n bytes of text at @offset in the image: printable ASCII, then
+ * maybe NULs, CRs and LFs, which are dropped.  eepmake copies a string
+ * given on lines of its own ("dt_blob" alone on a line, the text below it)
+ * with its line ends, and other writers end a string with a NUL: the text
+ * is the same.  Copy it to @out, which has room for @n + 1 bytes, and
+ * terminate it.
  */
 static int rpi_text(char *out, const u8 *b, size_t offset, size_t n,
 		    const char *field, char *why, size_t why_len)
@@ -92,6 +96,8 @@ static int rpi_text(char *out, const u8 *b, size_t offset, size_t n,
 	const u8 *in = b + offset;
 	size_t i;
 
+	while (n && (!in[n - 1] || in[n - 1] == '\n' || in[n - 1] == '\r'))
+		n--;
 	for (i = 0; i < n; i++) {
 		if (in[i] < 0x20 || in[i] == 0x7f) {
 			rpi_why(why, why_len,
@@ -239,6 +245,13 @@ static int rpi_parse_overlay(struct rpi_eeprom *ee, const u8 *b, size_t data,
 	ret = rpi_text(ee->overlay, b, data, n, "overlay name", why, why_len);
 	if (ret)
 		goto bad;
+	if (!ee->overlay[0]) {
+		rpi_why(why, why_len,
+			"device tree atom at offset %zu: empty overlay name",
+			data - ATOM_HDR_SIZE);
+		ret = -EINVAL;
+		goto bad;
+	}
 	if (!isalnum(ee->overlay[0])) {
 		rpi_why(why, why_len,
 			"overlay name: begins with 0x%02x at offset %zu, not a letter or digit",
@@ -397,7 +410,8 @@ static int rpi_parse_header(struct rpi_eeprom *ee, const u8 *b, size_t len,
  * the other atoms is not checked.
  *
  * Within the atoms: the vendor atom's two strings fill it exactly and are
- * printable ASCII (no NUL either); a GPIO map has no reserved flags or
+ * printable ASCII, but for NULs and line ends at the end, which are dropped
+ * (as from an overlay name); a GPIO map has no reserved flags or
  * back-power values, no reserved bits in a used pin, and GPIO0/1 (the ID
  * bus) unused; a version 1 device tree atom is a .dtbo returned as is
  * (@ee->dt points into @buf), not empty; a version 2 one names an overlay

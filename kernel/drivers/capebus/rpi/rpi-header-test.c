@@ -6,6 +6,7 @@
 
 #include <kunit/test.h>
 #include <linux/capebus.h>
+#include <linux/mod_devicetable.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -79,6 +80,14 @@ static void rpi_test_part_number(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, info->text[CAPEBUS_PART_NUMBER], "AI HAT+ 26_13");
 	KUNIT_EXPECT_STREQ(test, info->text[CAPEBUS_BOARD_NAME], "AI HAT+ 26/13");
 
+	/* A driver's id table holds 63 bytes: every HAT can be matched. */
+	memset(ee->product, 'p', RPI_HAT_STRING_MAX);
+	ee->product[RPI_HAT_STRING_MAX] = '\0';
+	KUNIT_ASSERT_EQ(test, rpi_info_from_eeprom(info, ee, why, sizeof(why)), 0);
+	KUNIT_EXPECT_EQ(test, strlen(info->text[CAPEBUS_PART_NUMBER]),
+			(size_t)CAPEBUS_ID_SIZE - 1);
+	KUNIT_EXPECT_STREQ(test, info->text[CAPEBUS_BOARD_NAME], ee->product);
+
 	/* No product string: the product id, never an empty part. */
 	ee->product[0] = '\0';
 	KUNIT_ASSERT_EQ(test, rpi_info_from_eeprom(info, ee, why, sizeof(why)), 0);
@@ -114,6 +123,23 @@ static void rpi_test_gpio_map(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, capebus_header_gpio_pin(&rpi_header, 17), 17);
 }
 
+static void rpi_test_back_power(struct kunit *test)
+{
+	struct capebus_cape_info *info = rpi_test_info(test);
+	struct rpi_eeprom *ee = rpi_test_hat(test, RPI_HAT_VERSION_1);
+	char why[64] = "";
+
+	ee->has_gpio_bank0 = true;
+	KUNIT_ASSERT_EQ(test, rpi_info_from_eeprom(info, ee, why, sizeof(why)), 0);
+	KUNIT_EXPECT_EQ(test, info->supplied_ma, 0);
+	ee->back_power = RPI_HAT_BACK_POWER_1A3;
+	KUNIT_ASSERT_EQ(test, rpi_info_from_eeprom(info, ee, why, sizeof(why)), 0);
+	KUNIT_EXPECT_EQ(test, info->supplied_ma, 1300);
+	ee->back_power = RPI_HAT_BACK_POWER_2A;
+	KUNIT_ASSERT_EQ(test, rpi_info_from_eeprom(info, ee, why, sizeof(why)), 0);
+	KUNIT_EXPECT_EQ(test, info->supplied_ma, 2000);
+}
+
 static void rpi_test_bank1_refused(struct kunit *test)
 {
 	struct capebus_cape_info *info = rpi_test_info(test);
@@ -145,10 +171,40 @@ static void rpi_test_overlay_name(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, name, "");
 }
 
+/* The firmware's /hat strings against the HAT a slot read. */
+static void rpi_test_firmware_hat(struct kunit *test)
+{
+	struct capebus_cape_info *info = rpi_test_info(test);
+	struct rpi_eeprom *ee = rpi_test_hat(test, RPI_HAT_VERSION_2);
+	const char *uuid = "3f1a2b4c-5d6e-4f70-8192-a3b4c5d6e7f8";
+	char why[64] = "";
+
+	KUNIT_ASSERT_EQ(test, rpi_info_from_eeprom(info, ee, why, sizeof(why)), 0);
+	KUNIT_EXPECT_TRUE(test, rpi_firmware_hat_matches(info, uuid, "Enviro pHAT",
+							 "0x0104", "0x0002"));
+	KUNIT_EXPECT_TRUE(test, rpi_firmware_hat_matches(info,
+							 "3F1A2B4C-5D6E-4F70-8192-A3B4C5D6E7F8",
+							 NULL, NULL, NULL));
+	KUNIT_EXPECT_TRUE(test, rpi_firmware_hat_matches(info, NULL, "Enviro pHAT",
+							 NULL, NULL));
+	/* Another HAT of the same product, another version, or nothing said. */
+	KUNIT_EXPECT_FALSE(test, rpi_firmware_hat_matches(info,
+							  "3f1a2b4c-5d6e-4f70-8192-a3b4c5d6e7f9",
+							  "Enviro pHAT", NULL, NULL));
+	KUNIT_EXPECT_FALSE(test, rpi_firmware_hat_matches(info, uuid, "Enviro pHAT",
+							  "0x0104", "0x0003"));
+	KUNIT_EXPECT_FALSE(test, rpi_firmware_hat_matches(info, uuid, "Enviro", NULL,
+							  NULL));
+	KUNIT_EXPECT_FALSE(test, rpi_firmware_hat_matches(info, NULL, NULL, "0x0104",
+							  "0x0002"));
+}
+
 static struct kunit_case rpi_header_test_cases[] = {
 	KUNIT_CASE(rpi_test_identity),
 	KUNIT_CASE(rpi_test_part_number),
 	KUNIT_CASE(rpi_test_gpio_map),
+	KUNIT_CASE(rpi_test_back_power),
+	KUNIT_CASE(rpi_test_firmware_hat),
 	KUNIT_CASE(rpi_test_bank1_refused),
 	KUNIT_CASE(rpi_test_overlay_name),
 	{}

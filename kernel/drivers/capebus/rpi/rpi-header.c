@@ -10,6 +10,8 @@
  */
 
 #include <linux/capebus.h>
+#include <linux/minmax.h>
+#include <linux/mod_devicetable.h>
 #include <linux/slab.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
@@ -79,7 +81,12 @@ static const char *const rpi_pin_pulls[4] = {
 	[RPI_HAT_PIN_PULL_NONE]		= " pull-none",
 };
 
-/* The part number: the product string, else the product id. */
+/*
+ * The part number: the product string, else the product id.  A product may
+ * be 255 bytes, a cape driver's id table entry holds CAPEBUS_ID_SIZE - 1:
+ * the part number is the product's first CAPEBUS_ID_SIZE - 1 bytes, so
+ * that a driver can match every HAT (the board name keeps the whole).
+ */
 static void rpi_part_number(char *part, size_t len, const struct rpi_eeprom *ee)
 {
 	if (!ee->product[0]) {
@@ -87,14 +94,28 @@ static void rpi_part_number(char *part, size_t len, const struct rpi_eeprom *ee)
 		return;
 	}
 	/* '/' would name a directory in a firmware path: never in a part. */
-	strscpy(part, ee->product, len);
+	strscpy(part, ee->product, min_t(size_t, len, CAPEBUS_ID_SIZE));
 	strreplace(part, '/', '_');
+}
+
+/* What a HAT supplies the board: a HAT+'s power atom, a v1 HAT's map. */
+static u32 rpi_supplied_ma(const struct rpi_eeprom *ee)
+{
+	switch (ee->back_power) {
+	case RPI_HAT_BACK_POWER_1A3:
+		return 1300;
+	case RPI_HAT_BACK_POWER_2A:
+		return 2000;
+	default:
+		return ee->current_supply_ma;
+	}
 }
 
 /**
  * rpi_info_from_eeprom() - describe a HAT from its decoded EEPROM
  * @info: filled in: identity, "HAT"/"HAT+", a v1 HAT's GPIO map as pins
- *	with their settings ("alt0 pull-up"), what a HAT+ supplies
+ *	with their settings ("alt0 pull-up"), what the HAT supplies (a HAT+'s
+ *	power atom; a v1 HAT's back-power, at least 1300 or 2000 mA)
  * @ee: the decoded EEPROM
  * @why: where to say why the HAT cannot be a cape here
  * @why_len: bytes at @why
@@ -143,7 +164,7 @@ int rpi_info_from_eeprom(struct capebus_cape_info *info,
 			 rpi_pin_pulls[(g & RPI_HAT_PIN_PULL_MASK) >>
 				       RPI_HAT_PIN_PULL_SHIFT]);
 	}
-	info->supplied_ma = ee->current_supply_ma;
+	info->supplied_ma = rpi_supplied_ma(ee);
 
 	return 0;
 }

@@ -38,6 +38,11 @@ int rpi_info_from_eeprom(struct capebus_cape_info *info,
 			 size_t why_len);
 int rpi_overlay_name(const struct capebus_cape_info *info, char *name,
 		     size_t len);
+bool rpi_firmware_hat_matches(const struct capebus_cape_info *info,
+			      const char *uuid, const char *product,
+			      const char *product_id, const char *product_ver);
+bool rpi_applied_by_firmware(const struct capebus_cape_info *info,
+			     unsigned int nr);
 int rpi_decode_image(const void *buf, size_t len,
 		     struct capebus_cape_info *info,
 		     const void **overlay, size_t *overlay_len,
