@@ -33,8 +33,8 @@ build      1
 checkpatch 15
 dtbinding  10
 bisect     20
-kunit      179
-guest      225
+kunit      181
+guest      228
 build-distro 1
 guest-distro 63
 '
