@@ -28,7 +28,7 @@ set -uo pipefail
 STAGE_FLOORS='
 tooling    67
 host       377
-fuzz-kernel 12
+fuzz-kernel 13
 build      1
 checkpatch 15
 dtbinding  10

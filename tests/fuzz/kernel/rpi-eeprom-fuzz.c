@@ -19,7 +19,8 @@
  * only the documented error codes, and @ee zeroed on failure; on success,
  * the header fields as the bytes say, eeplen within the buffer, the vendor
  * and product strings and the overlay name terminated within their arrays
- * and printable ASCII, the overlay name non-empty only for a HAT+, starting
+ * and printable ASCII, the overlay name the DT atom's bytes but for NULs,
+ * CRs and LFs at their end, non-empty only for a HAT+, starting
  * with a letter or digit, without '/'; the device tree blob (HAT only)
  * non-empty and inside the buffer, at the data of a type-3 atom; a GPIO
  * map for every HAT and none for a HAT+; GPIO0/1 unused and used_pins the
@@ -72,6 +73,15 @@ static uint8_t *dup_exact(const uint8_t *data, size_t size)
 		abort();
 	memcpy(b, data, size);
 	return b;
+}
+
+/* @n bytes at @p are NULs, CRs and LFs only (what the parser drops). */
+static int line_ends(const unsigned char *p, size_t n)
+{
+	while (n--)
+		if (p[n] && p[n] != '\n' && p[n] != '\r')
+			return 0;
+	return 1;
 }
 
 static void check_text(const char *field, const char *s, size_t size)
@@ -161,8 +171,10 @@ static void check_parsed(const struct rpi_eeprom *ee, const uint8_t *b, size_t l
 			      (ee->overlay[0] >= 'a' && ee->overlay[0] <= 'z') ||
 			      (ee->overlay[0] >= 'A' && ee->overlay[0] <= 'Z')) ||
 			    strchr(ee->overlay, '/') ||
-			    strlen(ee->overlay) != le32(b + found_dt - 4) - 2u ||
-			    memcmp(ee->overlay, b + found_dt, strlen(ee->overlay)))
+			    strlen(ee->overlay) > le32(b + found_dt - 4) - 2u ||
+			    memcmp(ee->overlay, b + found_dt, strlen(ee->overlay)) ||
+			    !line_ends(b + found_dt + strlen(ee->overlay),
+				       le32(b + found_dt - 4) - 2u - strlen(ee->overlay)))
 				fail("HAT+: overlay name \"%s\"", ee->overlay);
 		}
 		if (!ee->has_power && ee->current_supply_ma)
