@@ -419,6 +419,21 @@ CAPE
 	[ "$status" -eq 0 ]
 }
 
+@test "P9.21/P9.22 do not offer mode 2, i2c2_scl/sda: no second pad into the board's cape EEPROM bus (red team round 13, F1)" {
+	f=$(mkdef i2c2-twin.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "I2T"; };
+pins = ( { pin = "P9.21"; mode = 2; direction = "bidir"; pull = "up"; rx = true; } );
+CAPE
+)
+	for board in beaglebone-black qemu-vexpress; do
+		run ct check --board "$board" "$f"
+		echo "$output"
+		no_sanitizer_report
+		[ "$status" -eq 3 ]
+		[[ "$output" == *"i2c2-twin.cape:2: pins[0].mode: P9.21: mode 2 (i2c2_scl) is not offered to capes"* ]]
+	done
+}
+
 @test "config-pin's words name a mode (gpio_pu, gpio_input, pruout, spi_cs, timer); gpio_pu and gpio_input imply the pull and direction, and refuse another" {
 	cd "$BATS_TEST_TMPDIR"
 	e='eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "CPW"; serial = "0000EXLB0001"; };'
