@@ -41,19 +41,26 @@ static int pin_bits(const char *src, const char *key, config_setting_t *list, ui
 	return 0;
 }
 
-/* The connector: board-pins, shared-pins, platform-compatibles, exports. */
+/* The connector: board-pins, console-pins, shared-pins, platform-compatibles, exports. */
 static int rpi_parse_connector(const char *src, config_setting_t *root, struct rpi_board *b)
 {
 	config_setting_t *l;
 	const char *v;
 
 	if (pin_bits(src, "board-pins", config_setting_get_member(root, "board-pins"), &b->board_pins) ||
-	    pin_bits(src, "shared-pins", config_setting_get_member(root, "shared-pins"), &b->shared_pins))
+	    pin_bits(src, "shared-pins", config_setting_get_member(root, "shared-pins"), &b->shared_pins) ||
+	    pin_bits(src, "console-pins", config_setting_get_member(root, "console-pins"), &b->console_pins))
 		return EXIT_DEF;
+	if (b->console_pins & (b->board_pins | b->shared_pins)) {
+		err("%s: console-pins: none may be one of board-pins or shared-pins (the kernel's connector refuses it)",
+		    src);
+		return EXIT_DEF;
+	}
 	for (int g = 0; g < RPI_HAT_GPIO_BANK0_NUM; g++)
-		if ((b->board_pins >> g & 1) && (!b->pin_of_gpio[g] || !b->pin[b->pin_of_gpio[g] - 1].use)) {
-			err("%s: board-pins: GPIO%d: its gpio-header entry says what the board uses it for (use)",
-			    src, g);
+		if (((b->board_pins | b->console_pins) >> g & 1) &&
+		    (!b->pin_of_gpio[g] || !b->pin[b->pin_of_gpio[g] - 1].use)) {
+			err("%s: %s: GPIO%d: its gpio-header entry says what the board uses it for (use)",
+			    src, b->board_pins >> g & 1 ? "board-pins" : "console-pins", g);
 			return EXIT_DEF;
 		}
 	if ((l = config_setting_get_member(root, "platform-compatibles"))) {
@@ -69,17 +76,19 @@ static int rpi_parse_connector(const char *src, config_setting_t *root, struct r
 	for (int i = 0; i < b->nexports; i++) {
 		config_setting_t *e = config_setting_get_elem(l, (unsigned)i), *c;
 		struct rpi_export *x = &b->exports[i];
-		int gm = 0, dv = 0;
+		int gm = 0, im = 0, dv = 0;
 
 		config_setting_lookup_string(e, "name", &v);
 		x->name = xstrdup(v);
 		if (config_setting_lookup_string(e, "target", &v))
 			x->target = xstrdup(v);
 		config_setting_lookup_bool(e, "gpio-map", &gm);
+		config_setting_lookup_bool(e, "interrupt-map", &im);
 		config_setting_lookup_bool(e, "devices", &dv);
 		x->devices = dv;
-		if (!x->target == !gm) {
-			err("%s: exports: %s: a target, or the GPIO nexus (gpio-map = true)", src, x->name);
+		if (!x->target == !(gm || im) || (gm && im)) {
+			err("%s: exports: %s: a target, the GPIO nexus (gpio-map = true) or the interrupt nexus (interrupt-map = true)",
+			    src, x->name);
 			return EXIT_DEF;
 		}
 		x->cells[0] = x->cells[1] = -1;

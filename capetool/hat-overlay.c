@@ -242,8 +242,9 @@ int hat_overlay_check(const struct rpi_board *b, const void *blob, size_t len, s
 		ov->pins |= 1ULL << g;
 	}
 	for (int g = 0; g < RPI_HAT_GPIO_BANK0_NUM; g++)
-		if ((hat_overlay_held(b, ov) & b->board_pins) >> g & 1) {
-			*why = xasprintf("pin GPIO%d is held by the board: %s", g, hat_board_pin_why(b, g));
+		if (hat_overlay_held(b, ov) >> g & 1 && hat_board_pin_holder(b, g)) {
+			*why = xasprintf("pin GPIO%d is held by %s: %s", g, hat_board_pin_holder(b, g),
+					 hat_board_pin_why(b, g));
 			goto refused;
 		}
 	free(out);
@@ -253,12 +254,22 @@ refused:
 	return EXIT_DEF;
 }
 
+const char *hat_board_pin_holder(const struct rpi_board *b, int g)
+{
+	if (b->board_pins >> g & 1)
+		return "the board";
+	if (b->console_pins >> g & 1)
+		return "the board's serial console";
+	return NULL;
+}
+
 const char *hat_board_pin_why(const struct rpi_board *b, int g)
 {
 	static char why[160];
 
-	snprintf(why, sizeof(why), "%s, one of the connector's board-pins, which no HAT may claim",
-		 b->pin_of_gpio[g] ? b->pin[b->pin_of_gpio[g] - 1].use : "?");
+	snprintf(why, sizeof(why), "%s, one of the connector's %s, which no HAT may claim",
+		 b->pin_of_gpio[g] ? b->pin[b->pin_of_gpio[g] - 1].use : "?",
+		 b->board_pins >> g & 1 ? "board-pins" : "console-pins");
 	return why;
 }
 

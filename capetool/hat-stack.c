@@ -260,11 +260,11 @@ static void own_problems(const struct rpi_board *b, const struct hat_use *u, str
 			problem(p, u->file, u->line[i], "setgpio",
 				"GPIO map bank 1 uses GPIO%d, which the 40-pin header does not have", i);
 	for (int i = RPI_HAT_GPIO_FIRST; i < RPI_HAT_GPIO_BANK0_NUM; i++) {
-		if (!(b->board_pins >> i & 1) || !(u->pins[i] & RPI_HAT_PIN_USED))
+		if (!hat_board_pin_holder(b, i) || !(u->pins[i] & RPI_HAT_PIN_USED))
 			continue;
 		hat_gpio_name(b, i, g, sizeof(g));
-		problem(p, u->file, u->line[i], "setgpio", "%s is held by the board: %s",
-			g, hat_board_pin_why(b, i));
+		problem(p, u->file, u->line[i], "setgpio", "%s is held by %s: %s",
+			g, hat_board_pin_holder(b, i), hat_board_pin_why(b, i));
 	}
 	if (u->ov_why)
 		problem(p, u->file, u->dt_line, "dt_blob", "its overlay (%s): %s", u->ov.file, u->ov_why);

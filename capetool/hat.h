@@ -128,7 +128,7 @@ struct rpi_pin {
 };
 /* A name the connector exports (export-symbols), as the profile states it. */
 struct rpi_export {
-	char *name, *target;		/* target NULL: the GPIO nexus (gpio-map) */
+	char *name, *target;		/* target NULL: a nexus (gpio-map, interrupt-map) */
 	uint64_t pins;			/* its target-pins, bit n GPIOn */
 	int cells[2];			/* #address-cells, #size-cells; -1: none */
 	bool devices;			/* platform devices go there */
@@ -138,7 +138,7 @@ struct rpi_board {
 	struct rpi_pin pin[RPI_HDR_PINS];	/* by position - 1 */
 	int pin_of_gpio[HAT_GPIO_TOTAL];	/* header position, 0: not on the header */
 	/* the connector: bit n GPIOn */
-	uint64_t board_pins, shared_pins;
+	uint64_t board_pins, shared_pins, console_pins;
 	struct rpi_export *exports;
 	int nexports;
 	char **platform;		/* platform-compatibles */
@@ -180,8 +180,10 @@ int hat_overlay_of(const struct rpi_board *b, const char *file, int version, con
 /* The GPIOs its overlay holds: exclusive-use and its units' pins, not the shared ones. */
 uint64_t hat_overlay_held(const struct rpi_board *b, const struct hat_overlay *ov);
 void hat_overlay_free(struct hat_overlay *ov);
-/* Why GPIO @g, one of @b's board-pins, is no HAT's (static). */
+/* Why GPIO @g, one of @b's board-pins or console-pins, is no HAT's (static). */
 const char *hat_board_pin_why(const struct rpi_board *b, int g);
+/* Who holds GPIO @g of @b for good: "the board", "the board's serial console", or NULL. */
+const char *hat_board_pin_holder(const struct rpi_board *b, int g);
 /*
  * create's and flash's check of the overlay of the HAT in @file (@line:
  * its dt_blob's, 0: none), against the rpi profile's connector: EXIT_*,

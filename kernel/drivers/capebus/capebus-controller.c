@@ -1478,11 +1478,36 @@ int capebus_controller_set_resources(struct capebus_controller *ctrl,
 	if (shared_pins)
 		capebus_resources_set_shared(ctrl->res, shared_pins);
 	if (board_pins)
-		ret = capebus_resources_reserve_board(ctrl->res, board_pins);
+		ret = capebus_resources_reserve(ctrl->res, board_pins,
+						CAPEBUS_HOLDER_BOARD);
 
 	return ret;
 }
 EXPORT_SYMBOL_GPL(capebus_controller_set_resources);
+
+/**
+ * capebus_controller_set_console_pins() - the header pins the board's
+ *	serial console holds
+ * @ctrl: the controller, not yet registered, its resources set
+ * @pins: bitmap of header pins
+ *
+ * Held for good as the board's pins are, but named for the console: a cape
+ * asking for one is refused with "pin GPIO14 is held by the board's serial
+ * console".
+ *
+ * Return: 0, -EBUSY if @ctrl is registered, or -EINVAL if one of @pins is
+ * already held (a board pin).
+ */
+int capebus_controller_set_console_pins(struct capebus_controller *ctrl,
+					const unsigned long *pins)
+{
+	guard(mutex)(&ctrl->lock);
+	if (ctrl->registered)
+		return -EBUSY;
+
+	return capebus_resources_reserve(ctrl->res, pins,
+					 CAPEBUS_HOLDER_CONSOLE) ? -EINVAL : 0;
+}
 
 /**
  * capebus_controller_set_fdt_limits() - what one cape overlay may hold

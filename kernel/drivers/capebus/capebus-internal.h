@@ -185,6 +185,8 @@ int capebus_controller_set_target_props(struct capebus_controller *ctrl,
 					const char *props, size_t len);
 bool capebus_target_settable(const struct capebus_target *t,
 			     const char *name);
+int capebus_controller_set_console_pins(struct capebus_controller *ctrl,
+					const unsigned long *pins);
 int capebus_controller_set_target_pins(struct capebus_controller *ctrl,
 				       struct device_node *np, const char *name,
 				       const unsigned long *pins);

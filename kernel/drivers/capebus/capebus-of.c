@@ -233,10 +233,11 @@ static int capebus_of_read_budgets(struct capebus_controller *ctrl,
  *
  * Reads the connector properties every capebus connector binding shares:
  * "<rail>-budget-microamp" per rail of the header, "board-pins",
- * "shared-pins", "cape-targets" (required), "cape-platform-compatibles",
+ * "shared-pins", "console-pins", "cape-targets" (required),
+ * "cape-platform-compatibles",
  * and the "export-symbols", "target-pins" and "target-properties" child
  * nodes, and hands them to capebus_controller_set_resources(),
- * _add_target(), _add_platform_compatible(), _add_export(),
+ * _set_console_pins(), _add_target(), _add_platform_compatible(), _add_export(),
  * _set_target_pins() and _set_target_props().
  *
  * Return: 0, or an error (logged, naming the property).
@@ -246,6 +247,7 @@ int capebus_controller_of_read(struct capebus_controller *ctrl,
 {
 	DECLARE_BITMAP(board, CAPEBUS_MAX_PINS) = { 0 };
 	DECLARE_BITMAP(shared, CAPEBUS_MAX_PINS) = { 0 };
+	DECLARE_BITMAP(console, CAPEBUS_MAX_PINS) = { 0 };
 	u32 budget[CAPEBUS_MAX_RAILS];
 	int ret;
 
@@ -258,10 +260,18 @@ int capebus_controller_of_read(struct capebus_controller *ctrl,
 	ret = capebus_of_read_pins(ctrl, dev, dev->of_node, "shared-pins", shared);
 	if (ret)
 		return ret;
+	ret = capebus_of_read_pins(ctrl, dev, dev->of_node, "console-pins", console);
+	if (ret)
+		return ret;
 
 	ret = capebus_controller_set_resources(ctrl, budget, board, shared);
 	if (ret)
 		return dev_err_probe(dev, ret, "board-pins overlap shared-pins\n");
+	/* Not shared: the console's pins are no cape's. */
+	if (bitmap_intersects(console, shared, CAPEBUS_MAX_PINS) ||
+	    capebus_controller_set_console_pins(ctrl, console))
+		return dev_err_probe(dev, -EINVAL,
+				     "console-pins overlap board-pins or shared-pins\n");
 
 	ret = capebus_of_read_nodes(ctrl, dev, "cape-targets",
 				    capebus_controller_add_target);

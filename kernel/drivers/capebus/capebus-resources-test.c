@@ -138,7 +138,8 @@ static void capebus_resources_test_board_pins(struct kunit *test)
 
 	__set_bit(pin("P8.3"), board.pins);
 	__set_bit(pin("P8.4"), board.pins);
-	KUNIT_ASSERT_EQ(test, capebus_resources_reserve_board(res, board.pins), 0);
+	KUNIT_ASSERT_EQ(test, capebus_resources_reserve(res, board.pins,
+							CAPEBUS_HOLDER_BOARD), 0);
 	KUNIT_EXPECT_STREQ(test, res->holder[pin("P8.3")], "the board");
 
 	test_claim(test, &a, wthr, 0, a_pins, ARRAY_SIZE(a_pins));
@@ -161,8 +162,40 @@ static void capebus_resources_test_reserve_board_busy(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, capebus_resources_claim(res, &a, why, sizeof(why)), 0);
 	__set_bit(pin("P8.3"), board.pins);
 	__set_bit(pin("P8.4"), board.pins);
-	KUNIT_EXPECT_EQ(test, capebus_resources_reserve_board(res, board.pins), -EBUSY);
+	KUNIT_EXPECT_EQ(test, capebus_resources_reserve(res, board.pins,
+							CAPEBUS_HOLDER_BOARD), -EBUSY);
 	KUNIT_EXPECT_NULL(test, res->holder[pin("P8.4")]);
+}
+
+/*
+ * The board's serial console holds its pins as the board does, and a cape
+ * asking for one is refused naming the console; a pin the board holds is
+ * not the console's too.
+ */
+static void capebus_resources_test_console_pins(struct kunit *test)
+{
+	static const char *const a_pins[] = { "P8.13", "P9.24" };
+	struct capebus_resources *res = test_resources(test);
+	struct capebus_claim board = { }, console = { }, a;
+	char why[TEST_WHY_LEN];
+
+	__set_bit(pin("P8.3"), board.pins);
+	KUNIT_ASSERT_EQ(test, capebus_resources_reserve(res, board.pins,
+							CAPEBUS_HOLDER_BOARD), 0);
+	__set_bit(pin("P9.24"), console.pins);
+	__set_bit(pin("P9.26"), console.pins);
+	KUNIT_ASSERT_EQ(test, capebus_resources_reserve(res, console.pins,
+							CAPEBUS_HOLDER_CONSOLE), 0);
+
+	test_claim(test, &a, wthr, 0, a_pins, ARRAY_SIZE(a_pins));
+	KUNIT_EXPECT_EQ(test, capebus_resources_claim(res, &a, why, sizeof(why)), -EBUSY);
+	KUNIT_EXPECT_STREQ(test, why, "pin P9.24 is held by the board's serial console");
+	KUNIT_EXPECT_NULL(test, res->holder[pin("P8.13")]);
+
+	__set_bit(pin("P8.3"), console.pins);
+	KUNIT_EXPECT_EQ(test, capebus_resources_reserve(res, console.pins,
+							CAPEBUS_HOLDER_CONSOLE), -EBUSY);
+	KUNIT_EXPECT_STREQ(test, res->holder[pin("P8.3")], "the board");
 }
 
 static void capebus_resources_test_shared_pins(struct kunit *test)
@@ -454,6 +487,7 @@ static struct kunit_case capebus_resources_test_cases[] = {
 	KUNIT_CASE(capebus_resources_test_conflict),
 	KUNIT_CASE(capebus_resources_test_board_pins),
 	KUNIT_CASE(capebus_resources_test_reserve_board_busy),
+	KUNIT_CASE(capebus_resources_test_console_pins),
 	KUNIT_CASE(capebus_resources_test_shared_pins),
 	KUNIT_CASE(capebus_resources_test_over_budget_granted),
 	KUNIT_CASE(capebus_resources_test_over_budget_pins_refuse),

@@ -59,29 +59,32 @@ void capebus_resources_init(struct capebus_resources *res,
 EXPORT_SYMBOL_IF_KUNIT(capebus_resources_init);
 
 /**
- * capebus_resources_reserve_board() - hold pins for the board itself
+ * capebus_resources_reserve() - hold pins for the board itself
  * @res: the resources
  * @pins: bitmap of the header's pins the board uses
+ * @holder: what uses them, as refusals name it: CAPEBUS_HOLDER_BOARD
+ *	("the board", its board-pins) or CAPEBUS_HOLDER_CONSOLE ("the
+ *	board's serial console", its console-pins)
  *
- * The pins are held by CAPEBUS_HOLDER_BOARD ("the board") for good.  Call
- * it before any cape claims pins.
+ * The pins are held by @holder for good.  Call it before any cape claims
+ * pins.
  *
- * Return: 0, or -EBUSY (and nothing changes) if a cape holds one of them.
+ * Return: 0, or -EBUSY (and nothing changes) if a cape or another of the
+ * board's holders holds one of them.
  */
-int capebus_resources_reserve_board(struct capebus_resources *res,
-				    const unsigned long *pins)
+int capebus_resources_reserve(struct capebus_resources *res,
+			      const unsigned long *pins, const char *holder)
 {
 	unsigned int pin;
 
 	for_each_set_bit(pin, pins, res->header->num_pins)
-		if (res->holder[pin] &&
-		    strcmp(res->holder[pin], CAPEBUS_HOLDER_BOARD))
+		if (res->holder[pin] && strcmp(res->holder[pin], holder))
 			return -EBUSY;
 	for_each_set_bit(pin, pins, res->header->num_pins)
-		res->holder[pin] = CAPEBUS_HOLDER_BOARD;
+		res->holder[pin] = holder;
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(capebus_resources_reserve_board);
+EXPORT_SYMBOL_IF_KUNIT(capebus_resources_reserve);
 
 /**
  * capebus_resources_set_shared() - declare the pins every cape may share

@@ -10,8 +10,9 @@
 #include <linux/capebus.h>
 #include <linux/types.h>
 
-/* The holder named for pins capebus_resources_reserve_board() reserved. */
+/* The holders named for pins capebus_resources_reserve() reserved. */
 #define CAPEBUS_HOLDER_BOARD	"the board"
+#define CAPEBUS_HOLDER_CONSOLE	"the board's serial console"
 
 /**
  * struct capebus_claim - what one cape asks for
@@ -66,8 +67,8 @@ struct capebus_pin_words {
 void capebus_resources_init(struct capebus_resources *res,
 			    const struct capebus_header *header,
 			    const u32 *budget_ma);
-int capebus_resources_reserve_board(struct capebus_resources *res,
-				    const unsigned long *pins);
+int capebus_resources_reserve(struct capebus_resources *res,
+			      const unsigned long *pins, const char *holder);
 void capebus_resources_set_shared(struct capebus_resources *res,
 				  const unsigned long *pins);
 int capebus_resources_check(const struct capebus_resources *res,

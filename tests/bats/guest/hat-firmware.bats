@@ -9,6 +9,9 @@
 # same product with another UUID: /hat does not describe it.  A HAT+'s pins
 # are its overlay's exclusive-use, which the firmware applied and capebus
 # does not read: the firmware's HAT+ holds no pins here (rpi-hat.rst).
+# The board the firmware booted has its serial console on the header
+# (config.txt's enable_uart=1): its connector states it (console-pins
+# GPIO14, GPIO15), and HATs wanting those pins are refused naming it.
 
 load ../../qemu/lib
 load slot-wait
@@ -26,10 +29,14 @@ setup_file() {
 	sed -e 's/^product_uuid .*/product_uuid 6a1f0c3e-2b4d-4e8f-9a7c-1d2e3f405163/' \
 		"$CB_TOP/cape-defs/hats/sensor-hat.txt" > "$d/twin.txt"
 	"$ct" create "$d/twin.txt" -o "$d" >/dev/null
+	fdtput -t s "$d/board.dtb" /hat-capebus console-pins GPIO14 GPIO15
 	export CB_DTB=$d/board.dtb
 	guest_boot --hat 0="$CB_FIRMWARE/sensor-hat.eep" --hat 1="$CB_FIRMWARE/led-hat.eep" \
 		   --hat 2="$d/twin.eep"
 	guest_put "$BATS_TEST_DIRNAME/fixtures/configfs-lib.sh" cfs.sh
+	for h in hat-serial hat-gpio14-led; do
+		dtc -q -@ -I dts -O dtb -o "$CB_RUN/share/$h.dtbo" "$BATS_TEST_DIRNAME/fixtures/hat/$h.dtso"
+	done
 	export HAT
 	HAT=$(ctrl_of rpi)
 	CTRL=$HAT wait_state 0 loaded
@@ -70,4 +77,18 @@ teardown() {
 	# Not taken for the firmware's: its own overlay is applied, and meets
 	# the nodes the firmware's copy of it left in the tree.
 	[[ "$output" == "overlay refused: add only: "*"temp@49, which the board has"* ]]
+}
+
+@test "the serial console on GPIO14/15 (console-pins): a serial HAT+ enabling the UART there and a HAT+ on GPIO14 are refused naming the console; the tree is unchanged" {
+	local c
+	c=$(basename "$HAT")
+	guest_ok ". /host/cfs.sh; CAPES=/sys/kernel/config/capebus/$c/capes; dt_hash > /tmp/dt.con;
+		for h in serial gpio14-led; do declare_cape \$h CFS-HAT-CON &&
+			cat /host/hat-\$h.dtbo > \$CAPES/\$h/dtbo; echo 1 > \$CAPES/\$h/enable; cat \$CAPES/\$h/status; rmdir \$CAPES/\$h; done
+		[ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.con)\" ] && echo same-tree; cat /proc/device-tree/serial-hat0/status; echo"
+	echo "$output"
+	[[ "${lines[0]}" == "failed: "*"targets: enabling uart0: pin GPIO14 is held by the board's serial console; pin GPIO15 is held by the board's serial console" ]]
+	[[ "${lines[1]}" == "failed: "*"pin GPIO14 is held by the board's serial console"* ]]
+	[ "${lines[2]}" = same-tree ]
+	[ "${lines[3]}" = disabled ]
 }

@@ -40,7 +40,9 @@ setup_file() {
 	"$ct" create "$d/big.txt" -o "$d" >/dev/null
 	cp "$d/big.eep" "$CB_RUN/share/big.eep"
 	dtc -q -@ -I dts -O dtb -o "$CB_RUN/share/capebus-hat-thief.dtbo" "$FIX/capebus-hat-thief.dtso"
-	dtc -q -@ -I dts -O dtb -o "$CB_RUN/share/hat-gpio2-led.dtbo" "$FIX/hat-gpio2-led.dtso"
+	for h in hat-gpio2-led hat-irq-keys hat-irq-thief hat-serial hat-gpio14-led; do
+		dtc -q -@ -I dts -O dtb -o "$CB_RUN/share/$h.dtbo" "$FIX/$h.dtso"
+	done
 	cp "$d/gpio-v1.eep" "$CB_RUN/share/gpio-v1.eep"
 	guest_boot --slot 0="$CB_FIRMWARE/BB-WTHR-01-00A2.eeprom" \
 		   --hat 0="$CB_FIRMWARE/sensor-hat.eep" --hat 1="$CB_FIRMWARE/led-hat.eep" \
@@ -123,6 +125,64 @@ teardown() {
 	[[ "${lines[0]}" == "failed: "*"uses header pin GPIO2 as a GPIO, which every cape shares (a bus's pin)"* ]]
 	[ "${lines[1]}" = same-tree ]
 	[ "${lines[2]}" = 0 ]
+}
+
+# The test board's gpio-sim bank for the 40-pin header (line n is GPIOn),
+# as the guest's sysfs names its chip.
+HATSIM='$(for c in /sys/devices/platform/gpio-sim/gpiochip*; do
+	case $(readlink $c/of_node) in */gpio-sim/bank3) echo $c ;; esac; done)'
+
+@test "a HAT+ takes header interrupts through the connector's nexus (hat_irq): its keys load, each on its GPIO's line, and GPIO25's fires" {
+	local c
+	c=$(basename "$(ctrl_of rpi)")
+	guest_ok ". /host/cfs.sh; CAPES=/sys/kernel/config/capebus/$c/capes; declare_cape irq CFS-HAT-IRQ &&
+		cat /host/hat-irq-keys.dtbo > \$CAPES/irq/dtbo && echo 1 > \$CAPES/irq/enable && cat \$CAPES/irq/status;
+		grep ' hat-irq-gpio24\$' /proc/interrupts; grep ' hat-irq-gpio25\$' /proc/interrupts"
+	echo "$output"
+	[ "${lines[0]}" = loaded ]
+	# gpio-sim's interrupt domain ("irq_sim"), bank3's lines 24 and 25.
+	[[ "${lines[1]}" =~ ^\ *[0-9]+:\ +0\ +0\ +irq_sim\ +24\ .*\ hat-irq-gpio24$ ]]
+	[[ "${lines[2]}" =~ ^\ *[0-9]+:\ +0\ +0\ +irq_sim\ +25\ .*\ hat-irq-gpio25$ ]]
+	# GPIO25 pulled high and low again: gpio-keys requested its line as an
+	# input and its interrupt for both edges, gpio-sim raises one on each
+	# (the level type the nexus hands it is dropped: gpio-sim's interrupt
+	# domain has no xlate; see the test board's CB_IRQ).
+	guest_ok "irqs() { grep \" \$1\\\$\" /proc/interrupts | awk '{ print \$2 + \$3 }'; }
+		S=$HATSIM/sim_gpio25; n=\$(irqs hat-irq-gpio25)
+		echo pull-up > \$S/pull; sleep 0.3; echo pull-down > \$S/pull; sleep 0.3
+		echo \$((\$(irqs hat-irq-gpio25) - n))"
+	[ "$output" = 2 ]
+}
+
+@test "a second HAT+ wanting GPIO25's interrupt is refused naming the pin and its holder; removed, the first's interrupts go" {
+	local c
+	c=$(basename "$(ctrl_of rpi)")
+	guest_ok ". /host/cfs.sh; CAPES=/sys/kernel/config/capebus/$c/capes; dt_hash > /tmp/dt.irq; declare_cape thief CFS-HAT-IRQ2 &&
+		cat /host/hat-irq-thief.dtbo > \$CAPES/thief/dtbo; echo 1 > \$CAPES/thief/enable; cat \$CAPES/thief/status; rmdir \$CAPES/thief;
+		[ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.irq)\" ] && echo same-tree; grep -c ' hat-irq-thief\$' /proc/interrupts;
+		rmdir \$CAPES/irq; grep -c ' hat-irq-' /proc/interrupts || true"
+	echo "$output"
+	[[ "${lines[0]}" == "failed: "*"pin GPIO25 is held by CFS-HAT-IRQ (slot "*")"* ]]
+	[ "${lines[1]}" = same-tree ]
+	[ "${lines[2]}" = 0 ]
+	[ "${lines[3]}" = 0 ]
+}
+
+@test "a serial HAT+ enables the UART on GPIO14/15 (no console there on this board); its pins are the UART's while it is enabled" {
+	local c
+	c=$(basename "$(ctrl_of rpi)")
+	guest_ok ". /host/cfs.sh; CAPES=/sys/kernel/config/capebus/$c/capes; declare_cape gps CFS-HAT-GPS &&
+		cat /host/hat-serial.dtbo > \$CAPES/gps/dtbo && echo 1 > \$CAPES/gps/enable && cat \$CAPES/gps/status;
+		cat /proc/device-tree/serial-hat0/status; echo; ls /sys/bus/platform/devices | grep -c serial-hat0;
+		declare_cape led CFS-HAT-TXD && cat /host/hat-gpio14-led.dtbo > \$CAPES/led/dtbo; echo 1 > \$CAPES/led/enable; cat \$CAPES/led/status;
+		rmdir \$CAPES/led \$CAPES/gps; cat /proc/device-tree/serial-hat0/status; echo; ls /sys/bus/platform/devices | grep -c serial-hat0 || true"
+	echo "$output"
+	[ "${lines[0]}" = loaded ]
+	[ "${lines[1]}" = okay ]
+	[ "${lines[2]}" = 1 ]
+	[[ "${lines[3]}" == "failed: "*"pin GPIO14 is held by bus uart0"* ]]
+	[ "${lines[4]}" = disabled ]
+	[ "${lines[5]}" = 0 ]
 }
 
 @test "a HAT+ lists no ID pins (its overlay's exclusive-use claims them) and supplies what its power atom says" {

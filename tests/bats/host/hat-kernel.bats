@@ -2,7 +2,7 @@
 # A HAT as the kernel takes it: capetool runs the kernel's own parsers
 # (rpi/rpi-eeprom.c on an image, capebus-fdt.c's resolver on an overlay,
 # linked in through the fuzzers' userspace shim) and the series' Pi
-# connector's rules (bcm2711-rpi-hat-capebus.dtsi: board-pins, shared-pins,
+# connector's rules (bcm2711-rpi-hat-capebus.dtsi: board-pins, console-pins, shared-pins,
 # targets, target-pins, platform compatibles, as the rpi profile states
 # them).  What the kernel refuses, check, create, flash, decode and pinout
 # refuse, in its words; a HAT+'s overlay is found beside its settings or
@@ -134,14 +134,18 @@ PY
 	run ct check "$d/bad.txt"
 	[ "$status" -eq 3 ]
 	[[ "$output" == *"add only: fragment fragment@0 sets property spi-max-frequency of spi"* ]]
-	overlay "$d/bad.dtso" $'\t\ttarget = <&hat_devices>;\n\t\t__overlay__ { fan { compatible = "pwm-fan"; }; };'
+	overlay "$d/bad.dtso" $'\t\ttarget = <&hat_devices>;\n\t\t__overlay__ { motor { compatible = "pwm-vibrator"; }; };'
 	run ct check "$d/bad.txt"
 	[ "$status" -eq 3 ]
-	[[ "$output" == *"fan: a platform device of compatible pwm-fan, which the connector does not list"* ]]
+	[[ "$output" == *"motor: a platform device of compatible pwm-vibrator, which the connector does not list"* ]]
 	overlay "$d/bad.dtso" $'\t\ttarget = <&uart3>;\n\t\t__overlay__ { status = "okay"; };' $'\texclusive-use = "GPIO15";'
 	run ct check "$d/bad.txt"
 	[ "$status" -eq 3 ]
-	[[ "$output" == *"pin GPIO15 is held by the board: RXD1 (serial console), one of the connector's board-pins, which no HAT may claim"* ]]
+	[[ "$output" == *"pin GPIO15 is held by the board's serial console: RXD1 (serial console), one of the connector's console-pins, which no HAT may claim"* ]]
+	overlay "$d/bad.dtso" $'\t\ttarget = <&uart3>;\n\t\t__overlay__ { status = "okay"; };' $'\texclusive-use = "GPIO1";'
+	run ct check "$d/bad.txt"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"pin GPIO1 is held by the board: ID_SC (HAT EEPROM), one of the connector's board-pins, which no HAT may claim"* ]]
 	overlay "$d/bad.dtso" $'\t\ttarget = <&uart3>;\n\t\t__overlay__ { status = "okay"; };' $'\texclusive-use = "GPIO28";'
 	run ct check "$d/bad.txt"
 	[ "$status" -eq 3 ]
@@ -188,16 +192,16 @@ PY
 	[[ "$output" == *'makes the file my-hat..dtbo, which the capebus core refuses'* ]]
 }
 
-@test "GPIO14/15 are the board's (its serial console: the connector's board-pins); bank 1 is not on the header" {
+@test "GPIO14/15 are the board's serial console's (the connector's console-pins); bank 1 is not on the header" {
 	{ cat "$HAT/v1-minimal.txt"; echo 'setgpio 14 ALT0 DEFAULT'; } > "$BATS_TEST_TMPDIR/serial.txt"
 	run ct check "$BATS_TEST_TMPDIR/serial.txt"
 	no_sanitizer_report
 	[ "$status" -eq 3 ]
-	[[ "$output" == *"serial.txt:12: setgpio: GPIO14 (pin 8) is held by the board: TXD1 (serial console), one of the connector's board-pins, which no HAT may claim"* ]]
+	[[ "$output" == *"serial.txt:12: setgpio: GPIO14 (pin 8) is held by the board's serial console: TXD1 (serial console), one of the connector's console-pins, which no HAT may claim"* ]]
 	hat_build "$BATS_TEST_TMPDIR/serial.eep" "v = 1; atoms = [(1, vendor()), (2, gpio_map({15: 0x84}))]"
 	run ct check "$BATS_TEST_TMPDIR/serial.eep"
 	[ "$status" -eq 3 ]
-	[[ "$output" == *"GPIO15 (pin 10) is held by the board: RXD1 (serial console)"* ]]
+	[[ "$output" == *"GPIO15 (pin 10) is held by the board's serial console: RXD1 (serial console)"* ]]
 	# the kernel's words for a GPIO of bank 1 (rpi_info_from_eeprom())
 	{ cat "$HAT/v1-minimal.txt"; printf 'bank1_gpio_drive 0\nbank1_gpio_slew 0\nbank1_gpio_hysteresis 0\nsetgpio 30 INPUT DEFAULT\n'; } \
 		> "$BATS_TEST_TMPDIR/cm.txt"
@@ -207,6 +211,23 @@ PY
 	# the profile draws them as the board's
 	run ct pinout --board rpi
 	[ "${lines[4]}" = "                   . GPIO4 GPCLK0  7 () () 8  # GPIO14 TXD1 (serial console)" ]
+}
+
+@test "a HAT+ taking GPIO25's interrupt through hat_irq passes; one on GPIO14 (TXD) is refused naming the board's serial console" {
+	local d=$BATS_TEST_TMPDIR/h
+	hat_plus "$d" can
+	overlay "$d/can.dtso" $'\t\ttarget = <&hat_devices>;\n\t\t__overlay__ {\n\t\t\t#address-cells = <1>;\n\t\t\t#size-cells = <0>;\n\t\t\tkeys { compatible = "gpio-keys"; key-0 { linux,code = <0x100>; interrupt-parent = <&hat_irq>; interrupts = <25 8>; }; };\n\t\t};' \
+		$'\texclusive-use = "GPIO25";'
+	run ct check "$d/can.txt"
+	no_sanitizer_report
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"overlay $d/can.dtso: 1 GPIO (board raspberry-pi)" ]]
+	hat_plus "$d" gps
+	overlay "$d/gps.dtso" $'\t\ttarget = <&hat_devices>;\n\t\t__overlay__ {\n\t\t\t#address-cells = <1>;\n\t\t\t#size-cells = <0>;\n\t\t\tpps { compatible = "pps-gpio"; gpios = <&hat_gpio 14 0>; };\n\t\t};' \
+		$'\texclusive-use = "GPIO14";'
+	run ct check "$d/gps.txt"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"pin GPIO14 is held by the board's serial console: TXD1 (serial console), one of the connector's console-pins, which no HAT may claim"* ]]
 }
 
 @test "two HAT+s whose overlays hold GPIO18 conflict, and pinout shows their overlays' GPIOs; a unit both enable is shared" {

@@ -506,7 +506,86 @@ uart5 serial@7e201a00 uart5-gpio12 GPIO12,GPIO13'
 	done <<< "$RPI_UNITS"
 	# UART2 is on GPIO0/1, the ID bus: not exported.
 	! fdtget "$RPI" /hat-capebus/export-symbols uart2
-	[ "$(fdtget "$RPI" /hat-capebus board-pins)" = "GPIO0 GPIO1 GPIO14 GPIO15" ]
+	[ "$(fdtget "$RPI" /hat-capebus board-pins)" = "GPIO0 GPIO1" ]
+}
+
+@test "the Pi 4 B's GPIO14/15 are its serial console's (console-pins): the mini UART, uart1, the board's, not exported" {
+	need_rpi
+	[ "$(fdtget "$RPI" /hat-capebus console-pins)" = "GPIO14 GPIO15" ]
+	[ "$(fdtget "$RPI" /chosen stdout-path)" = serial1:115200n8 ]
+	[ "$(fdtget "$RPI" /aliases serial1)" = /soc/serial@7e215040 ]
+	[ "$(fdtget "$RPI" /soc/serial@7e215040 status)" = okay ]
+	! fdtget "$RPI" /hat-capebus/export-symbols uart1
+	! fdtget "$RPI" /hat-capebus/target-pins uart1
+	# the pins its pinctrl-0 (the board's uart1_gpio14) sets
+	g=$(node_of "$RPI" "$(fdtget -t u "$RPI" /soc/serial@7e215040 pinctrl-0)")
+	[ "$(group_pins "$RPI" "$g" | paste -sd' ')" = "GPIO14 GPIO15" ]
+}
+
+@test "the Pi 4 B's interrupt nexus (hat_irq) maps GPIO0-27 to &gpio's line of the same number, once per trigger type" {
+	need_rpi
+	run python3 - "$RPI" <<'PY'
+import subprocess, sys
+dtb = sys.argv[1]
+def get(node, prop, t="u"):
+    out = subprocess.run(["fdtget", "-t", t, dtb, node, prop], capture_output=True, text=True)
+    return [int(x, 16 if t == "x" else 10) for x in out.stdout.split()] if out.returncode == 0 else None
+nexus = "/hat-capebus/interrupt-nexus"
+gpio = get("/soc/gpio@7e200000", "phandle")[0]
+assert get("/hat-capebus/export-symbols", "hat_irq") == get(nexus, "phandle"), "hat_irq is not the nexus"
+assert get(nexus, "#interrupt-cells") == [2] and get(nexus, "#address-cells") == [0]
+assert get(nexus, "interrupt-map-mask", "x") == [0xffffffff, 0xffffffff]
+assert get("/soc/gpio@7e200000", "#interrupt-cells") == [2]
+assert get("/soc/gpio@7e200000", "#address-cells") is None
+g, m = get("/hat-capebus", "gpio-map"), get(nexus, "interrupt-map")
+want = sorted((g[i], t, g[i + 2], g[i + 3], t) for i in range(0, len(g), 5) for t in (1, 2, 3, 4, 8))
+have = sorted(tuple(m[i:i + 5]) for i in range(0, len(m), 5))
+assert len(m) % 5 == 0 and have == want, "interrupt-map is not gpio-map's GPIOs by 1, 2, 3, 4, 8"
+assert all(e[2] == gpio and e[3] == e[0] for e in have), "an entry is not &gpio's line of its number"
+print(len(g) // 5, "GPIOs", len(have), "entries")
+PY
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "28 GPIOs 140 entries" ]
+}
+
+@test "a HAT overlay taking GPIO25's interrupt through hat_irq (as MCP2515 HATs) resolves through the kernel's resolver on the Pi 4 B" {
+	need
+	need_rpi
+	hat_overlay can <<'DTS'
+/dts-v1/;
+/plugin/;
+/ {
+	exclusive-use = "GPIO25";
+	fragment@0 {
+		target = <&spi0>;
+		__overlay__ {
+			#address-cells = <1>;
+			#size-cells = <0>;
+			status = "okay";
+			can@0 {
+				compatible = "microchip,mcp2515";
+				reg = <0>;
+				spi-max-frequency = <10000000>;
+				interrupt-parent = <&hat_irq>;
+				interrupts = <25 8>;
+			};
+		};
+	};
+};
+DTS
+	run "$BATS_FILE_TMPDIR/fz/bone-connector-check" "$RPI" - "$BATS_TEST_TMPDIR/can.dtbo"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$(sed -n 2p <<< "$output")" == "ok 1 "*"/can.dtbo: 0 pins (0 with a pad), 1 nodes, 2 references" ]]
+}
+
+@test "the Pi 4 B's I2S is usable by a HAT's sound card: DMA channels and #sound-dai-cells on the board's node" {
+	need_rpi
+	dma=$(fdtget -t u "$RPI" /soc/dma-controller@7e007000 phandle)
+	[ "$(fdtget -t u "$RPI" /soc/i2s@7e203000 dmas)" = "$dma 2 $dma 3" ]
+	[ "$(fdtget "$RPI" /soc/i2s@7e203000 dma-names)" = "tx rx" ]
+	[ "$(fdtget -t u "$RPI" /soc/i2s@7e203000 '#sound-dai-cells')" = 0 ]
 }
 
 @test "the Pi 4 B's connector holds each unit's pins while a HAT enables it, the pins its pinctrl-0 (mainline's groups) sets; none of them the board's" {
@@ -697,12 +776,17 @@ CAPE
 	# the DTB's connector, one fact a line, as the profile's below
 	{
 		echo "board-pins $(fdtget "$RPI" /hat-capebus board-pins)"
+		echo "console-pins $(fdtget "$RPI" /hat-capebus console-pins)"
 		echo "shared-pins $(fdtget "$RPI" /hat-capebus shared-pins)"
 		echo "platform-compatibles $(fdtget "$RPI" /hat-capebus cape-platform-compatibles)"
 		for name in $(fdtget -p "$RPI" /hat-capebus/export-symbols); do
 			path=$(exported "$RPI" "$name")
 			if [ "$path" = /hat-capebus ]; then
 				echo "export $name gpio-map"
+				continue
+			fi
+			if [ "$path" = /hat-capebus/interrupt-nexus ]; then
+				echo "export $name interrupt-map"
 				continue
 			fi
 			pins=$(fdtget "$RPI" /hat-capebus/target-pins "$name" 2>/dev/null || true)
@@ -720,6 +804,7 @@ def strings(key):
     return ' '.join(re.findall(r'"([^"]*)"', m.group(1)))
 nodes = {l.split()[1]: l.split()[3] for l in open(sys.argv[2]) if l.startswith('export ') and ' node ' in l}
 print('board-pins', strings('board-pins'))
+print('console-pins', strings('console-pins'))
 print('shared-pins', strings('shared-pins'))
 print('platform-compatibles', strings('platform-compatibles'))
 block = re.search(r'\bexports\s*=\s*\((.*?)\);', text, re.S).group(1)
@@ -728,6 +813,9 @@ for e in re.findall(r'\{(.*?)\}', block, re.S):
     name = re.search(r'name\s*=\s*"([^"]*)"', e).group(1)
     if re.search(r'gpio-map\s*=\s*true', e):
         out.append('export %s gpio-map' % name)
+        continue
+    if re.search(r'interrupt-map\s*=\s*true', e):
+        out.append('export %s interrupt-map' % name)
         continue
     target = re.search(r'target\s*=\s*"([^"]*)"', e).group(1)
     first.setdefault(target, name)
