@@ -512,35 +512,14 @@ static int capebus_verify_plain_ref(struct capebus_apply *ap,
 	const __be32 *cell = prop->value;
 	unsigned int n = prop->length / 4, i = pr->offset;
 	struct device_node *to;
-	enum capebus_ref kind;
-	u32 args;
 
 	while (i < n) {
-		kind = capebus_ref(ap, be32_to_cpu(cell[i]), &to);
-		if (kind == CAPEBUS_REF_BOARD)
+		if (capebus_ref(ap, be32_to_cpu(cell[i]), &to) == CAPEBUS_REF_BOARD)
 			return capebus_refuse_board_ref(ap, np, prop, to);
 		switch (pr->layout) {
 		case CAPEBUS_REFS_ALL:
+		case CAPEBUS_REFS_CELLS:	/* capebus_verify_specifiers() */
 			i++;
-			break;
-		case CAPEBUS_REFS_CELLS:
-			args = 0;
-			if (to && of_property_read_u32(to, pr->cells, &args))
-				args = 0;
-			if (args > CAPEBUS_FDT_MAX_CELLS)
-				return capebus_refuse(ap,
-						      "references: property %s of node %pOFn names %pOF, whose %s is not bounded",
-						      prop->name, np, to, pr->cells);
-			/* Through the connector's GPIO nexus: a declared pin. */
-			if (args && i + 1 < n && kind == CAPEBUS_REF_EXPORT &&
-			    of_property_present(to, "gpio-map")) {
-				int ret = capebus_verify_nexus_pin(ap, np, prop,
-								   be32_to_cpu(cell[i + 1]));
-
-				if (ret)
-					return ret;
-			}
-			i += 1 + args;
 			break;
 		case CAPEBUS_REFS_FIRST:
 			return 0;
@@ -554,25 +533,29 @@ static int capebus_verify_plain_ref(struct capebus_apply *ap,
 }
 
 /*
- * Any other property: a cell that names a node which provides what the
- * property is named for is a reference, with as many argument cells as the
- * node's "#<stem>-cells" says; a board node may not be named so.  Every
- * other cell is data.
+ * Specifiers, a phandle and as many argument cells as the named node says:
+ * in any other property, a cell that names a node which provides what the
+ * property is named for (its "#<stem>-cells"), every other cell data; in a
+ * binding of capebus_plain_refs[] that gives the node's @cells, every cell
+ * where a specifier starts (no arguments if the node has no @cells).  A
+ * board node may not be named; through the connector's GPIO nexus, a
+ * specifier names a header pin the cape declares.
  */
-static int capebus_verify_named_refs(struct capebus_apply *ap,
+static int capebus_verify_specifiers(struct capebus_apply *ap,
 				     struct device_node *np,
-				     struct property *prop)
+				     struct property *prop, const char *cells)
 {
 	const __be32 *cell = prop->value;
 	unsigned int n = prop->length / 4, i = 0;
 	struct device_node *to;
 	enum capebus_ref kind;
-	u32 args;
+	u32 args = 0;
 	int ret;
 
 	while (i < n) {
 		kind = capebus_ref(ap, be32_to_cpu(cell[i]), &to);
-		if (kind == CAPEBUS_REF_NONE || !capebus_provides(to, prop->name, &args)) {
+		if (kind == CAPEBUS_REF_NONE ||
+		    (!cells && !capebus_provides(to, prop->name, &args))) {
 			if (kind == CAPEBUS_REF_BOARD)
 				of_node_put(to);
 			i++;
@@ -580,7 +563,9 @@ static int capebus_verify_named_refs(struct capebus_apply *ap,
 		}
 		if (kind == CAPEBUS_REF_BOARD)
 			return capebus_refuse_board_ref(ap, np, prop, to);
-		if (args > CAPEBUS_FDT_MAX_CELLS || args > n - i - 1)
+		if (cells && of_property_read_u32(to, cells, &args))
+			args = 0;
+		if (args > n - i - 1)
 			return capebus_refuse(ap,
 					      "references: property %s of node %pOFn does not match the cells of %pOF",
 					      prop->name, np, to);
@@ -768,26 +753,11 @@ static int capebus_verify_prop(struct capebus_apply *ap, struct device_node *np,
 		ret = capebus_verify_irq_extended(ap, np, prop);
 	} else {
 		pr = capebus_plain_ref(name);
-		ret = pr ? capebus_verify_plain_ref(ap, np, prop, pr) :
-			   capebus_verify_named_refs(ap, np, prop);
+		ret = pr && pr->layout != CAPEBUS_REFS_CELLS ?
+		      capebus_verify_plain_ref(ap, np, prop, pr) :
+		      capebus_verify_specifiers(ap, np, prop, pr ? pr->cells : NULL);
 	}
 	return ret;
-}
-
-/* Every reference in the properties of @np, a node the overlay adds. */
-static int capebus_verify_refs(struct capebus_apply *ap, struct device_node *np,
-			       struct device_node *top)
-{
-	struct property *prop;
-	int ret;
-
-	for_each_property_of_node(np, prop) {
-		ret = capebus_verify_prop(ap, np, prop, top);
-		if (ret)
-			return ret;
-	}
-
-	return 0;
 }
 
 /**
@@ -982,21 +952,28 @@ static int capebus_claim_addr(struct capebus_apply *ap, struct device_node *bus,
 	return 0;
 }
 
-/* Every node below @np (a node the overlay adds): addresses, references. */
+/*
+ * @np, a node the overlay adds on @bus (the target, @live, or a node of the
+ * overlay), and every node below it: addresses, references.
+ */
 static int capebus_verify_subtree(struct capebus_apply *ap,
+				  struct device_node *bus, bool live,
 				  struct device_node *np,
 				  struct device_node *top)
 {
+	struct property *prop;
 	int ret;
 
-	ret = capebus_verify_refs(ap, np, top);
+	ret = capebus_claim_addr(ap, bus, live, np);
 	if (ret)
 		return ret;
-
+	for_each_property_of_node(np, prop) {
+		ret = capebus_verify_prop(ap, np, prop, top);
+		if (ret)
+			return ret;
+	}
 	for_each_child_of_node_scoped(np, child) {
-		ret = capebus_claim_addr(ap, np, false, child);
-		if (!ret)
-			ret = capebus_verify_subtree(ap, child, top);
+		ret = capebus_verify_subtree(ap, np, false, child, top);
 		if (ret)
 			return ret;
 	}
@@ -1144,11 +1121,8 @@ static int capebus_verify_fragment(struct capebus_apply *ap,
 		ret = capebus_add_once(ap, target, child, frag);
 		if (!ret)
 			ret = capebus_verify_platform(ap, target, child, frag);
-		if (ret)
-			return ret;
-		ret = capebus_claim_addr(ap, target, true, child);
 		if (!ret)
-			ret = capebus_verify_subtree(ap, child, ov);
+			ret = capebus_verify_subtree(ap, target, true, child, ov);
 		if (ret)
 			return ret;
 	}
