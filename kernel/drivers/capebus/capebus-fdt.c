@@ -219,9 +219,6 @@ static int cb_fdt_header(struct cb_fdt *f, size_t len)
 	if (f->size > len || f->size < CB_FDT_HEADER_SIZE)
 		return cb_bad(f, "overlay truncated: header says %u bytes, have %zu",
 			      f->size, len);
-	if (f->size > f->lim->max_size)
-		return cb_bad(f, "overlay is %u bytes, more than the %u a cape may have",
-			      f->size, f->lim->max_size);
 	if (cb_be32(f->buf + 20) < 17 || cb_be32(f->buf + 24) > 17)
 		return cb_bad(f, "overlay is of flattened tree version %u, not 17",
 			      cb_be32(f->buf + 20));

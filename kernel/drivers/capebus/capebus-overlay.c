@@ -464,10 +464,6 @@ static int capebus_verify_nexus_pin(struct capebus_apply *ap,
 	const struct capebus_header *header = ap->cape->ctrl->header;
 	int pin;
 
-	if (!header->gpio_codes)
-		return capebus_refuse(ap,
-				      "references: property %s of node %pOFn goes through the connector's nexus, which names no header pins",
-				      prop->name, np);
 	pin = capebus_header_gpio_pin(header, cell);
 	if (pin < 0)
 		return capebus_refuse(ap,
@@ -1199,10 +1195,7 @@ static int capebus_overlay_notify(struct notifier_block *nb,
 	}
 
 	start = ktime_get();
-	/* A refused apply is refused whole, whatever fragment comes next. */
-	if (ap->why[0])
-		ret = -EINVAL;
-	else if (!ap->root)
+	if (!ap->root)
 		ret = capebus_index_own(ap, nd->overlay->parent->parent);
 	if (!ret)
 		ret = capebus_verify_fragment(ap, nd);
