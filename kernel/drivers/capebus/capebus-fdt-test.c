@@ -477,20 +477,26 @@ static void fdt_test_target_props_taken_out(struct kunit *test)
 }
 
 /*
- * A fragment that does not enable its target: a fixup may not patch its
- * properties (refused), and plain ones stay for the notifier's add only.
+ * A fragment that does not enable its target: its properties, resolved,
+ * stay in it for the notifier to refuse (rules_test_sets_target_property:
+ * targets, add only); nothing is recorded for capebus to set.
  */
 static void fdt_test_target_props_need_enable(struct kunit *test)
 {
 	static const char * const status[] = { NULL, "disabled" };
+	struct capebus_fdt_target_prop tp;
+	char why[TEST_WHY_LEN];
+	size_t len, out_len;
 	unsigned int i;
+	void *blob, *out;
 
 	for (i = 0; i < ARRAY_SIZE(status); i++) {
-		size_t len;
-		void *blob = tb_target_props(test, status[i], &len);
-
-		expect_refused(test, blob, len,
-			       "fixup of &bone_gpio patches rts-gpios of __overlay__ of fragment@0, which does not enable its target");
+		blob = tb_target_props(test, status[i], &len);
+		KUNIT_ASSERT_EQ(test, tb_resolve(blob, len, &out, &out_len, why), 0);
+		KUNIT_EXPECT_EQ(test, capebus_fdt_target_prop(out, 0, &tp), -ENOENT);
+		KUNIT_EXPECT_EQ(test, named_props(out, "rts-gpios"), 1);
+		KUNIT_EXPECT_EQ(test, named_props(out, "rs485-rts-delay"), 1);
+		kvfree(out);
 	}
 }
 
@@ -1462,6 +1468,14 @@ static void rules_test_sets_target_property(struct kunit *test)
 	blob = tb_rules_end(test, b, NULL, &len);
 	expect_rule(test, blob, len,
 		    "add only: fragment fragment@0 sets property clock-frequency of /capebus-kunit/bus");
+
+	/* Its references resolved through an export, the same. */
+	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	tb_rules_begin(b);
+	tb_prop_cells(b, "rts-gpios", (const u32 []){ 0xffffffff, 3, 0 }, 3);
+	blob = tb_rules_end(test, b, "/fragment@0/__overlay__:rts-gpios:0", &len);
+	expect_rule(test, blob, len,
+		    "add only: fragment fragment@0 sets property rts-gpios of /capebus-kunit/bus");
 }
 
 static void rules_test_rewrites_board_node(struct kunit *test)

@@ -29,8 +29,7 @@
  *    wrap nor land on a live node); "linux,phandle" is refused (the kernel
  *    reads it, this file would not); no cell is patched twice and none
  *    outside the fragments' bodies (but a fragment's target, and by a
- *    __fixups__ entry a property a fragment sets on the target it
- *    enables);
+ *    __fixups__ entry a property a fragment sets on its target);
  *  - takes out of the fragments the one edit of an existing node a cape
  *    may ask for, status = "okay" on a target (enabling a header bus the
  *    board leaves disabled), and lists those targets at the root: capebus
@@ -220,9 +219,6 @@ static int cb_fdt_header(struct cb_fdt *f, size_t len)
 	if (f->size > len || f->size < CB_FDT_HEADER_SIZE)
 		return cb_bad(f, "overlay truncated: header says %u bytes, have %zu",
 			      f->size, len);
-	if (f->size > f->lim->max_size)
-		return cb_bad(f, "overlay is %u bytes, more than the %u a cape may have",
-			      f->size, f->lim->max_size);
 	if (cb_be32(f->buf + 20) < 17 || cb_be32(f->buf + 24) > 17)
 		return cb_bad(f, "overlay is of flattened tree version %u, not 17",
 			      cb_be32(f->buf + 20));
@@ -1041,18 +1037,6 @@ static bool cb_okay(const struct cb_fdt *f, const struct cb_prop *p)
 	       (p->len == 3 && !memcmp(v, "ok", 3));
 }
 
-/*
- * Does the __overlay__ node @ov enable its fragment's target: status =
- * "okay", and the fragment has a target (not a target-path)?
- */
-static bool cb_enabling(const struct cb_fdt *f, int ov)
-{
-	const struct cb_prop *st = cb_find_prop(f, ov, "status");
-
-	return f->nodes[ov].kind == CB_OVERLAY && st && cb_okay(f, st) &&
-	       cb_find_prop(f, f->nodes[ov].parent, "target");
-}
-
 /* The node at an absolute path of the overlay, names matched exactly. */
 static int cb_node_by_path(const struct cb_fdt *f, const char *path,
 			   size_t len)
@@ -1108,20 +1092,16 @@ static int cb_fixup_one(struct cb_fdt *f, const char *label, const char *ent,
 			      label, pname, f->nodes[node].name);
 	/*
 	 * A node the cape adds, the target of a fragment, or a property a
-	 * fragment sets on the target it enables (taken out, for capebus to
-	 * set if the connector lets capes: cb_take_props()).
+	 * fragment sets on its target: taken out for capebus to set on a
+	 * target the cape enables (cb_take_props()), refused by the
+	 * notifier's targets and add only rules anywhere else.
 	 */
-	if (f->nodes[node].kind == CB_OVERLAY && strcmp(pname, "status")) {
-		if (!cb_enabling(f, node))
-			return cb_bad(f,
-				      "fixup of &%s patches %s of __overlay__ of %s, which does not enable its target (status = \"okay\")",
-				      label, pname, cb_name(f, f->nodes[node].parent));
-	} else if (f->nodes[node].kind != CB_BODY &&
-		   !(f->nodes[node].kind == CB_FRAGMENT && !strcmp(pname, "target"))) {
+	if (f->nodes[node].kind != CB_BODY &&
+	    !(f->nodes[node].kind == CB_OVERLAY && strcmp(pname, "status")) &&
+	    !(f->nodes[node].kind == CB_FRAGMENT && !strcmp(pname, "target")))
 		return cb_bad(f,
 			      "fixup of &%s patches %s of %s, which is not a node the overlay adds",
 			      label, pname, f->nodes[node].name);
-	}
 	ret = cb_patch_cell(f, p, offset, "a fixup");
 	if (ret)
 		return ret;

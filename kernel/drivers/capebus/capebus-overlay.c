@@ -27,7 +27,6 @@
  *    another cape's, its own) has on that bus;
  *    no node named "i2c-bus" is added to a target (the I2C core takes its
  *    children for the adapter's);
- *  - phandles: no phandle of the overlay's is a live node's;
  *  - references: a cell that names a node outside the overlay and the
  *    connector's exports is refused where the kernel reads it as a
  *    reference: in a property that node names as its own (its
@@ -38,8 +37,9 @@
  *    nexus the connector exports (on a header pin the cape declares), never
  *    one inherited from the board;
  *  - GPIOs through the connector's nexus name header pins the cape
- *    declares;
- *  - every "#...-cells" is bounded (again, on what is applied).
+ *    declares.
+ * The structure, bounds and phandles of what is applied are capebus-fdt.c's:
+ * the blob it checked is the blob the overlay code unflattens.
  * Removal is of_overlay_remove(); its failures are reported, not ignored.
  */
 
@@ -52,7 +52,6 @@
 #include <linux/rbtree.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/string.h>
 
 #include "capebus-fdt.h"
@@ -84,6 +83,7 @@ struct capebus_apply {
 	struct device_node *root;	/* the unflattened overlay, once seen */
 	struct device_node **own;	/* its nodes with a phandle, by phandle */
 	unsigned int num_own;
+	phandle own_base;		/* the phandle of own[0] */
 	struct rb_root claims;		/* verified, not yet in capebus_claims */
 	struct capebus_added *added;	/* the fragments' top nodes so far */
 	unsigned int num_added;
@@ -200,84 +200,54 @@ static __printf(2, 3) int capebus_refuse(struct capebus_apply *ap,
 
 /* ---- the overlay's own phandles ------------------------------------------ */
 
-static int capebus_cmp_phandle(const void *a, const void *b)
+/*
+ * Count the overlay's nodes with a phandle below @np and find the smallest
+ * phandle, or (@fill) put each node in @ap->own at its phandle's place.
+ */
+static void capebus_collect_own(struct capebus_apply *ap,
+				struct device_node *np, bool fill)
 {
-	phandle x = (*(struct device_node * const *)a)->phandle;
-	phandle y = (*(struct device_node * const *)b)->phandle;
+	phandle at = np->phandle - ap->own_base;
 
-	return x < y ? -1 : x > y;
-}
-
-static unsigned int capebus_collect_own(struct device_node *np,
-					struct device_node **own)
-{
-	unsigned int n = 0;
-
-	if (np->phandle) {
-		if (own)
-			own[0] = np;
-		n++;
+	if (np->phandle && fill && at < ap->num_own) {
+		ap->own[at] = np;
+	} else if (np->phandle && !fill) {
+		ap->num_own++;
+		if (!ap->own_base || np->phandle < ap->own_base)
+			ap->own_base = np->phandle;
 	}
 	for_each_child_of_node_scoped(np, child)
-		n += capebus_collect_own(child, own ? own + n : NULL);
-
-	return n;
+		capebus_collect_own(ap, child, fill);
 }
 
 /*
- * The first notification of an apply: index the overlay's phandles (the
- * kernel renumbered them: none may be a live node's), once for all its
- * fragments.
+ * The first notification of an apply: index the overlay's phandles, once
+ * for all its fragments.  They are its own, and consecutive, by
+ * construction: the resolver numbered them 1..n, each once, and the
+ * kernel's resolver added to each one offset past the live tree's largest
+ * phandle (of_resolve_phandles(), under of_overlay_mutex as this notifier).
  */
 static int capebus_index_own(struct capebus_apply *ap, struct device_node *root)
 {
-	struct device_node *live;
-	unsigned int i;
-
 	ap->root = root;
-	ap->num_own = capebus_collect_own(root, NULL);
+	capebus_collect_own(ap, root, false);
 	if (!ap->num_own)
 		return 0;
 	ap->own = kvcalloc(ap->num_own, sizeof(*ap->own), GFP_KERNEL);
 	if (!ap->own)
 		return -ENOMEM;
-	capebus_collect_own(root, ap->own);
-	sort(ap->own, ap->num_own, sizeof(*ap->own), capebus_cmp_phandle, NULL);
-
-	for (i = 0; i < ap->num_own; i++) {
-		if (i && ap->own[i]->phandle == ap->own[i - 1]->phandle)
-			return capebus_refuse(ap,
-					      "phandles: nodes %pOFn and %pOFn have one phandle",
-					      ap->own[i - 1], ap->own[i]);
-		live = of_find_node_by_phandle(ap->own[i]->phandle);
-		if (live) {
-			of_node_put(live);
-			return capebus_refuse(ap,
-					      "phandles: node %pOFn would have the phandle of %pOF",
-					      ap->own[i], live);
-		}
-	}
+	capebus_collect_own(ap, root, true);
 
 	return 0;
 }
 
+/* The node of the overlay whose phandle is @ph, or NULL. */
 static struct device_node *capebus_own_node(struct capebus_apply *ap,
 					    phandle ph)
 {
-	unsigned int lo = 0, hi = ap->num_own;
+	phandle at = ph - ap->own_base;
 
-	while (lo < hi) {
-		unsigned int mid = lo + (hi - lo) / 2;
-
-		if (ap->own[mid]->phandle == ph)
-			return ap->own[mid];
-		if (ph < ap->own[mid]->phandle)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-
-	return NULL;
+	return at < ap->num_own ? ap->own[at] : NULL;
 }
 
 /* ---- what a cell names ---------------------------------------------------- */
@@ -494,10 +464,6 @@ static int capebus_verify_nexus_pin(struct capebus_apply *ap,
 	const struct capebus_header *header = ap->cape->ctrl->header;
 	int pin;
 
-	if (!header->gpio_codes)
-		return capebus_refuse(ap,
-				      "references: property %s of node %pOFn goes through the connector's nexus, which names no header pins",
-				      prop->name, np);
 	pin = capebus_header_gpio_pin(header, cell);
 	if (pin < 0)
 		return capebus_refuse(ap,
@@ -542,35 +508,14 @@ static int capebus_verify_plain_ref(struct capebus_apply *ap,
 	const __be32 *cell = prop->value;
 	unsigned int n = prop->length / 4, i = pr->offset;
 	struct device_node *to;
-	enum capebus_ref kind;
-	u32 args;
 
 	while (i < n) {
-		kind = capebus_ref(ap, be32_to_cpu(cell[i]), &to);
-		if (kind == CAPEBUS_REF_BOARD)
+		if (capebus_ref(ap, be32_to_cpu(cell[i]), &to) == CAPEBUS_REF_BOARD)
 			return capebus_refuse_board_ref(ap, np, prop, to);
 		switch (pr->layout) {
 		case CAPEBUS_REFS_ALL:
+		case CAPEBUS_REFS_CELLS:	/* capebus_verify_specifiers() */
 			i++;
-			break;
-		case CAPEBUS_REFS_CELLS:
-			args = 0;
-			if (to && of_property_read_u32(to, pr->cells, &args))
-				args = 0;
-			if (args > CAPEBUS_FDT_MAX_CELLS)
-				return capebus_refuse(ap,
-						      "references: property %s of node %pOFn names %pOF, whose %s is not bounded",
-						      prop->name, np, to, pr->cells);
-			/* Through the connector's GPIO nexus: a declared pin. */
-			if (args && i + 1 < n && kind == CAPEBUS_REF_EXPORT &&
-			    of_property_present(to, "gpio-map")) {
-				int ret = capebus_verify_nexus_pin(ap, np, prop,
-								   be32_to_cpu(cell[i + 1]));
-
-				if (ret)
-					return ret;
-			}
-			i += 1 + args;
 			break;
 		case CAPEBUS_REFS_FIRST:
 			return 0;
@@ -584,25 +529,29 @@ static int capebus_verify_plain_ref(struct capebus_apply *ap,
 }
 
 /*
- * Any other property: a cell that names a node which provides what the
- * property is named for is a reference, with as many argument cells as the
- * node's "#<stem>-cells" says; a board node may not be named so.  Every
- * other cell is data.
+ * Specifiers, a phandle and as many argument cells as the named node says:
+ * in any other property, a cell that names a node which provides what the
+ * property is named for (its "#<stem>-cells"), every other cell data; in a
+ * binding of capebus_plain_refs[] that gives the node's @cells, every cell
+ * where a specifier starts (no arguments if the node has no @cells).  A
+ * board node may not be named; through the connector's GPIO nexus, a
+ * specifier names a header pin the cape declares.
  */
-static int capebus_verify_named_refs(struct capebus_apply *ap,
+static int capebus_verify_specifiers(struct capebus_apply *ap,
 				     struct device_node *np,
-				     struct property *prop)
+				     struct property *prop, const char *cells)
 {
 	const __be32 *cell = prop->value;
 	unsigned int n = prop->length / 4, i = 0;
 	struct device_node *to;
 	enum capebus_ref kind;
-	u32 args;
+	u32 args = 0;
 	int ret;
 
 	while (i < n) {
 		kind = capebus_ref(ap, be32_to_cpu(cell[i]), &to);
-		if (kind == CAPEBUS_REF_NONE || !capebus_provides(to, prop->name, &args)) {
+		if (kind == CAPEBUS_REF_NONE ||
+		    (!cells && !capebus_provides(to, prop->name, &args))) {
 			if (kind == CAPEBUS_REF_BOARD)
 				of_node_put(to);
 			i++;
@@ -610,7 +559,9 @@ static int capebus_verify_named_refs(struct capebus_apply *ap,
 		}
 		if (kind == CAPEBUS_REF_BOARD)
 			return capebus_refuse_board_ref(ap, np, prop, to);
-		if (args > CAPEBUS_FDT_MAX_CELLS || args > n - i - 1)
+		if (cells && of_property_read_u32(to, cells, &args))
+			args = 0;
+		if (args > n - i - 1)
 			return capebus_refuse(ap,
 					      "references: property %s of node %pOFn does not match the cells of %pOF",
 					      prop->name, np, to);
@@ -783,18 +734,6 @@ static int capebus_verify_prop(struct capebus_apply *ap, struct device_node *np,
 		return capebus_refuse(ap,
 				      "references: node %pOFn has %s, which cape overlays may not have",
 				      np, name);
-	if (name[0] == '#' && strlen(name) > 5 &&
-	    !strcmp(name + strlen(name) - 5, "cells") &&
-	    (prop->length != 4 ||
-	     be32_to_cpup(prop->value) > CAPEBUS_FDT_MAX_CELLS))
-		return capebus_refuse(ap,
-				      "cells: property %s of node %pOFn is not one cell of at most %u",
-				      name, np, CAPEBUS_FDT_MAX_CELLS);
-	/* The unflattener takes them for a phandle (capebus-fdt.c too). */
-	if (!strcmp(name, "linux,phandle") || !strcmp(name, "ibm,phandle"))
-		return capebus_refuse(ap,
-				      "phandles: node %pOFn has %s, which cape overlays may not have",
-				      np, name);
 	/*
 	 * A property of any length is read cell by cell: the OF core
 	 * reads the whole cells of one whose length is not a multiple
@@ -810,26 +749,11 @@ static int capebus_verify_prop(struct capebus_apply *ap, struct device_node *np,
 		ret = capebus_verify_irq_extended(ap, np, prop);
 	} else {
 		pr = capebus_plain_ref(name);
-		ret = pr ? capebus_verify_plain_ref(ap, np, prop, pr) :
-			   capebus_verify_named_refs(ap, np, prop);
+		ret = pr && pr->layout != CAPEBUS_REFS_CELLS ?
+		      capebus_verify_plain_ref(ap, np, prop, pr) :
+		      capebus_verify_specifiers(ap, np, prop, pr ? pr->cells : NULL);
 	}
 	return ret;
-}
-
-/* Every reference in the properties of @np, a node the overlay adds. */
-static int capebus_verify_refs(struct capebus_apply *ap, struct device_node *np,
-			       struct device_node *top)
-{
-	struct property *prop;
-	int ret;
-
-	for_each_property_of_node(np, prop) {
-		ret = capebus_verify_prop(ap, np, prop, top);
-		if (ret)
-			return ret;
-	}
-
-	return 0;
 }
 
 /**
@@ -1024,21 +948,28 @@ static int capebus_claim_addr(struct capebus_apply *ap, struct device_node *bus,
 	return 0;
 }
 
-/* Every node below @np (a node the overlay adds): addresses, references. */
+/*
+ * @np, a node the overlay adds on @bus (the target, @live, or a node of the
+ * overlay), and every node below it: addresses, references.
+ */
 static int capebus_verify_subtree(struct capebus_apply *ap,
+				  struct device_node *bus, bool live,
 				  struct device_node *np,
 				  struct device_node *top)
 {
+	struct property *prop;
 	int ret;
 
-	ret = capebus_verify_refs(ap, np, top);
+	ret = capebus_claim_addr(ap, bus, live, np);
 	if (ret)
 		return ret;
-
+	for_each_property_of_node(np, prop) {
+		ret = capebus_verify_prop(ap, np, prop, top);
+		if (ret)
+			return ret;
+	}
 	for_each_child_of_node_scoped(np, child) {
-		ret = capebus_claim_addr(ap, np, false, child);
-		if (!ret)
-			ret = capebus_verify_subtree(ap, child, top);
+		ret = capebus_verify_subtree(ap, np, false, child, top);
 		if (ret)
 			return ret;
 	}
@@ -1186,11 +1117,8 @@ static int capebus_verify_fragment(struct capebus_apply *ap,
 		ret = capebus_add_once(ap, target, child, frag);
 		if (!ret)
 			ret = capebus_verify_platform(ap, target, child, frag);
-		if (ret)
-			return ret;
-		ret = capebus_claim_addr(ap, target, true, child);
 		if (!ret)
-			ret = capebus_verify_subtree(ap, child, ov);
+			ret = capebus_verify_subtree(ap, target, true, child, ov);
 		if (ret)
 			return ret;
 	}
@@ -1267,10 +1195,7 @@ static int capebus_overlay_notify(struct notifier_block *nb,
 	}
 
 	start = ktime_get();
-	/* A refused apply is refused whole, whatever fragment comes next. */
-	if (ap->why[0])
-		ret = -EINVAL;
-	else if (!ap->root)
+	if (!ap->root)
 		ret = capebus_index_own(ap, nd->overlay->parent->parent);
 	if (!ret)
 		ret = capebus_verify_fragment(ap, nd);

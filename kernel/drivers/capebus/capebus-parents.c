@@ -34,14 +34,8 @@
 
 static int capebus_is_target(struct device *dev, const void *data)
 {
-	struct capebus_controller *ctrl = to_capebus_controller(dev);
-	unsigned int i;
-
-	for (i = 0; i < ctrl->num_targets; i++)
-		if (ctrl->targets[i].np == data)
-			return 1;
-
-	return 0;
+	return capebus_controller_has_target(to_capebus_controller(dev),
+					     (struct device_node *)data);
 }
 
 /*
