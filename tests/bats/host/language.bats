@@ -108,8 +108,8 @@ CAPE
 		[[ "$output" == *'s.cape:4: properties.reset-gpios: is a GPIO property: write the header pin as a GPIO reference, e.g. reset-gpios = { pin = "P9.15"; flags = 0; }, not as a string'* ]]
 		[[ "$output" == *'s.cape:4: properties.enable-pin: "P9_15" names a header pin, but a string is only text to the driver'* ]]
 		[[ "$output" == *'s.cape:4: properties.dc-gpio: is a GPIO property'*'not as a number'* ]]
-		[[ "$output" == *'s.cape:5: properties.cs-gpios: GPIO P9.12 is not listed in pins'* ]]
-		[[ "$output" == *'s.cape:5: properties.x-gpios: GPIO P9.16 needs the pin muxed as a GPIO, mode 7 (gpio1_19); pins has it in mode 6 (ehrpwm1b) (line 2)'* ]]
+		[[ "$output" == *'s.cape:5: properties.cs-gpios: P9.12 is not listed in pins (a cape'?'s GPIOs are its declared pins)'* ]]
+		[[ "$output" == *'s.cape:5: properties.x-gpios: x-gpios needs P9.16 muxed as a GPIO, mode 7 (gpio1_19); pins has it in mode 6 (ehrpwm1b) (line 2)'* ]]
 		[[ "$output" == *'s.cape:6: properties.y-gpios: unknown key "polarity" in a GPIO reference'* ]]
 		[[ "$output" != *'properties.label'* ]]
 	done
