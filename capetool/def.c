@@ -648,6 +648,44 @@ static bool prop_gpio(struct dctx *c, config_setting_t *g, const char *key, stru
 	return true;
 }
 
+/*
+ * A byte string, dtc's [02 00 5e 10 00 01]: { bytes = [0x02, 0x00, ...]; },
+ * e.g. local-mac-address.  Each element 0 to 255; at least one.
+ */
+static bool prop_bytes(struct dctx *c, config_setting_t *g, const char *key, struct prop *pr)
+{
+	config_setting_t *b = config_setting_get_member(g, "bytes");
+	int m;
+
+	if (config_setting_length(g) != 1) {
+		derr(c, g, key, "a byte string is { bytes = [0x02, 0x00, ...]; } and nothing else");
+		return false;
+	}
+	if (!is_type(b, CONFIG_TYPE_ARRAY) || !(m = config_setting_length(b))) {
+		derr(c, b, key, "bytes must be a non-empty array of integers 0 to 255: [0x02, 0x00, ...]");
+		return false;
+	}
+	pr->val = xmalloc((size_t)m);
+	pr->len = (size_t)m;
+	for (int k = 0; k < m; k++) {
+		config_setting_t *e = config_setting_get_elem(b, k);
+		long long x = is_type(e, CONFIG_TYPE_INT) || is_type(e, CONFIG_TYPE_INT64) ?
+			      config_setting_get_int64(e) : -1;
+		char msg[160];
+
+		if (x < 0 || x > 255) {
+			snprintf(msg, sizeof(msg), "bytes[%d] is not a byte (an integer 0 to 255)", k);
+			derr(c, b, key, msg);
+			free(pr->val);
+			pr->val = NULL;
+			pr->len = 0;
+			return false;
+		}
+		pr->val[k] = (uint8_t)x;
+	}
+	return true;
+}
+
 /* The value @v of property @pr; false after saying why. */
 static bool prop_value(struct dctx *c, config_setting_t *v, const char *key, struct prop *pr,
 		       const struct cape_def *d)
@@ -658,6 +696,8 @@ static bool prop_value(struct dctx *c, config_setting_t *v, const char *key, str
 
 	pr->val = NULL;
 	pr->len = 0;
+	if (t == CONFIG_TYPE_GROUP && config_setting_get_member(v, "bytes") && !gp)
+		return prop_bytes(c, v, key, pr);
 	if (t == CONFIG_TYPE_GROUP)
 		return prop_gpio(c, v, key, pr, d);
 	if (t == CONFIG_TYPE_LIST) {
@@ -744,7 +784,7 @@ static bool prop_value(struct dctx *c, config_setting_t *v, const char *key, str
 			}
 		}
 	} else {
-		derr(c, v, key, "must be a string, integer, array, true or a GPIO reference { pin = ...; }");
+		derr(c, v, key, "must be a string, integer, array, true, bytes { bytes = [...]; } or a GPIO reference { pin = ...; }");
 		return false;
 	}
 	return true;

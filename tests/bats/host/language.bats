@@ -41,6 +41,36 @@ CAPE
 	[ "$status" -eq 0 ]
 }
 
+@test "a byte string property: { bytes = [...]; } is dtc's [..] (local-mac-address), each a byte, refused otherwise at its line" {
+	cd "$BATS_TEST_TMPDIR"
+	cat > mac.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "BB-MAC"; };
+devices = ( { type = "i2c"; bus = "i2c2"; address = 0x50; compatible = "x,mac";
+              properties = ( ("local-mac-address", { bytes = [0x02, 0x00, 0x5e, 0x10, 0x00, 0xff]; }) ); } );
+CAPE
+	run ct check mac.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 0 ]
+	ct create mac.cape -o o >/dev/null
+	dtc -q -I dtb -O dts o/BB-MAC-00A0.dtbo > o.dts
+	grep -q 'local-mac-address = \[02 00 5e 10 00 ff\];' o.dts
+	cat > bad.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "BB-MAC"; };
+devices = ( { type = "i2c"; bus = "i2c2"; address = 0x50; compatible = "x,mac";
+              properties = ( ("a-mac", { bytes = [0x02, 256]; }),
+                             ("b-mac", { bytes = []; }),
+                             ("c-mac", { bytes = [1]; pin = "P9.15"; }) ); } );
+CAPE
+	run ct check bad.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *'bad.cape:3: properties.a-mac: bytes[1] is not a byte (an integer 0 to 255)'* ]]
+	[[ "$output" == *'bad.cape:4: properties.b-mac: bytes must be a non-empty array'* ]]
+	[[ "$output" == *'bad.cape:5: properties.c-mac: a byte string is { bytes = [0x02, 0x00, ...]; } and nothing else'* ]]
+}
+
 @test "a compatible list the kernel would not take, a bad pair or a property set twice is refused" {
 	cd "$BATS_TEST_TMPDIR"
 	cat > c.cape <<'CAPE'
