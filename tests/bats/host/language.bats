@@ -397,6 +397,33 @@ CAPE
 	[ "$status" -eq 0 ]
 }
 
+@test "an escape hatch's SPI device is under the chip-select rule of a definition's: its chip select's pin muxed, else refused naming where" {
+	cd "$BATS_TEST_TMPDIR"
+	# spi1 on the Black with HDMI off; chip select 1 can be P9.42 (mode 2): the cape muxes only cs0
+	local spi1='{ pin = "P9.31"; mode = "spi1_sclk"; direction = "out"; rx = true; },
+		{ pin = "P9.29"; mode = "spi1_d0"; direction = "in"; },
+		{ pin = "P9.30"; mode = "spi1_d1"; direction = "out"; },
+		{ pin = "P9.28"; mode = "spi1_cs0"; direction = "out"; }'
+	hatch CS1 "$spi1" '&bone_spi_1 { status = "okay"; #address-cells = <1>; #size-cells = <0>; f@1 { compatible = "jedec,spi-nor"; reg = <1>; }; };'
+	run ct check --board beaglebone-black --variant no-hdmi CS1.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"overlay ./CS1.dtso: fragment@0/f@1 has reg 1 on spi1: chip select 1 needs a pin of pins muxed as spi1_cs1 ("*"P9.42 mode 2"*"); there is none"* ]]
+	# the same device in a definition is refused alike
+	bus_cape DCS1 spi1 cs 1 jedec,spi-nor "$spi1"
+	run ct check --board beaglebone-black --variant no-hdmi DCS1.cape
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"spi1 chip select 1 needs a pin of pins muxed as spi1_cs1"* ]]
+	# with P9.42 muxed as spi1_cs1, the hatch's device is taken
+	hatch CS1OK "$spi1, { pin = \"P9.42\"; mode = \"spi1_cs1\"; direction = \"out\"; }" \
+		'&bone_spi_1 { status = "okay"; #address-cells = <1>; #size-cells = <0>; f@1 { compatible = "jedec,spi-nor"; reg = <1>; }; };'
+	run ct check --board beaglebone-black --variant no-hdmi CS1OK.cape
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
 @test "--variant no-hdmi,no-emmc gives the HDMI and eMMC pins to capes; without it they are refused naming the board's use" {
 	cd "$BATS_TEST_TMPDIR"
 	cat > lcd.cape <<'CAPE'
