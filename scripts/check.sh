@@ -34,7 +34,7 @@ checkpatch 15
 dtbinding  10
 bisect     20
 kunit      181
-guest      233
+guest      234
 build-distro 1
 guest-distro 63
 '
