@@ -484,6 +484,7 @@ int cmd_read(int argc, char **argv);
 int cmd_override(int argc, char **argv);
 int cmd_remove(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_status(int argc, char **argv);
 int cmd_schema(int argc, char **argv);
 int cmd_pinout(int argc, char **argv);
 int cmd_resolve(int argc, char **argv);

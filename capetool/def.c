@@ -541,6 +541,50 @@ static bool gpio_prop_name(const char *n)
 }
 
 /*
+ * The pin @name (at @at) that @what ("the interrupt", a GPIO property)
+ * uses as a GPIO: a header GPIO pin the cape lists in pins (@why_listed
+ * says why it must), muxed as the pin's GPIO.  NULL after saying why.
+ */
+static const struct cape_pin *gpio_pin_of(struct dctx *c, config_setting_t *at, const char *key,
+					  const struct cape_def *d, const char *name,
+					  const char *what, const char *why_listed)
+{
+	int idx = cape_pin_index(name), gm, mode;
+	const struct cape_pin *p;
+	char msg[400], why[200];
+
+	if (idx < 0 || cape_pin_is_ain(idx)) {
+		if (idx < 0)
+			pin_name_why(c->t, name, why, sizeof(why));
+		else
+			snprintf(why, sizeof(why), " (an analog input)");
+		snprintf(msg, sizeof(msg), "\"%s\" is not a header GPIO pin%s", name, why);
+		derr(c, at, key, msg);
+		return NULL;
+	}
+	p = def_pin(d, idx);
+	if (!p) {
+		snprintf(msg, sizeof(msg), "%s is not listed in pins (%s)", cape_pin_names[idx],
+			 why_listed);
+		derr(c, at, key, msg);
+		return NULL;
+	}
+	gm = board_gpio_mode(c->t, idx);
+	mode = p->word & CAPE_PIN_MODE_MASK;
+	if (gm >= 0 && mode != gm) {
+		const char *f = board_function(c->t, idx, mode);
+
+		snprintf(msg, sizeof(msg),
+			 "%s needs %s muxed as a GPIO, mode %d (%s); pins has it in mode %d%s%s%s (line %d)",
+			 what, cape_pin_names[idx], gm, board_function(c->t, idx, gm), mode,
+			 f ? " (" : "", f ? f : "", f ? ")" : "", p->line);
+		derr(c, at, key, msg);
+		return NULL;
+	}
+	return p;
+}
+
+/*
  * One header-pin GPIO reference { pin = "P9.15"; flags = 0; active-low = true; }
  * into @pr: the pin must be listed in pins and muxed as its GPIO, as for
  * an LED; <&bone_gpio CODE FLAGS> through the connector, as LEDs and keys.
@@ -552,8 +596,7 @@ static bool prop_gpio(struct dctx *c, config_setting_t *g, const char *key, stru
 	const char *name = is_type(ps, CONFIG_TYPE_STRING) ? config_setting_get_string(ps) : NULL;
 	const struct cape_pin *p;
 	long long flags = 0;
-	char msg[400], why[200];
-	int idx, gm, mode;
+	char msg[400];
 	bool ok = true;
 
 	for (int i = 0; i < config_setting_length(g); i++) {
@@ -594,40 +637,52 @@ static bool prop_gpio(struct dctx *c, config_setting_t *g, const char *key, stru
 		if (config_setting_get_bool(a))
 			flags |= 1;	/* GPIO_ACTIVE_LOW */
 	}
-	idx = cape_pin_index(name);
-	if (idx < 0 || cape_pin_is_ain(idx)) {
-		if (idx < 0)
-			pin_name_why(c->t, name, why, sizeof(why));
-		else
-			snprintf(why, sizeof(why), " (an analog input)");
-		snprintf(msg, sizeof(msg), "\"%s\" is not a header GPIO pin%s", name, why);
-		derr(c, ps, key, msg);
+	p = gpio_pin_of(c, ps, key, d, name, pr->name, "a cape's GPIOs are its declared pins");
+	if (!p)
 		return false;
-	}
-	p = def_pin(d, idx);
-	if (!p) {
-		snprintf(msg, sizeof(msg), "GPIO %s is not listed in pins (a cape's GPIOs are its declared pins)",
-			 cape_pin_names[idx]);
-		derr(c, ps, key, msg);
-		return false;
-	}
-	gm = board_gpio_mode(c->t, idx);
-	mode = p->word & CAPE_PIN_MODE_MASK;
-	if (gm >= 0 && mode != gm) {
-		const char *f = board_function(c->t, idx, mode);
-
-		snprintf(msg, sizeof(msg),
-			 "GPIO %s needs the pin muxed as a GPIO, mode %d (%s); pins has it in mode %d%s%s%s (line %d)",
-			 cape_pin_names[idx], gm, board_function(c->t, idx, gm), mode, f ? " (" : "",
-			 f ? f : "", f ? ")" : "", p->line);
-		derr(c, ps, key, msg);
-		return false;
-	}
 	if (!ok)
 		return false;
 	pr->gpio = xrealloc(pr->gpio, (pr->ngpio + 1) * sizeof(*pr->gpio));
-	pr->gpio[pr->ngpio].idx = idx;
+	pr->gpio[pr->ngpio].idx = p->idx;
 	pr->gpio[pr->ngpio++].flags = (uint32_t)flags;
+	return true;
+}
+
+/*
+ * A byte string, dtc's [02 00 5e 10 00 01]: { bytes = [0x02, 0x00, ...]; },
+ * e.g. local-mac-address.  Each element 0 to 255; at least one.
+ */
+static bool prop_bytes(struct dctx *c, config_setting_t *g, const char *key, struct prop *pr)
+{
+	config_setting_t *b = config_setting_get_member(g, "bytes");
+	int m;
+
+	if (config_setting_length(g) != 1) {
+		derr(c, g, key, "a byte string is { bytes = [0x02, 0x00, ...]; } and nothing else");
+		return false;
+	}
+	if (!is_type(b, CONFIG_TYPE_ARRAY) || !(m = config_setting_length(b))) {
+		derr(c, b, key, "bytes must be a non-empty array of integers 0 to 255: [0x02, 0x00, ...]");
+		return false;
+	}
+	pr->val = xmalloc((size_t)m);
+	pr->len = (size_t)m;
+	for (int k = 0; k < m; k++) {
+		config_setting_t *e = config_setting_get_elem(b, k);
+		long long x = is_type(e, CONFIG_TYPE_INT) || is_type(e, CONFIG_TYPE_INT64) ?
+			      config_setting_get_int64(e) : -1;
+		char msg[160];
+
+		if (x < 0 || x > 255) {
+			snprintf(msg, sizeof(msg), "bytes[%d] is not a byte (an integer 0 to 255)", k);
+			derr(c, b, key, msg);
+			free(pr->val);
+			pr->val = NULL;
+			pr->len = 0;
+			return false;
+		}
+		pr->val[k] = (uint8_t)x;
+	}
 	return true;
 }
 
@@ -641,6 +696,8 @@ static bool prop_value(struct dctx *c, config_setting_t *v, const char *key, str
 
 	pr->val = NULL;
 	pr->len = 0;
+	if (t == CONFIG_TYPE_GROUP && config_setting_get_member(v, "bytes") && !gp)
+		return prop_bytes(c, v, key, pr);
 	if (t == CONFIG_TYPE_GROUP)
 		return prop_gpio(c, v, key, pr, d);
 	if (t == CONFIG_TYPE_LIST) {
@@ -727,7 +784,7 @@ static bool prop_value(struct dctx *c, config_setting_t *v, const char *key, str
 			}
 		}
 	} else {
-		derr(c, v, key, "must be a string, integer, array, true or a GPIO reference { pin = ...; }");
+		derr(c, v, key, "must be a string, integer, array, true, bytes { bytes = [...]; } or a GPIO reference { pin = ...; }");
 		return false;
 	}
 	return true;
@@ -925,8 +982,8 @@ static void parse_interrupt(struct dctx *c, config_setting_t *g, int i, struct c
 	const char *name = ps ? config_setting_get_string(ps) : NULL;
 	const char *trig = ts ? config_setting_get_string(ts) : NULL;
 	const struct cape_pin *p;
-	char key[40], msg[320], why[200];
-	int idx, gm, mode;
+	char key[40], msg[320];
+	int idx;
 
 	snprintf(key, sizeof(key), "devices[%d].interrupt", i);
 	if (!name || !trig)
@@ -936,35 +993,11 @@ static void parse_interrupt(struct dctx *c, config_setting_t *g, int i, struct c
 			dv->irq_type = triggers[k].type;
 	if (!dv->irq_type)
 		return;		/* the schema's enum said so */
-	idx = cape_pin_index(name);
-	if (idx < 0 || cape_pin_is_ain(idx)) {
-		if (idx < 0)
-			pin_name_why(c->t, name, why, sizeof(why));
-		else
-			snprintf(why, sizeof(why), " (an analog input)");
-		snprintf(msg, sizeof(msg), "\"%s\" is not a header GPIO pin%s", name, why);
-		derr(c, ps, key, msg);
+	p = gpio_pin_of(c, ps, key, d, name, "the interrupt",
+			"a cape's interrupt comes from a pin it declares, muxed as its GPIO, direction in");
+	if (!p)
 		return;
-	}
-	p = def_pin(d, idx);
-	if (!p) {
-		snprintf(msg, sizeof(msg), "%s is not listed in pins (a cape's interrupt comes from a pin it "
-			 "declares, muxed as its GPIO, direction in)", cape_pin_names[idx]);
-		derr(c, ps, key, msg);
-		return;
-	}
-	gm = board_gpio_mode(c->t, idx);
-	mode = p->word & CAPE_PIN_MODE_MASK;
-	if (gm >= 0 && mode != gm) {
-		const char *f = board_function(c->t, idx, mode);
-
-		snprintf(msg, sizeof(msg),
-			 "the interrupt needs %s muxed as a GPIO, mode %d (%s); pins has it in mode %d%s%s%s (line %d)",
-			 cape_pin_names[idx], gm, board_function(c->t, idx, gm), mode, f ? " (" : "",
-			 f ? f : "", f ? ")" : "", p->line);
-		derr(c, ps, key, msg);
-		return;
-	}
+	idx = p->idx;
 	if ((p->word & CAPE_PIN_DIR_MASK) == CAPE_PIN_DIR_OUT || !(p->word & CAPE_PIN_RX_ENABLE)) {
 		snprintf(msg, sizeof(msg), "the interrupt reads %s, but pins sets it as %s (line %d): "
 			 "direction = \"in\"", cape_pin_names[idx],

@@ -40,6 +40,12 @@ static const char *const timing_keys[] = {
 	"pixelclk-active",
 };
 #define NTIMING (sizeof(timing_keys) / sizeof(timing_keys[0]))
+/*
+ * The signal polarities from here on are optional (display-timing.yaml):
+ * real panels omit de-active and pixelclk-active, and the driver's default
+ * is then the panel's.  Written only when the definition states them.
+ */
+#define TIMING_FIRST_FLAG 9
 
 struct kind_data {
 	/* adc */
@@ -437,7 +443,7 @@ bool devkind_complete(const struct cape_dev *dv)
 	if (dv->type == DEV_AUDIO)
 		return k->codec != NULL;
 	if (dv->type == DEV_LCD) {
-		for (size_t n = 0; n < NTIMING; n++)
+		for (size_t n = 0; n < TIMING_FIRST_FLAG; n++)
 			if (!k->timing_set[n])
 				return false;
 	}
@@ -626,7 +632,8 @@ static void build_lcd(struct bctx *c, const struct cape_dev *dv)
 	t = ov_node(dt, name);
 	free(name);
 	for (size_t n = 0; n < NTIMING; n++)
-		ov_u32(t, timing_keys[n], (uint32_t)k->timing[n]);
+		if (n < TIMING_FIRST_FLAG || k->timing_set[n])
+			ov_u32(t, timing_keys[n], (uint32_t)k->timing[n]);
 	ov_local_ref(c, dt, "native-mode", t);
 }
 

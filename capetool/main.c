@@ -22,6 +22,7 @@ static const struct cmd cmds[] = {
 	{ "override", cmd_override, "declare a cape to the kernel through configfs" },
 	{ "remove", cmd_remove, "remove a cape declared with override" },
 	{ "list", cmd_list, "slots and capes the kernel reports" },
+	{ "status", cmd_status, "what is attached and what was done with it, per slot" },
 	{ "schema", cmd_schema, "print the definition format (from the compiled-in schema)" },
 	{ "pinout", cmd_pinout, "draw P8 and P9 as capes use them, or a Pi's 40 pins as HATs do" },
 	{ "resolve", cmd_resolve, "a portable overlay into one for a board's tree (U-Boot)" },
@@ -52,7 +53,8 @@ static const char exit_codes[] =
 	"  13  image: bad CRC\n"
 	"  14  image: truncated, or extension area malformed (embedded overlay\n"
 	"      not a device tree); a HAT image's atoms malformed\n"
-	"  15  override: the kernel refused the cape\n";
+	"  15  override: the kernel refused the cape; status --check: a slot or\n"
+	"      declared cape failed, or a cape's overlay file was not found\n";
 
 static void usage(FILE *f)
 {

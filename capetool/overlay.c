@@ -1136,7 +1136,8 @@ static int hatch_addr(struct bctx *c, const struct board *ft, const struct onode
 {
 	bool i2c = !strcmp(bus->type, "i2c");
 	unsigned n = (unsigned)reg->len / 4;
-	char sig[40];
+	char sig[40], where[200] = "";
+	size_t o = 0;
 
 	if (reg->len % 4 || (!i2c && n != 1)) {
 		herr(c, "%s/%s has a reg of %zu bytes; on %s (%s) the kernel's connector allows one cell, "
@@ -1156,17 +1157,31 @@ static int hatch_addr(struct bctx *c, const struct board *ft, const struct onode
 	}
 	if (i2c)
 		return (int)get_cell_be(reg->val);
+	/* as a definition's SPI device (def.c): a pin of pins muxed as that chip select */
 	snprintf(sig, sizeof(sig), "%s_cs%u", bus->name, get_cell_be(reg->val));
-	for (int idx = 0; idx < CAPE_NPINS; idx++)
+	for (int idx = 0; idx < CAPE_NPINS && get_cell_be(reg->val) <= 0xfe; idx++)
 		for (int m = 0; m < 8; m++) {
 			const char *fn = board_function(ft, idx, m);
+			const struct cape_pin *p;
 
-			if (fn && !strcmp(fn, sig) && get_cell_be(reg->val) <= 0xfe)
+			if (!fn || strcmp(fn, sig))
+				continue;
+			p = def_pin(c->d, idx);
+			if (p && (p->word & CAPE_PIN_MODE_MASK) == m)
 				return (int)get_cell_be(reg->val);
+			if (o < sizeof(where))
+				o += (size_t)snprintf(where + o, sizeof(where) - o, "%s%s mode %d",
+						      o ? ", " : "", cape_pin_names[idx], m);
 		}
-	herr(c, "%s/%s has reg 0x%x on %s, which is no chip select of the header's (no pin can be %s; "
-	     "the SPI core would use %u) (threat-model.rst, Bus addresses)",
-	     f->name, nd->name, get_cell_be(reg->val), bus->name, sig, get_cell_be(reg->val) & 0xff);
+	if (o)
+		herr(c, "%s/%s has reg %u on %s: chip select %u needs a pin of pins muxed as %s (%s); there is none",
+		     f->name, nd->name, get_cell_be(reg->val), bus->name, get_cell_be(reg->val), sig,
+		     where);
+	else
+		herr(c, "%s/%s has reg 0x%x on %s, which is no chip select of the header's (no pin can be %s; "
+		     "the SPI core would use %u) (threat-model.rst, Bus addresses)",
+		     f->name, nd->name, get_cell_be(reg->val), bus->name, sig,
+		     get_cell_be(reg->val) & 0xff);
 	return -1;
 }
 

@@ -221,6 +221,26 @@ EOF
 	[[ $output != *"P8.45 muxed"* ]]
 }
 
+@test "lcd: a panel that states no de-active or pixelclk-active (real panels omit them) is built without them" {
+	d=$BATS_TEST_TMPDIR/nodeflags.cape
+	sed 's/ de-active = 1; pixelclk-active = 0;//' "$DEFS/bone/hdmi-pins/bb-bone-lcd4-01.cape" > "$d"
+	! grep -q de-active "$d"
+	cp "$DEFS/bone/hdmi-pins/bb-bone-lcd4-01.dtso" "$BATS_TEST_TMPDIR/"
+	o=$(portable "$d" "${NOHDMI[@]}")
+	t=$(frag "$o" bone_devices)/bb-bone-lcd4-01-panel/display-timings/timing-480x272
+	[ "$(fdtget "$o" "$t" hsync-active)" = 0 ]
+	[ "$(fdtget "$o" "$t" vsync-len)" = 10 ]
+	run fdtget "$o" "$t" de-active
+	[ "$status" -ne 0 ]
+	run fdtget "$o" "$t" pixelclk-active
+	[ "$status" -ne 0 ]
+	# stated, they are written
+	o=$(portable "$DEFS/bone/hdmi-pins/bb-bone-lcd4-01.cape" "${NOHDMI[@]}")
+	t=$(frag "$o" bone_devices)/bb-bone-lcd4-01-panel/display-timings/timing-480x272
+	[ "$(fdtget "$o" "$t" de-active)" = 1 ]
+	[ "$(fdtget "$o" "$t" pixelclk-active)" = 0 ]
+}
+
 @test "lcd: the backlight's levels are used and checked, and default-level is an index into them" {
 	d=$BATS_TEST_TMPDIR/bl.cape
 	sed 's/default-level = 100;/levels = [0, 10, 50, 255]; default-level = 2;/' \

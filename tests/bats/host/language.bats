@@ -41,6 +41,36 @@ CAPE
 	[ "$status" -eq 0 ]
 }
 
+@test "a byte string property: { bytes = [...]; } is dtc's [..] (local-mac-address), each a byte, refused otherwise at its line" {
+	cd "$BATS_TEST_TMPDIR"
+	cat > mac.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "BB-MAC"; };
+devices = ( { type = "i2c"; bus = "i2c2"; address = 0x50; compatible = "x,mac";
+              properties = ( ("local-mac-address", { bytes = [0x02, 0x00, 0x5e, 0x10, 0x00, 0xff]; }) ); } );
+CAPE
+	run ct check mac.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 0 ]
+	ct create mac.cape -o o >/dev/null
+	dtc -q -I dtb -O dts o/BB-MAC-00A0.dtbo > o.dts
+	grep -q 'local-mac-address = \[02 00 5e 10 00 ff\];' o.dts
+	cat > bad.cape <<'CAPE'
+eeprom = { board-name = "X"; version = "00A0"; manufacturer = "M"; part-number = "BB-MAC"; };
+devices = ( { type = "i2c"; bus = "i2c2"; address = 0x50; compatible = "x,mac";
+              properties = ( ("a-mac", { bytes = [0x02, 256]; }),
+                             ("b-mac", { bytes = []; }),
+                             ("c-mac", { bytes = [1]; pin = "P9.15"; }) ); } );
+CAPE
+	run ct check bad.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *'bad.cape:3: properties.a-mac: bytes[1] is not a byte (an integer 0 to 255)'* ]]
+	[[ "$output" == *'bad.cape:4: properties.b-mac: bytes must be a non-empty array'* ]]
+	[[ "$output" == *'bad.cape:5: properties.c-mac: a byte string is { bytes = [0x02, 0x00, ...]; } and nothing else'* ]]
+}
+
 @test "a compatible list the kernel would not take, a bad pair or a property set twice is refused" {
 	cd "$BATS_TEST_TMPDIR"
 	cat > c.cape <<'CAPE'
@@ -108,8 +138,8 @@ CAPE
 		[[ "$output" == *'s.cape:4: properties.reset-gpios: is a GPIO property: write the header pin as a GPIO reference, e.g. reset-gpios = { pin = "P9.15"; flags = 0; }, not as a string'* ]]
 		[[ "$output" == *'s.cape:4: properties.enable-pin: "P9_15" names a header pin, but a string is only text to the driver'* ]]
 		[[ "$output" == *'s.cape:4: properties.dc-gpio: is a GPIO property'*'not as a number'* ]]
-		[[ "$output" == *'s.cape:5: properties.cs-gpios: GPIO P9.12 is not listed in pins'* ]]
-		[[ "$output" == *'s.cape:5: properties.x-gpios: GPIO P9.16 needs the pin muxed as a GPIO, mode 7 (gpio1_19); pins has it in mode 6 (ehrpwm1b) (line 2)'* ]]
+		[[ "$output" == *'s.cape:5: properties.cs-gpios: P9.12 is not listed in pins (a cape'?'s GPIOs are its declared pins)'* ]]
+		[[ "$output" == *'s.cape:5: properties.x-gpios: x-gpios needs P9.16 muxed as a GPIO, mode 7 (gpio1_19); pins has it in mode 6 (ehrpwm1b) (line 2)'* ]]
 		[[ "$output" == *'s.cape:6: properties.y-gpios: unknown key "polarity" in a GPIO reference'* ]]
 		[[ "$output" != *'properties.label'* ]]
 	done
@@ -363,6 +393,33 @@ CAPE
 	# chip select 0, muxed: fine
 	hatch CS0 "$SPI0_PINS" '&bone_spi_0 { status = "okay"; #address-cells = <1>; #size-cells = <0>; f@0 { compatible = "jedec,spi-nor"; reg = <0>; }; };'
 	run ct check CS0.cape
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
+@test "an escape hatch's SPI device is under the chip-select rule of a definition's: its chip select's pin muxed, else refused naming where" {
+	cd "$BATS_TEST_TMPDIR"
+	# spi1 on the Black with HDMI off; chip select 1 can be P9.42 (mode 2): the cape muxes only cs0
+	local spi1='{ pin = "P9.31"; mode = "spi1_sclk"; direction = "out"; rx = true; },
+		{ pin = "P9.29"; mode = "spi1_d0"; direction = "in"; },
+		{ pin = "P9.30"; mode = "spi1_d1"; direction = "out"; },
+		{ pin = "P9.28"; mode = "spi1_cs0"; direction = "out"; }'
+	hatch CS1 "$spi1" '&bone_spi_1 { status = "okay"; #address-cells = <1>; #size-cells = <0>; f@1 { compatible = "jedec,spi-nor"; reg = <1>; }; };'
+	run ct check --board beaglebone-black --variant no-hdmi CS1.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"overlay ./CS1.dtso: fragment@0/f@1 has reg 1 on spi1: chip select 1 needs a pin of pins muxed as spi1_cs1 ("*"P9.42 mode 2"*"); there is none"* ]]
+	# the same device in a definition is refused alike
+	bus_cape DCS1 spi1 cs 1 jedec,spi-nor "$spi1"
+	run ct check --board beaglebone-black --variant no-hdmi DCS1.cape
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"spi1 chip select 1 needs a pin of pins muxed as spi1_cs1"* ]]
+	# with P9.42 muxed as spi1_cs1, the hatch's device is taken
+	hatch CS1OK "$spi1, { pin = \"P9.42\"; mode = \"spi1_cs1\"; direction = \"out\"; }" \
+		'&bone_spi_1 { status = "okay"; #address-cells = <1>; #size-cells = <0>; f@1 { compatible = "jedec,spi-nor"; reg = <1>; }; };'
+	run ct check --board beaglebone-black --variant no-hdmi CS1OK.cape
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
