@@ -484,12 +484,13 @@ int check_dtb_open(struct check_dtb *c, const struct board *b, const char *path)
 void check_dtb_close(struct check_dtb *c);
 /*
  * Cape @d (its portable overlay @portable) resolved for the tree and
- * applied to it after the capes before: EXIT_OK; EXIT_TREE or EXIT_CONFLICT
- * (an address the tree or an earlier cape holds, a unit under a disabled
- * parent, an ADC input dropped) after saying why on stdout; resolve's codes.
+ * applied to it after the capes before, what resolve adds for the tree said
+ * on @say (may be NULL): EXIT_OK; EXIT_TREE or EXIT_CONFLICT (an address
+ * the tree or an earlier cape holds, an ADC input dropped) after saying why
+ * on stdout; resolve's codes.
  */
 int check_dtb_cape(struct check_dtb *c, const char *file, const struct cape_def *d,
-		   const void *portable, size_t plen);
+		   const void *portable, size_t plen, FILE *say);
 
 /* ---- kernel-rules.c: a portable overlay under the kernel's rules ---- */
 /*

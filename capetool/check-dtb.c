@@ -8,10 +8,9 @@
  * Each cape has passed check's rules (its definition, the kernel's rules
  * on its portable overlay, pins, addresses and power beside the capes
  * before it) when it gets here.  Here: resolve for the tree (a label the
- * tree lacks, the parents its units need, the ADC's inputs), a node the
- * cape adds where the tree (or an earlier cape) has one already (an
- * address clash: the overlay would merge into it), the apply itself, and
- * after it a unit under a disabled parent or an ADC input an earlier
+ * tree lacks; the parents its units need and the ADC's inputs, added), a
+ * node the cape adds at an address where the tree (or an earlier cape) has
+ * one already, the apply itself, and after it an ADC input an earlier
  * cape's overlay lists and a later one's drops.
  */
 #include <libfdt.h>
@@ -118,9 +117,10 @@ static const char *frag_target(const struct check_dtb *c, const void *ov, int fr
 }
 
 /*
- * The nodes cape @part's overlay adds under each target: one the tree
- * holds already (the tree's own, or an earlier cape's) is an address
- * clash, as the overlay would merge into it.
+ * The nodes cape @part's overlay adds under each target: one at a unit
+ * address where the target has a node already (the tree's own, or an
+ * earlier cape's) is an address clash; with @record, they are noted as
+ * @part's.
  */
 static int clashes(struct check_dtb *c, const char *file, const char *part, const void *ov,
 		   bool record)
@@ -167,44 +167,19 @@ static int clashes(struct check_dtb *c, const char *file, const char *part, cons
 }
 
 /*
- * After the apply: every node the capes enabled has its parents on (the
- * kernel populates no child of a disabled node), and the ADC lists every
- * input a cape uses.
+ * After the apply: an ADC input an earlier cape reads that this cape's
+ * overlay dropped (each resolved overlay lists its own cape's inputs, and
+ * the last one applied wins).
  */
 static int after(struct check_dtb *c, const char *file, const struct cape_def *d,
 		 unsigned adc_before)
 {
-	const struct board *b = c->t.b;
+	unsigned lost = adc_before & ~adc_now(c);
 	int bad = 0;
 
-	for (size_t i = 0; i < b->nbuses; i++) {
-		const char *p = sym_path(c->fdt, b->buses[i].label);
-		int off;
-		char *anc;
-
-		off = p ? fdt_path_offset(c->fdt, p) : -1;
-		if (off < 0 || !target_tree_node_enabled(c->fdt, off))
-			continue;
-		anc = xstrdup(p);
-		for (char *s = strchr(anc + 1, '/'); s; s = strchr(s + 1, '/')) {
-			int a;
-
-			*s = 0;
-			a = fdt_path_offset(c->fdt, anc);
-			if (a >= 0 && !target_tree_node_enabled(c->fdt, a)) {
-				printf("%s: %s: %s (%s) is on, under %s, which is disabled: the kernel "
-				       "never probes it\n", file, c->t.name, b->buses[i].label,
-				       b->buses[i].name, anc);
-				bad++;
-			}
-			*s = '/';
-		}
-		free(anc);
-	}
-	/* an input an earlier cape reads that this cape's overlay dropped */
-	for (size_t k = 0; adc_before & ~adc_now(c) && k < c->nain; k++)
+	for (size_t k = 0; lost && k < c->nain; k++)
 		for (unsigned ch = 0; ch < 8; ch++)
-			if (c->ain[k].mask & adc_before & ~adc_now(c) & (1u << ch)) {
+			if (c->ain[k].mask & lost & (1u << ch)) {
 				printf("%s: %s: AIN%u of %s is not in the ADC's ti,adc-channels once %s's "
 				       "overlay is applied (each resolved overlay lists its own cape's "
 				       "inputs): the driver never reads it\n", file, c->t.name, ch,
@@ -215,7 +190,7 @@ static int after(struct check_dtb *c, const char *file, const struct cape_def *d
 }
 
 int check_dtb_cape(struct check_dtb *c, const char *file, const struct cape_def *d,
-		   const void *portable, size_t plen)
+		   const void *portable, size_t plen, FILE *say)
 {
 	uint16_t words[CAPE_NPINS] = { 0 };
 	bool unmuxed[CAPE_NPINS] = { false };
@@ -232,7 +207,7 @@ int check_dtb_cape(struct check_dtb *c, const char *file, const struct cape_def 
 	rc = overlay_resolve(file, portable, plen, c->t.b, words, d->part_number, &blob, &blen,
 			     unmuxed);
 	if (!rc)
-		rc = target_tree_complete(file, &c->t, words, &blob, &blen, NULL);
+		rc = target_tree_complete(file, &c->t, words, &blob, &blen, say);
 	if (rc) {
 		free(blob);
 		return rc;

@@ -44,8 +44,9 @@ static const char usage_text[] =
 	"is resolved for that exact tree (as resolve --dtb) and the capes applied to\n"
 	"it together, in the order given, as a bootloader applies them (libfdt's\n"
 	"fdt_overlay_apply): a label the tree lacks, a failed apply (16); a node at\n"
-	"an address the tree or an earlier cape holds, a unit left under a disabled\n"
-	"parent, an ADC input a later cape's overlay drops (5).\n"
+	"an address the tree or an earlier cape holds, an ADC input a later cape's\n"
+	"overlay drops (5).  What resolve adds for the tree (a disabled parent on,\n"
+	"the ADC's inputs) is said.\n"
 	"Raspberry Pi HATs (eepmake settings files or HAT images, told by content):\n"
 	"every problem of each in one run (settings: FILE:LINE), then the HATs\n"
 	"stacked in the order given: a GPIO map claiming GPIO0/GPIO1 (ID_SD/ID_SC,\n"
@@ -638,7 +639,7 @@ int cmd_check(int argc, char **argv)
 		}
 		fit_add(&f, d, i);
 		unmuxed_check(file, &b, d, blob, blen);
-		if (dtb && (r = check_dtb_cape(&cd, file, d, blob, blen))) {
+		if (dtb && (r = check_dtb_cape(&cd, file, d, blob, blen, quiet ? NULL : stdout))) {
 			free(blob);
 			/* the first class's: 3, then 5, then 16, then 6 */
 			if (!rc || rc == EXIT_POWER || (rc == EXIT_TREE && r != EXIT_TREE))
