@@ -131,7 +131,7 @@ struct fragment_add {
 struct complete {
 	const char *src;
 	const struct target_tree *t;
-	void *fdt;
+	void *fdt;		/* the overlay: read in place, written in a copy */
 	struct fragment_add *add;
 	size_t nadd;
 	int errors;
@@ -317,21 +317,15 @@ static int add_fragments(struct complete *c)
 int target_tree_complete(const char *src, const struct target_tree *t, const uint16_t *pins,
 			 void **blob, size_t *len, FILE *say)
 {
-	struct complete c = { .src = src, .t = t };
-	size_t room = *len + 4096;
+	struct complete c = { .src = src, .t = t, .fdt = *blob };
+	size_t room;
 	unsigned ain = 0;
-	int frag, r;
+	int frag, r = 0;
 
 	for (int i = CAPE_BONE_FIRST_AIN; i < CAPE_NPINS; i++)
 		if (pins[i] & CAPE_PIN_USED)
 			ain |= 1u << (i - CAPE_BONE_FIRST_AIN);
-	c.fdt = xmalloc(room);
-	r = fdt_open_into(*blob, c.fdt, (int)room);
-	if (r) {
-		free(c.fdt);
-		err("%s: %s", src, fdt_strerror(r));
-		return EXIT_FAIL;
-	}
+	/* read where it is; written into a copy with room for what it lacks */
 	labels_present(&c);
 	fdt_for_each_subnode(frag, c.fdt, 0) {
 		int ov = fdt_subnode_offset(c.fdt, frag, "__overlay__"), l;
@@ -343,7 +337,14 @@ int target_tree_complete(const char *src, const struct target_tree *t, const uin
 		if (s && l > 0 && !s[l - 1] && !strcmp(s, "okay"))
 			unit_needs(&c, label, ain);
 	}
-	r = c.errors ? 0 : add_fragments(&c);
+	if (!c.errors && c.nadd) {
+		room = *len + 1024;
+		for (size_t i = 0; i < c.nadd; i++)
+			room += 256 + 2 * strlen(c.add[i].path ? c.add[i].path : c.add[i].label);
+		c.fdt = xmalloc(room);
+		r = fdt_open_into(*blob, c.fdt, (int)room);
+		r = r ? r : add_fragments(&c);
+	}
 	for (size_t i = 0; say && !r && !c.errors && i < c.nadd; i++) {
 		const struct fragment_add *a = &c.add[i];
 
@@ -361,14 +362,12 @@ int target_tree_complete(const char *src, const struct target_tree *t, const uin
 		free(c.add[i].why);
 	}
 	free(c.add);
+	if (c.fdt == *blob)
+		return c.errors ? EXIT_TREE : EXIT_OK;
 	if (r) {
 		err("%s: %s", src, fdt_strerror(r));
 		free(c.fdt);
 		return EXIT_FAIL;
-	}
-	if (c.errors) {
-		free(c.fdt);
-		return EXIT_TREE;
 	}
 	fdt_pack(c.fdt);
 	free(*blob);

@@ -43,10 +43,11 @@ res() {
 	echo "$output"
 }
 
-@test "resolve for the stock tree: BB-PWM1, BB-PWM0 and LCD4's backlight enable their epwmss, and the applied tree has them on (defect: the PWM never started)" {
+@test "resolve for the stock tree: BB-PWM1, BB-PWM0, LCD4's backlight and BBORG_MOTOR enable their epwmss, and the applied tree has them on (defect: the PWM never started)" {
 	need_stock
 	for c in "$DEFS/bone/bb-pwm1.cape:epwmss1:ehrpwm1" "$DEFS/bone/bb-pwm0.cape:epwmss0:ehrpwm0" \
-		 "$DEFS/bone/hdmi-pins/bb-bone-lcd4-01.cape:epwmss1:ehrpwm1"; do
+		 "$DEFS/bone/hdmi-pins/bb-bone-lcd4-01.cape:epwmss1:ehrpwm1" \
+		 "$DEFS/bone/bborg-motor.cape:epwmss1:ehrpwm1" "$DEFS/bone/bborg-motor.cape:epwmss2:ehrpwm2"; do
 		IFS=: read -r def parent unit <<< "$c"
 		[ "$(stock "$parent" status)" = disabled ]
 		res "$def" --variant no-hdmi
@@ -151,6 +152,12 @@ D
 	[[ "$output" == *"am335x_adc: ti,adc-channels for tscadc (adc) ($STOCK lists none)"* ]]
 	run ct check -b beaglebone-black --variant no-hdmi --dtb "$STOCK" "$DEFS/bone/hdmi-pins/bb-bone-lcd4-01.cape"
 	[ "$status" -eq 0 ]
+	run ct check -b beaglebone-black --dtb "$STOCK" "$DEFS/bone/bborg-motor.cape" "$DEFS/bone/bb-adc.cape" \
+		"$DEFS/bone/bb-pwm0.cape"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"epwmss2: enabled for ehrpwm2 (disabled in $STOCK)"* ]]
+	[[ "$output" == *"bb-pwm0.cape: ok: BB-PWM0-00A0 in slot 2"* ]]
 }
 
 @test "check --dtb says what would fail and why: an address the tree holds (5), an ADC input a later cape's overlay drops (5), pins between capes (5), a tree without symbols or a label (16), usage (2)" {
