@@ -363,6 +363,9 @@ static int board_parse_fields(const char *src, config_t *cfg, struct board *b)
 				bus->mux[k].rx |= bus->mux[k].clock;	/* read back through the pad */
 			}
 		}
+		bus->parents = str_array(config_setting_get_member(g, "parents"), &bus->nparents);
+		if (config_setting_lookup_string(g, "adc-channels", &v))
+			bus->adc_channels = xstrdup(v);
 		if ((m = config_setting_get_member(g, "reserved"))) {
 			bus->nreserved = (size_t)config_setting_length(m);
 			bus->reserved = xcalloc(bus->nreserved, sizeof(*bus->reserved));
@@ -822,6 +825,10 @@ void board_free(struct board *b)
 		for (size_t k = 0; k < b->buses[i].nreserved; k++)
 			free(b->buses[i].reserved[k].holder);
 		free(b->buses[i].reserved);
+		for (size_t k = 0; k < b->buses[i].nparents; k++)
+			free(b->buses[i].parents[k]);
+		free(b->buses[i].parents);
+		free(b->buses[i].adc_channels);
 	}
 	free(b->buses);
 	for (size_t i = 0; i < b->nexports; i++) {

@@ -32,6 +32,7 @@ enum {
 	EXIT_CRC = 13,		/* decode: CRC mismatch */
 	EXIT_TRUNCATED = 14,	/* decode: image too short / bad extension area */
 	EXIT_KERNEL = 15,	/* override: the kernel refused the cape */
+	EXIT_TREE = 16,		/* resolve, check --dtb: the target tree lacks what it needs */
 };
 
 /* ---- util.c ---- */
@@ -251,6 +252,9 @@ struct board_bus {
 	size_t nmux;
 	struct bus_reserved *reserved;
 	size_t nreserved;
+	char **parents;		/* labels above it the stock tree leaves disabled */
+	size_t nparents;
+	char *adc_channels;	/* label of the node listing its inputs, none in the stock tree */
 };
 
 struct board_pin {
@@ -436,6 +440,57 @@ char *part_slug(const char *part);
 int overlay_resolve(const char *src, const void *dtbo, size_t len, const struct board *b,
 		    const uint16_t *pins, const char *part, void **blob, size_t *outlen,
 		    bool *unmuxed);
+
+/* ---- target-tree.c: the tree a resolved overlay is applied to ---- */
+struct target_tree {
+	const struct board *b;
+	const char *name;	/* the DTB's, for messages; NULL: the board's stock tree */
+	void *dtb;		/* the user's DTB (--dtb), or NULL: the profile says */
+	size_t len;
+};
+/*
+ * The tree resolve targets: @path's DTB (it must have __symbols__), or
+ * with @path NULL board @b's stock tree as its profile describes it.  EXIT_*.
+ */
+int target_tree_open(struct target_tree *t, const struct board *b, const char *path);
+void target_tree_close(struct target_tree *t);
+/* "FILE", or "board B's stock tree". */
+const char *target_tree_name(const struct target_tree *t);
+/* The node at @off is enabled (no status, or "okay"). */
+bool target_tree_node_enabled(const void *fdt, int off);
+/* The ADC inputs the node at @off lists (ti,adc-channels), bit n for AIN n. */
+unsigned target_tree_adc_channels(const void *fdt, int off);
+/*
+ * Resolved overlay *@blob completed for tree @t: a fragment enabling each
+ * disabled parent of a unit it enables, the ADC's channels (the AIN pins
+ * of @pins) where the tree lists fewer; each said on @say (may be NULL).
+ * EXIT_OK and *@blob replaced, or EXIT_TREE after naming what the tree lacks
+ * (a label the overlay references, the ADC's inputs).
+ */
+int target_tree_complete(const char *src, const struct target_tree *t, const uint16_t *pins,
+			 void **blob, size_t *len, FILE *say);
+
+/* ---- check-dtb.c: capes applied together to the board's DTB ---- */
+struct check_dtb {
+	struct target_tree t;
+	void *fdt;		/* the tree with the capes so far applied */
+	size_t len;
+	struct { char *path, *part; } *added;	/* nodes the capes added, and whose */
+	size_t nadded;
+	struct { const char *part; unsigned mask; } *ain;	/* the capes' ADC inputs */
+	size_t nain;
+};
+int check_dtb_open(struct check_dtb *c, const struct board *b, const char *path);	/* EXIT_* */
+void check_dtb_close(struct check_dtb *c);
+/*
+ * Cape @d (its portable overlay @portable) resolved for the tree and
+ * applied to it after the capes before, what resolve adds for the tree said
+ * on @say (may be NULL): EXIT_OK; EXIT_TREE or EXIT_CONFLICT (an address
+ * the tree or an earlier cape holds, an ADC input dropped) after saying why
+ * on stdout; resolve's codes.
+ */
+int check_dtb_cape(struct check_dtb *c, const char *file, const struct cape_def *d,
+		   const void *portable, size_t plen, FILE *say);
 
 /* ---- kernel-rules.c: a portable overlay under the kernel's rules ---- */
 /*

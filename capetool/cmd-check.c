@@ -12,7 +12,7 @@
 #include "hat.h"
 
 static const char usage_text[] =
-	"usage: capetool check DEF... [--board B [--variant V]] [--quiet]\n"
+	"usage: capetool check DEF... [--board B [--variant V]] [--dtb BOARD.dtb] [--quiet]\n"
 	"       capetool check HAT[@ADDR]... [--board rpi] [--hat-version N] [--quiet]\n"
 	"\n"
 	"Validate cape definitions (schema, header pins, devices against the board\n"
@@ -38,6 +38,15 @@ static const char usage_text[] =
 	"Every problem of a definition is said in one run, each as FILE:LINE on\n"
 	"stderr too; the exit status is the first class's (3, then 5, then 6).  create\n"
 	"and resolve refuse what check refuses of a cape alone, in the same words.\n"
+	"The overlay of each definition goes through the kernel's rules, as resolve\n"
+	"takes it (capebus-fdt.c and the connector's rules: invalid, 3).\n"
+	"--dtb BOARD.dtb: then, the safety net before a reboot, each cape that fits\n"
+	"is resolved for that exact tree (as resolve --dtb) and the capes applied to\n"
+	"it together, in the order given, as a bootloader applies them (libfdt's\n"
+	"fdt_overlay_apply): a label the tree lacks, a failed apply (16); a node at\n"
+	"an address the tree or an earlier cape holds, an ADC input a later cape's\n"
+	"overlay drops (5).  What resolve adds for the tree (a disabled parent on,\n"
+	"the ADC's inputs) is said.\n"
 	"Raspberry Pi HATs (eepmake settings files or HAT images, told by content):\n"
 	"every problem of each in one run (settings: FILE:LINE), then the HATs\n"
 	"stacked in the order given: a GPIO map claiming GPIO0/GPIO1 (ID_SD/ID_SC,\n"
@@ -53,13 +62,17 @@ static const char usage_text[] =
 	"      --variant V the board set up to give pins to capes: V is one of its\n"
 	"                  variants or several, comma-separated (beaglebone-black:\n"
 	"                  no-hdmi, no-emmc; see capetool(1), BOARD PROFILES)\n"
+	"      --dtb F     the board's DTB (built with dtc -@): resolve and apply the\n"
+	"                  capes to it together\n"
 	"      --hat-version N  HAT settings read as 1: a v1 HAT (eepmake -v1), 2: a\n"
 	"                  HAT+ (eepmake's default: GPIO keywords refused); default:\n"
 	"                  as create, 1 if the settings have a GPIO map\n"
 	"  -q, --quiet     print only problems\n"
 	"  -h, --help      this text\n"
 	"Exit: 0 all fit, 3 invalid definition, 5 pin, address or slot conflict,\n"
-	"6 over budget; 2 HATs and capes given together.\n";
+	"6 over budget; 16 the DTB lacks what a cape needs or its apply fails (the\n"
+	"first class's: 3, 5, 16, 6); 2 HATs and capes given together, or --dtb\n"
+	"with HATs; 4 a file cannot be read.\n";
 
 static const char *const rails[] = { "vdd-3v3b", "vdd-5v", "sys-5v" };
 
@@ -67,8 +80,10 @@ static const char *const rails[] = { "vdd-3v3b", "vdd-5v", "sys-5v" };
  * The definition at @path on board @b, as check takes it: read and
  * validated, and its overlay for @b built, so that every error of the
  * definition (schema, pins, modes, devices, the board's buses and GPIOs)
- * is reported in one run.  create and resolve take a definition the same
- * way.  EXIT_*; *blob (may be NULL) the overlay.
+ * is reported in one run; a portable overlay (@b's connector exports
+ * names) then goes through the kernel's rules, as resolve takes it
+ * (kernel-rules.c).  create and resolve take a definition the same way.
+ * EXIT_*; *blob (may be NULL) the overlay.
  */
 int def_build(const char *path, const struct board *b, struct cape_def *d, void **blob,
 	      size_t *len)
@@ -82,6 +97,8 @@ int def_build(const char *path, const struct board *b, struct cape_def *d, void 
 	r = overlay_build(d, b, &o, &l);
 	if (!rc)
 		rc = r;
+	if (!rc && o && b->nexports && board_gpio_export(b))
+		rc = kernel_rules_check(in_name(path), o, l, b);
 	if (blob && !rc) {
 		*blob = o;
 		*len = l;
@@ -478,10 +495,12 @@ int cmd_check(int argc, char **argv)
 		{ "variant", required_argument, NULL, OPT_VARIANT },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "hat-version", required_argument, NULL, 'V' },
+		{ "dtb", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	const char *boardname = NULL, *variant = NULL;
+	const char *boardname = NULL, *variant = NULL, *dtb = NULL;
+	struct check_dtb cd = { 0 };
 	bool quiet = false;
 	int hat_version = 0;
 	struct board b;
@@ -498,6 +517,7 @@ int cmd_check(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case 'q': quiet = true; break;
+		case 'D': dtb = optarg; break;
 		case 'V':
 			if ((hat_version = hat_version_option(optarg)) < 0)
 				return EXIT_USAGE;
@@ -536,8 +556,9 @@ int cmd_check(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 		if (n) {
-			if (variant) {
-				err("--variant: a Raspberry Pi header has no variants");
+			if (variant || dtb) {
+				err("%s: a Raspberry Pi header has %s", variant ? "--variant" : "--dtb",
+				    variant ? "no variants" : "no resolve (its firmware applies HAT overlays)");
 				return EXIT_USAGE;
 			}
 			return hat_check(boardname, argv + optind, argc - optind, hat_version,
@@ -553,6 +574,16 @@ int cmd_check(int argc, char **argv)
 		return c;
 	c = board_apply_variants(&b, variant);
 	if (c) {
+		board_free(&b);
+		return c;
+	}
+	if (dtb && (!b.nexports || !board_gpio_export(&b))) {
+		err("--dtb: board %s's cape connector exports no names: there is nothing to resolve",
+		    b.name);
+		board_free(&b);
+		return EXIT_USAGE;
+	}
+	if (dtb && (c = check_dtb_open(&cd, &b, dtb))) {
 		board_free(&b);
 		return c;
 	}
@@ -600,7 +631,7 @@ int cmd_check(int argc, char **argv)
 			fit_print_where(file, false);
 			printf("%s: %s\n", file, msg);
 			free(msg);
-			if (r == EXIT_CONFLICT && (!rc || rc == EXIT_POWER))
+			if (r == EXIT_CONFLICT && (!rc || rc == EXIT_POWER || rc == EXIT_TREE))
 				rc = EXIT_CONFLICT;
 			else if (!rc)
 				rc = r;
@@ -608,17 +639,27 @@ int cmd_check(int argc, char **argv)
 		}
 		fit_add(&f, d, i);
 		unmuxed_check(file, &b, d, blob, blen);
+		if (dtb && (r = check_dtb_cape(&cd, file, d, blob, blen, quiet ? NULL : stdout))) {
+			free(blob);
+			/* the first class's: 3, then 5, then 16, then 6 */
+			if (!rc || rc == EXIT_POWER || (rc == EXIT_TREE && r != EXIT_TREE))
+				rc = r;
+			continue;
+		}
 		free(blob);
 		if (!quiet)
-			printf("%s: ok: %s-%s in slot %d, %zu pins, vdd-3v3b %u mA, vdd-5v %u mA, sys-5v %u mA (board %s%s%s)\n",
+			printf("%s: ok: %s-%s in slot %d, %zu pins, vdd-3v3b %u mA, vdd-5v %u mA, sys-5v %u mA (board %s%s%s%s%s)\n",
 			       file, d->part_number, d->version, i, d->npins, d->power[0],
 			       d->power[1], d->power[2], b.name, b.variant ? ", variant " : "",
-			       b.variant ? b.variant : "");
+			       b.variant ? b.variant : "", dtb ? "; applied to " : "",
+			       dtb ? cd.t.name : "");
 	}
 	for (int i = 0; i < ndefs; i++)
 		def_free(&defs[i]);
 	free(defs);
 	fit_free(&f);
+	if (dtb)
+		check_dtb_close(&cd);
 	board_free(&b);
 	return rc;
 }

@@ -12,7 +12,7 @@
 #include "capetool.h"
 
 static const char usage_text[] =
-	"usage: capetool resolve --board B --cape CAPE DTBO -o OUT [--variant V]\n"
+	"usage: capetool resolve --board B --cape CAPE DTBO -o OUT [--variant V] [--dtb FILE]\n"
 	"\n"
 	"Turn a portable overlay (as create writes it for a board whose cape\n"
 	"connector exports names) into an overlay for board B's own device tree,\n"
@@ -28,7 +28,11 @@ static const char usage_text[] =
 	"    itself at runtime): a bus the overlay enables and a GPIO's user name\n"
 	"    theirs in pinctrl-0; pins no device of the overlay uses get a group\n"
 	"    nothing names, which a bootloader leaves unmuxed (a warning names\n"
-	"    them).  The shared cape bus (I2C2) keeps the board's pinmux.\n"
+	"    them).  The shared cape bus (I2C2) keeps the board's pinmux.\n"	"  - for the tree the user boots (B's stock tree, e.g. the 6.12\n"
+	"    am335x-boneblack.dtb, or --dtb FILE): a unit the overlay enables gets\n"
+	"    its disabled parents enabled (an ehrpwm's or eCAP's epwmss), the ADC\n"
+	"    the cape's AIN pins as its channels where the tree lists fewer; each\n"
+	"    is said.  A label the overlay needs that FILE lacks is named, exit 16.\n"
 	"The overlay is refused where the kernel's connector would refuse it (its\n"
 	"own checker, capebus-fdt.c, then its rules: fragments target exported\n"
 	"names only, never a path or a raw phandle, and set nothing of a target but\n"
@@ -42,15 +46,18 @@ static const char usage_text[] =
 	"      --variant V the board's variants in use, comma-separated (no-hdmi...)\n"
 	"  -c, --cape F    the cape's pin words: its EEPROM image (.eeprom) or its\n"
 	"                  definition (.cape); required\n"
-	"  -o, --output F  the board-specific overlay to write (atomically)\n"
+	"  -o, --output F  the board-specific overlay to write (atomically)\n"	"      --dtb FILE  resolve for this DTB (the board's own, built with dtc -@):\n"
+	"                  its nodes' state, not the profile's stock tree's\n"
 	"  -h, --help      this text\n"
-	"\"-\" is standard input for --cape or DTBO (one of them), standard output\n"
+	"\"-\" is standard input for --cape, --dtb or DTBO (one of them), standard output\n"
 	"for -o.\n"
 	"Exit status: 2 bad command line or board name; 3 the overlay is not a\n"
 	"portable one for B (a name B does not export, a pin code with no GPIO on\n"
 	"B, a GPIO pin not muxed as one, a malformed tree), or CAPE is invalid or is\n"
 	"another cape's; 4 a file cannot be read or written; 5, 6 CAPE does not fit\n"
-	"B (as check); image errors 10-14 as decode.\n";
+	"B (as check); image errors 10-14 as decode; 16 the tree (FILE, or B's\n"
+	"stock tree) lacks what the cape needs: a label, the ADC's inputs, or\n"
+	"FILE has no __symbols__.\n";
 
 /*
  * The cape's pin words by pin index and its part number, from an image or
@@ -114,10 +121,12 @@ int cmd_resolve(int argc, char **argv)
 		{ "variant", required_argument, NULL, OPT_VARIANT },
 		{ "cape", required_argument, NULL, 'c' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "dtb", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	const char *board = NULL, *variant = NULL, *cape = NULL, *out = NULL, *in;
+	const char *board = NULL, *variant = NULL, *cape = NULL, *out = NULL, *dtb = NULL, *in;
+	struct target_tree tt = { 0 };
 	uint16_t words[CAPE_NPINS] = { 0 };
 	bool unmuxed[CAPE_NPINS] = { false };
 	struct board b;
@@ -137,6 +146,7 @@ int cmd_resolve(int argc, char **argv)
 			break;
 		case 'c': cape = optarg; break;
 		case 'o': out = optarg; break;
+		case 'D': dtb = optarg; break;
 		case 'h': fputs(usage_text, stdout); return EXIT_OK;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
@@ -155,8 +165,8 @@ int cmd_resolve(int argc, char **argv)
 	}
 	if (binary_to_tty(out))
 		return EXIT_USAGE;
-	if (is_stdio(cape) && is_stdio(argv[optind])) {
-		err("--cape - and DTBO -: only one of them can be standard input");
+	if (is_stdio(cape) + is_stdio(argv[optind]) + (dtb && is_stdio(dtb)) > 1) {
+		err("--cape -, --dtb - and DTBO -: only one of them can be standard input");
 		return EXIT_USAGE;
 	}
 	in = argv[optind];
@@ -177,6 +187,9 @@ int cmd_resolve(int argc, char **argv)
 		board_free(&b);
 		return EXIT_DEF;
 	}
+	rc = target_tree_open(&tt, &b, dtb);
+	if (rc)
+		goto out;
 	rc = load_pins(cape, &b, words, &part);
 	if (rc)
 		goto out;
@@ -192,6 +205,11 @@ int cmd_resolve(int argc, char **argv)
 	rc = kernel_rules_check(in_name(in), dtbo, len, &b);
 	if (rc)
 		goto out;
+	/* what the tree the user boots lacks for the cape's units */
+	rc = target_tree_complete(in_name(in), &tt, words, &blob, &blen,
+				  is_stdio(out) ? stderr : stdout);
+	if (rc)
+		goto out;
 	unmuxed_warn(in_name(cape), &b, part, unmuxed);
 	if ((rc = write_file(out, blob, blen))) {
 		err("%s: cannot write: %s", out_name(out), strerror(-rc));
@@ -204,6 +222,7 @@ out:
 	free(blob);
 	free(dtbo);
 	free(part);
+	target_tree_close(&tt);
 	board_free(&b);
 	return rc;
 }

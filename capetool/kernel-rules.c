@@ -5,10 +5,9 @@
  * applies it and nothing checks it.
  *
  * The overlay goes through the kernel's own parser and resolver,
- * capebus_fdt_resolve() of kernel/drivers/capebus/capebus-fdt.c, built
- * unmodified against the userspace shim of tests/fuzz/kernel (as the
- * fuzzers and bone-connector-check build it), resolving its references
- * through the board profile's exports.  Then the connector's rules on what
+ * capebus_fdt_resolve() of kernel/drivers/capebus/capebus-fdt.c, through
+ * kcheck.h (the one way capetool calls it, HATs' overlays included),
+ * resolving its references through the board profile's exports.  Then the connector's rules on what
  * it resolved to, as bone-connector-check applies them: every fragment
  * targets a cape target (an export that names a node, not a nexus; no
  * target-path, no raw phandle), sets no property of its target but status
@@ -28,13 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "capetool.h"
-
-/*
- * capebus-fdt.h takes u32 from the kernel's <linux/types.h>; the uapi one
- * this build finds has only __u32.
- */
-typedef uint32_t u32;
-#include "../kernel/drivers/capebus/capebus-fdt.h"
+#include "kcheck.h"
 
 /*
  * Export i stands for phandle EXPORT_PHANDLE + i: far above the overlay's
@@ -118,8 +111,8 @@ static int check_fragment(const char *src, const struct board *b, const void *ou
 
 int kernel_rules_check(const char *src, const void *dtbo, size_t len, const struct board *b)
 {
-	struct capebus_fdt_info info;
-	struct capebus_fdt_target_prop tp;
+	const char *tfrag, *tname;
+	uint32_t target;
 	void *out = NULL;
 	size_t out_len;
 	char why[256];
@@ -134,23 +127,22 @@ int kernel_rules_check(const char *src, const void *dtbo, size_t len, const stru
 		nodes++;
 	if (!nodes)
 		return EXIT_OK;
-	r = capebus_fdt_resolve(dtbo, len, &capebus_fdt_cape_limits, lookup, (void *)b, &out,
-				&out_len, &info, why, sizeof(why));
+	r = kcheck_resolve(dtbo, len, lookup, (void *)b, &out, &out_len, why, sizeof(why));
 	if (r) {
 		err("%s: the kernel refuses this overlay (capebus-fdt.c, against board %s's "
 		    "exports): %s", src, b->name, why);
 		return EXIT_DEF;
 	}
-	for (unsigned int i = 0; !capebus_fdt_target_prop(out, i, &tp); i++) {
-		const struct board_export *e = export_of(b, tp.target);
+	for (unsigned int i = 0; !kcheck_target_prop(out, i, &target, &tfrag, &tname); i++) {
+		const struct board_export *e = export_of(b, target);
 		bool ok = false;
 
 		for (size_t k = 0; e && k < e->nprops; k++)
-			ok |= !strcmp(e->props[k], tp.name);
+			ok |= !strcmp(e->props[k], tname);
 		if (ok)
 			continue;
 		err("%s: %s sets %s of %s%s%s%s, which the connector does not let capes set (its "
-		    "target-properties): the kernel refuses it", src, tp.fragment, tp.name,
+		    "target-properties): the kernel refuses it", src, tfrag, tname,
 		    e ? e->name : "a node it does not export", e && e->target ? " (" : "",
 		    e && e->target ? e->target : "", e && e->target ? ")" : "");
 		bad++;

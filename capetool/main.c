@@ -54,7 +54,9 @@ static const char exit_codes[] =
 	"  14  image: truncated, or extension area malformed (embedded overlay\n"
 	"      not a device tree); a HAT image's atoms malformed\n"
 	"  15  override: the kernel refused the cape; status --check: a slot or\n"
-	"      declared cape failed, or a cape's overlay file was not found\n";
+	"      declared cape failed, or a cape's overlay file was not found\n"
+	"  16  resolve, check --dtb: the tree lacks what the cape needs (a label, the\n"
+	"      ADC's inputs), has no __symbols__, or applying the capes to it fails\n";
 
 static void usage(FILE *f)
 {

@@ -337,16 +337,25 @@ CAPE
 	[[ "$output" == *"warning: $f declares no devices"* ]]
 }
 
-@test "--embed-overlay refuses an overlay that does not fit a 24C256" {
+@test "an overlay over the kernel's 32 KiB a cape may have is refused by create (embedded or not) and check, in the kernel's words; one under it fits a 24C256 with its image" {
 	head -c 40000 /dev/zero > "$BATS_TEST_TMPDIR/blob.bin"
 	printf '/dts-v1/;\n/plugin/;\n&bone_devices { big { data = /incbin/("%s"); }; };\n' \
 		"$BATS_TEST_TMPDIR/blob.bin" > "$BATS_TEST_TMPDIR/big.dtso"
 	sed "s|@EXTRA@|$BATS_TEST_TMPDIR/big.dtso|" "$FIX/defs/hatch.cape.in" > "$BATS_TEST_TMPDIR/hatch.cape"
-	run ct create "$BATS_TEST_TMPDIR/hatch.cape" --board qemu-vexpress --embed-overlay -o "$BATS_TEST_TMPDIR"
+	for embed in --embed-overlay ""; do
+		run ct create "$BATS_TEST_TMPDIR/hatch.cape" --board qemu-vexpress $embed -o "$BATS_TEST_TMPDIR/out/"
+		echo "$output"
+		[ "$status" -eq 3 ]
+		[[ "$output" == *"the kernel refuses this overlay (capebus-fdt.c, against board qemu-vexpress's exports): overlay is "*" bytes, more than the 32768 a cape may have"* ]]
+		[ ! -e "$BATS_TEST_TMPDIR/out" ]
+	done
+	run ct check "$BATS_TEST_TMPDIR/hatch.cape" --board qemu-vexpress
 	[ "$status" -eq 3 ]
-	[[ "$output" == *"overlay does not fit a 24C256 (32 KiB)"* ]]
-	run ct create "$BATS_TEST_TMPDIR/hatch.cape" --board qemu-vexpress -o "$BATS_TEST_TMPDIR"
+	[[ "$output" == *"more than the 32768 a cape may have"* ]]
+	head -c 32000 /dev/zero > "$BATS_TEST_TMPDIR/blob.bin"
+	run ct create "$BATS_TEST_TMPDIR/hatch.cape" --board qemu-vexpress --embed-overlay -o "$BATS_TEST_TMPDIR/out/"
 	[ "$status" -eq 0 ]
+	[ "$(stat -c %s "$BATS_TEST_TMPDIR"/out/*.eeprom)" -le 32768 ]
 }
 
 @test "one overlay for every board: qemu-vexpress and beaglebone-black get the same bytes" {
