@@ -1755,9 +1755,10 @@ EXPORT_SYMBOL_GPL(capebus_controller_add_export);
  * still in the tree, so its pins and bus addresses must not go to another
  * cape.  The cape stays (its bus addresses are held while it exists) until
  * the next controller of the same connector node adopts it: it holds the
- * cape's pins from its registration on, and retries the overlay with its
- * own stuck ones.  Newest first; capebus_orphans_lock is taken under a
- * controller's transition lock and over its lock.
+ * cape's pins, and those of the buses its overlay keeps enabled, from its
+ * registration on, and retries the overlay with its own stuck ones.
+ * Newest first; capebus_orphans_lock is taken under a controller's
+ * transition lock and over capebus_enable_lock and the controller's lock.
  */
 static LIST_HEAD(capebus_orphans);
 static DEFINE_MUTEX(capebus_orphans_lock);
@@ -1851,12 +1852,17 @@ static void capebus_adopt_orphans(struct capebus_controller *ctrl)
 				list_move_tail(&cape->stuck_node,
 					       &ctrl->stuck_capes);
 		}
-		if (ret < 0)
+		if (ret < 0) {
 			dev_err(&ctrl->dev, "%s: its overlay is in the tree but its pins cannot be held: %s\n",
 				cape->holder, why);
-		else
-			dev_warn(&ctrl->dev, "%s: overlay %d is still in the tree: its pins stay held until it can be removed\n",
-				 cape->holder, cape->ovcs_id);
+			continue;
+		}
+		dev_warn(&ctrl->dev, "%s: overlay %d is still in the tree: its pins stay held until it can be removed\n",
+			 cape->holder, cape->ovcs_id);
+		/* And the pins of the buses it keeps enabled. */
+		if (capebus_enable_adopt(cape, ctrl, why, sizeof(why)))
+			dev_err(&ctrl->dev, "%s: a bus its overlay keeps enabled cannot hold its pins: %s\n",
+				cape->holder, why);
 	}
 }
 

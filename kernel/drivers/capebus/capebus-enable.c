@@ -768,6 +768,52 @@ void capebus_overlay_disable(struct cape_device *cape)
 }
 
 /**
+ * capebus_enable_adopt() - hold the buses a stuck cape keeps enabled in the
+ *	controller that adopts it
+ * @cape: an orphaned cape whose overlay (and so the targets it enabled)
+ *	stays in the tree
+ * @ctrl: the next controller of its connector, adopting it, not registered
+ * @why: where to say why a bus's pins cannot be held
+ * @why_len: bytes at @why
+ *
+ * The pins behind a target capebus enabled are the bus's, held in the
+ * table of the controller that enabled it (capebus_enable_claim()), not in
+ * the cape's own claim: they move to @ctrl's table with the cape, so that
+ * @ctrl gives them to no other cape and its capes may join the bus.
+ *
+ * Context: @ctrl's transition lock held, not its lock.
+ * Return: 0, or -EBUSY (@why says which pin is held in @ctrl already).
+ */
+int capebus_enable_adopt(struct cape_device *cape,
+			 struct capebus_controller *ctrl, char *why,
+			 size_t why_len)
+{
+	char held[CAPEBUS_REASON_LEN];
+	struct capebus_enable *e;
+	unsigned int i;
+	int ret;
+
+	guard(mutex)(&capebus_enable_lock);
+	for (i = 0; i < cape->num_enabled; i++) {
+		e = capebus_enable_find(cape->enabled[i]);
+		if (!e || !e->users || !e->ctrl || e->ctrl == ctrl)
+			continue;
+		scoped_guard(mutex, &ctrl->lock)
+			ret = capebus_resources_claim(ctrl->res, &e->bus, held,
+						      sizeof(held));
+		if (ret < 0) {
+			snprintf(why, why_len, "bus %pOFn: %s", e->np, held);
+			return -EBUSY;
+		}
+		capebus_enable_unclaim(e);
+		e->ctrl = ctrl;
+		get_device(&ctrl->dev);
+	}
+
+	return 0;
+}
+
+/**
  * capebus_enabled_bus_of() - the header bus capebus holds enabled on a pin
  * @ctrl: the controller
  * @pin: a header pin of @ctrl

@@ -307,6 +307,9 @@ bool capebus_overlay_enables(const struct cape_device *cape,
 			     const struct device_node *np);
 bool capebus_enable_owner(struct device_node *np, char *buf, size_t len);
 void capebus_overlay_disable(struct cape_device *cape);
+int capebus_enable_adopt(struct cape_device *cape,
+			 struct capebus_controller *ctrl, char *why,
+			 size_t why_len);
 void capebus_enable_exit(void);
 
 /*

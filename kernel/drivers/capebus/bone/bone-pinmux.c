@@ -615,16 +615,20 @@ void bone_pinmux_detach(struct bone_pinmux *pm, struct device_node *conn,
  * bone_pinmux_exit() - let go of what bone_pinmux_init() took
  * @pm: the connector's pin table
  *
- * Every cape is detached: no pad is shared, no keeper is left.
+ * Every cape is detached and the controller unregistered.  A keeper left
+ * holds the pads of a bus a stuck cape's overlay keeps enabled: the pads
+ * stay muxed as they are (pinctrl-single leaves a freed pad's register
+ * alone), and the bus's pins stay held, in capebus's table, by the
+ * connector's next controller, which adopts the stuck cape with its buses
+ * (capebus_enable_adopt()), as they do for the stuck cape's own pads, which
+ * its detach let go.
  */
 void bone_pinmux_exit(struct bone_pinmux *pm)
 {
 	struct bone_pad_keeper *k, *next;
 
-	list_for_each_entry_safe(k, next, &pm->keepers, node) {
-		WARN_ON(1);
+	list_for_each_entry_safe(k, next, &pm->keepers, node)
 		bone_keeper_free(k);
-	}
 	of_node_put(pm->pctl_np);
 	pm->pctl_np = NULL;
 }
