@@ -41,7 +41,7 @@ setup_file() {
 		guest_put "$f"
 	done
 	guest_put "$FIX/configfs-lib.sh" cfs.sh
-	guest_ok "mount -t debugfs none /sys/kernel/debug 2>/dev/null; . /host/cfs.sh; dt_hash > /tmp/dt.base; cat $PCTL/pinmux-pins > /tmp/pins.base"
+	guest_ok "mount -t debugfs none /sys/kernel/debug 2>/dev/null; . /host/cfs.sh; dt_hash > /tmp/dt.base; cat $PCTL/pinmux-pins > /tmp/pins.base; cat $PCTL/pins > /tmp/pads.base"
 }
 
 teardown_file() {
@@ -61,15 +61,16 @@ teardown() {
 #	enable it and print its status
 #   clients: the I2C clients on the header's I2C1 at 0x3c and 0x68, or none
 #   pads: P9.17's and P9.18's pad values and holders
-#   same: "same-tree same-pins" when the tree and the pads' holders are as
-#	the board booted
+#   same: "same-tree same-pins" when the tree, and the pads' holders and
+#	values, are as the board booted (red team round 13, F8: a removed
+#	cape's pads kept its mux)
 LIB="add() { mkdir \$CAPES/\$1 && cat /host/\$2.eeprom > \$CAPES/\$1/eeprom && cat /host/\$2.dtbo > \$CAPES/\$1/dtbo;
 		echo 1 > \$CAPES/\$1/enable; cat \$CAPES/\$1/status; }
 	clients() { a=none; for d in /sys/bus/i2c/devices/i2c-*; do
 		[ \"\$(readlink -f \$d/of_node 2>/dev/null)\" = \"\$(readlink -f /sys/firmware/devicetree/base/i2c-header1)\" ] && a=\${d##*/i2c-}; done
 		echo \$(ls /sys/bus/i2c/devices/ | grep -E \"^\$a-00(3c|68)\$\" || echo none); }
 	pads() { pad_state 87 86; }
-	same() { echo \$([ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.base)\" ] && echo same-tree) \$(cat $PCTL/pinmux-pins | cmp -s - /tmp/pins.base && echo same-pins); }"
+	same() { echo \$([ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.base)\" ] && echo same-tree) \$(cat $PCTL/pinmux-pins | cmp -s - /tmp/pins.base && cat $PCTL/pins | cmp -s - /tmp/pads.base && echo same-pins); }"
 
 @test "two capes with I2C1's pin words both load: the bus's pads are muxed once, by the first" {
 	cfs_run "$LIB; add rtc BB-I2C1-DS3231-00A0; add oled CB-I2C1-SSD1306-00A0; cat $I2C1/status; echo; clients
