@@ -34,7 +34,7 @@ checkpatch 15
 dtbinding  10
 bisect     20
 kunit      181
-guest      228
+guest      229
 build-distro 1
 guest-distro 63
 '
