@@ -269,7 +269,6 @@ int capebus_cape_retry_overlay(struct cape_device *cape, char *why,
 			       size_t why_len);
 unsigned int capebus_controller_retry_overlays(struct capebus_controller *ctrl);
 void capebus_cape_mark_stuck(struct cape_device *cape);
-void capebus_orphans_exit(void);
 bool capebus_controller_platform_compatible(struct capebus_controller *ctrl,
 					    const char *compatible);
 bool capebus_controller_has_target(struct capebus_controller *ctrl,

@@ -9,7 +9,7 @@
 # stays; a rescan or a later removal tries again.  When its controller goes
 # (rmmod capebus-bone) the cape waits, its pins still held, for the next
 # controller of the same connector, which adopts it: with the buses its
-# overlay keeps enabled, and their pins.
+# overlay keeps enabled, and their pins; the capebus core stays meanwhile.
 
 load ../../qemu/lib
 load test-module
@@ -161,6 +161,11 @@ teardown() {
 	[ "${lines[2]}" = "failed: pin P9.17 is held by bus bone_i2c_1" ]
 	guest_ok 'rmmod capebus-bone && dmesg | grep -c "WARNING:" || true'
 	[ "$output" = 0 ]
+	# The core stays while the cape waits: its buses are the core's state
+	# (before: rmmod capebus WARNed, the enabled bus's changeset leaked).
+	cfs_run 'unload_core 2>/tmp/unload.err; echo rc=$?; dmesg | grep -c "WARNING:"; cat /tmp/unload.err'
+	[ "${lines[0]}" != rc=0 ]
+	[ "${lines[1]}" = 0 ]
 	cfs_run "$RELOAD"'
 		. /host/cfs.sh; cat /proc/device-tree/i2c-header1/status && echo && pad_state 87 86
 		declare_cape g CFS-GPIO17 && echo P9.17 > $CAPES/g/pins; echo 1 > $CAPES/g/enable; cat $CAPES/g/status'
