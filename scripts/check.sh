@@ -34,7 +34,7 @@ checkpatch 15
 dtbinding  10
 bisect     20
 kunit      182
-guest      237
+guest      238
 build-distro 1
 guest-distro 63
 '

@@ -761,7 +761,6 @@ module_init(capebus_init);
 static void __exit capebus_exit(void)
 {
 	capebus_configfs_exit();
-	capebus_orphans_exit();
 	capebus_driver_unregister(&capebus_generic_driver);
 	capebus_overlay_exit();
 	capebus_parents_exit();

@@ -287,9 +287,12 @@ static void toy_test_detected(struct kunit *test)
 					 sizeof(why)), 0);
 	KUNIT_EXPECT_EQ(test, capebus_slot_detected(slot, t->info, NULL, 0), 0);
 	KUNIT_EXPECT_EQ(test, capebus_slot_state(slot), CAPEBUS_SLOT_DETECTED);
-	/* A second cape in a slot that holds one is refused. */
+	/*
+	 * A second cape in a slot that holds one is refused, as no other
+	 * refusal is: the controller's log says the slot is taken.
+	 */
 	KUNIT_EXPECT_EQ(test, capebus_slot_detected(slot, t->info, NULL, 0),
-			-EBUSY);
+			-EEXIST);
 
 	capebus_slot_set_failed(capebus_slot(t->ctrl, 0), "no %s", "luck");
 	KUNIT_EXPECT_EQ(test, capebus_slot_state(capebus_slot(t->ctrl, 0)),

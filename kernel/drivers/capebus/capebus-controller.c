@@ -46,7 +46,7 @@
  * reference for the caller; the core holds one more while the cape is
  * registered, and one while its overlay is stuck (on a controller's stuck
  * list or, its controller gone, on the orphans' list until the connector's
- * next controller adopts it or the core goes).  A cape's memory is freed
+ * next controller adopts it: the core module stays meanwhile).  A cape's memory is freed
  * in its release (capebus-bus.c), nowhere else.  Nothing of the controller
  * module (its header, its ops, its module) is reached once
  * capebus_controller_unregister() has returned: a controller may outlive
@@ -1779,10 +1779,14 @@ EXPORT_SYMBOL_GPL(capebus_controller_add_export);
  * Capes whose overlay outlived their controller: its nodes and devices are
  * still in the tree, so its pins and bus addresses must not go to another
  * cape.  The cape stays (its bus addresses are held while it exists) until
- * the next controller of the same connector node adopts it: it holds the
- * cape's pins from its registration on, and retries the overlay with its
- * own stuck ones.  Newest first; capebus_orphans_lock is taken under a
- * controller's transition lock and over its lock.
+ * the next controller of the same connector node adopts it, and the core
+ * module stays (its state holds the overlay's enabled buses, the cape's
+ * release is its code: it holds a reference on itself per orphan).  The
+ * adopting controller holds the cape's pins, and those of the buses its
+ * overlay keeps enabled, from its registration on, and retries the overlay
+ * with its own stuck ones.
+ * Newest first; capebus_orphans_lock is taken under a controller's
+ * transition lock and over capebus_enable_lock and the controller's lock.
  */
 static LIST_HEAD(capebus_orphans);
 static DEFINE_MUTEX(capebus_orphans_lock);
@@ -1820,6 +1824,7 @@ static void capebus_orphan_stuck(struct capebus_controller *ctrl)
 		dev_err(&ctrl->dev,
 			"%s: overlay %d stays in the tree: its pins and bus addresses stay held for the next controller of %pOF\n",
 			cape->holder, cape->ovcs_id, ctrl->connector);
+		__module_get(THIS_MODULE);
 		list_move_tail(&cape->stuck_node, &capebus_orphans);
 	}
 }
@@ -1872,31 +1877,24 @@ static void capebus_adopt_orphans(struct capebus_controller *ctrl)
 			ctrl->res->strict_budget = false;
 			ret = capebus_resources_claim(ctrl->res, cape->claim,
 						      why, sizeof(why));
-			if (ret >= 0)
+			if (ret >= 0) {
 				list_move_tail(&cape->stuck_node,
 					       &ctrl->stuck_capes);
+				module_put(THIS_MODULE);
+			}
 		}
-		if (ret < 0)
+		if (ret < 0) {
 			dev_err(&ctrl->dev, "%s: its overlay is in the tree but its pins cannot be held: %s\n",
 				cape->holder, why);
-		else
-			dev_warn(&ctrl->dev, "%s: overlay %d is still in the tree: its pins stay held until it can be removed\n",
-				 cape->holder, cape->ovcs_id);
+			continue;
+		}
+		dev_warn(&ctrl->dev, "%s: overlay %d is still in the tree: its pins stay held until it can be removed\n",
+			 cape->holder, cape->ovcs_id);
+		/* And the pins of the buses it keeps enabled. */
+		if (capebus_enable_adopt(cape, ctrl, why, sizeof(why)))
+			dev_err(&ctrl->dev, "%s: a bus its overlay keeps enabled cannot hold its pins: %s\n",
+				cape->holder, why);
 	}
-}
-
-/**
- * capebus_orphans_exit() - let go the stuck capes no controller adopted
- *
- * The core is going: nothing can adopt them any more.
- */
-void capebus_orphans_exit(void)
-{
-	struct cape_device *cape, *next;
-
-	guard(mutex)(&capebus_orphans_lock);
-	list_for_each_entry_safe(cape, next, &capebus_orphans, stuck_node)
-		capebus_cape_let_go(&cape->ctrl->dev, cape);
 }
 
 /**

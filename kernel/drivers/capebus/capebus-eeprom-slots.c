@@ -204,7 +204,7 @@ static void capebus_eeprom_load_work(struct work_struct *work)
 		if (es->ops->loading)
 			es->ops->loading(es, nr, found->info);
 		if (capebus_slot_detected(slot, found->info, found->overlay,
-					  found->overlay_len) == -EBUSY)
+					  found->overlay_len) == -EEXIST)
 			dev_info(es->dev, "slot %u: %s not loaded: the slot holds another cape\n",
 				 nr, found->info->text[CAPEBUS_PART_NUMBER]);
 		else

@@ -71,7 +71,7 @@ struct capebus_enable {
 	char holder[48];
 	/* While @bus is held: the pin words its pads were muxed with, by whom */
 	struct capebus_pin_words words;
-	char muxer[48];
+	char muxer[48];		/* "" once it is gone */
 	/* The cape whose properties the enable set, if any: it is that cape's */
 	char setter[48];
 	struct list_head props;	/* capebus_enable_prop: values set, kept */
@@ -208,6 +208,12 @@ static void capebus_enable_record(struct capebus_enable *e,
 	strscpy(e->muxer, cape->holder);
 }
 
+/* Who enabled @e's target, for refusals: not a cape that is gone. */
+static const char *capebus_enable_by(const struct capebus_enable *e)
+{
+	return e->muxer[0] ? e->muxer : "a cape since removed";
+}
+
 /*
  * Why the cape cannot share the pad behind @pin of the bus @e enables (its
  * pin word differs from the bus's, or the bus's pad was not muxed).
@@ -223,11 +229,12 @@ static void capebus_enable_refuse_pin(const struct capebus_enable *e,
 	if (test_bit(pin, e->words.muxed))
 		snprintf(why, why_len,
 			 "pin %s is held by bus %s, which another cape enabled: %s muxed it \"%s\", not \"%s\"",
-			 name, t->name, e->muxer, e->words.word[pin], setting);
+			 name, t->name, capebus_enable_by(e), e->words.word[pin],
+			 setting);
 	else
 		snprintf(why, why_len,
 			 "pin %s is held by bus %s, which another cape enabled: %s left its pad as it was",
-			 name, t->name, e->muxer);
+			 name, t->name, capebus_enable_by(e));
 }
 
 /*
@@ -386,7 +393,8 @@ static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 	if (e->users && (props || e->setter[0])) {
 		snprintf(why, why_len,
 			 "targets: %pOF is enabled by %s%s: a target carrying a cape's properties has no other user",
-			 np, e->muxer, e->setter[0] ? ", with its properties" : "");
+			 np, capebus_enable_by(e),
+			 e->setter[0] ? ", with its properties" : "");
 		return -EBUSY;
 	}
 	ret = capebus_enable_join(e, cape, t, why, why_len);
@@ -462,14 +470,20 @@ static int capebus_enable_apply(struct capebus_enable *e)
 	return ret;
 }
 
-/* One cape fewer uses @np: the last one puts its status back. */
-static void capebus_enable_put(struct device_node *np)
+/* @cape no longer uses @np: the last one puts its status back. */
+static void capebus_enable_put(struct device_node *np,
+			       const struct cape_device *cape)
 {
 	struct capebus_enable *e = capebus_enable_find(np);
 	int ret;
 
-	if (!e || !e->users || --e->users)
+	if (!e || !e->users)
 		return;
+	if (--e->users) {
+		if (!strcmp(e->muxer, cape->holder))
+			e->muxer[0] = '\0';
+		return;
+	}
 	ret = e->applied ? of_changeset_revert(&e->cs) : 0;
 	if (ret) {
 		/* Still enabled: the next cape that asks shares it. */
@@ -494,7 +508,7 @@ static void capebus_overlay_disable_locked(struct cape_device *cape)
 	while (cape->num_enabled) {
 		struct device_node *np = cape->enabled[--cape->num_enabled];
 
-		capebus_enable_put(np);
+		capebus_enable_put(np, cape);
 		of_node_put(np);
 	}
 }
@@ -651,7 +665,7 @@ bool capebus_enable_owner(struct device_node *np, char *buf, size_t len)
 	guard(mutex)(&capebus_enable_lock);
 	e = capebus_enable_find(np);
 	if (e && e->users)
-		snprintf(buf, len, ": %s enabled it%s", e->muxer,
+		snprintf(buf, len, ": %s enabled it%s", capebus_enable_by(e),
 			 e->setter[0] ? ", with its properties" : "");
 	else
 		snprintf(buf, len, ": the board leaves it disabled");
@@ -765,6 +779,52 @@ void capebus_overlay_disable(struct cape_device *cape)
 {
 	guard(mutex)(&capebus_enable_lock);
 	capebus_overlay_disable_locked(cape);
+}
+
+/**
+ * capebus_enable_adopt() - hold the buses a stuck cape keeps enabled in the
+ *	controller that adopts it
+ * @cape: an orphaned cape whose overlay (and so the targets it enabled)
+ *	stays in the tree
+ * @ctrl: the next controller of its connector, adopting it, not registered
+ * @why: where to say why a bus's pins cannot be held
+ * @why_len: bytes at @why
+ *
+ * The pins behind a target capebus enabled are the bus's, held in the
+ * table of the controller that enabled it (capebus_enable_claim()), not in
+ * the cape's own claim: they move to @ctrl's table with the cape, so that
+ * @ctrl gives them to no other cape and its capes may join the bus.
+ *
+ * Context: @ctrl's transition lock held, not its lock.
+ * Return: 0, or -EBUSY (@why says which pin is held in @ctrl already).
+ */
+int capebus_enable_adopt(struct cape_device *cape,
+			 struct capebus_controller *ctrl, char *why,
+			 size_t why_len)
+{
+	char held[CAPEBUS_REASON_LEN];
+	struct capebus_enable *e;
+	unsigned int i;
+	int ret;
+
+	guard(mutex)(&capebus_enable_lock);
+	for (i = 0; i < cape->num_enabled; i++) {
+		e = capebus_enable_find(cape->enabled[i]);
+		if (!e || !e->users || !e->ctrl || e->ctrl == ctrl)
+			continue;
+		scoped_guard(mutex, &ctrl->lock)
+			ret = capebus_resources_claim(ctrl->res, &e->bus, held,
+						      sizeof(held));
+		if (ret < 0) {
+			snprintf(why, why_len, "bus %pOFn: %s", e->np, held);
+			return -EBUSY;
+		}
+		capebus_enable_unclaim(e);
+		e->ctrl = ctrl;
+		get_device(&ctrl->dev);
+	}
+
+	return 0;
 }
 
 /**

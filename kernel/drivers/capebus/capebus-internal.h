@@ -271,7 +271,6 @@ int capebus_cape_retry_overlay(struct cape_device *cape, char *why,
 			       size_t why_len);
 unsigned int capebus_controller_retry_overlays(struct capebus_controller *ctrl);
 void capebus_cape_mark_stuck(struct cape_device *cape);
-void capebus_orphans_exit(void);
 bool capebus_controller_platform_compatible(struct capebus_controller *ctrl,
 					    const char *compatible);
 bool capebus_controller_has_target(struct capebus_controller *ctrl,
@@ -309,6 +308,9 @@ bool capebus_overlay_enables(const struct cape_device *cape,
 			     const struct device_node *np);
 bool capebus_enable_owner(struct device_node *np, char *buf, size_t len);
 void capebus_overlay_disable(struct cape_device *cape);
+int capebus_enable_adopt(struct cape_device *cape,
+			 struct capebus_controller *ctrl, char *why,
+			 size_t why_len);
 void capebus_enable_exit(void);
 
 /*

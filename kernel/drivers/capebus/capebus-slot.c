@@ -465,8 +465,10 @@ static struct cape_device *capebus_slot_load(struct capebus_slot *slot)
  * (&capebus_header.partno_params), in which case the slot is "disabled" and keeps
  * the description, so that capebus_slot_disable() can load it later.
  *
- * Return: 0 if the cape was added or disabled, else a negative errno (the
- * slot is then "failed" with the reason).
+ * Return: 0 if the cape was added or disabled, -EEXIST if the slot holds
+ * a cape already (whose state it keeps), else a negative errno (the slot is
+ * then "failed" with the reason; -EBUSY: a pin, rail or bus address another
+ * cape holds).
  */
 int capebus_slot_detected(struct capebus_slot *slot,
 			  const struct capebus_cape_info *info,
@@ -513,7 +515,7 @@ int capebus_slot_detected(struct capebus_slot *slot,
 			}
 			kvfree(ov_copy);
 			kfree(info_copy);
-			return -EBUSY;
+			return -EEXIST;
 		}
 		swap(slot->desc_info, info_copy);
 		swap(slot->overlay, ov_copy);

@@ -35,12 +35,13 @@ setup_file() {
 	done
 	# A cape that enables I2C1 and states no pin words (bus-enable.bats').
 	dtc -q -@ -I dts -O dtb -o "$out/enable-i2c1-a.dtbo" "$FIX/enable-i2c1-a.dtso"
+	dtc -q -@ -I dts -O dtb -o "$out/add-to-i2c1.dtbo" "$FIX/add-to-i2c1.dtso"
 	guest_boot
 	for f in "$out"/*; do
 		guest_put "$f"
 	done
 	guest_put "$FIX/configfs-lib.sh" cfs.sh
-	guest_ok "mount -t debugfs none /sys/kernel/debug 2>/dev/null; . /host/cfs.sh; dt_hash > /tmp/dt.base; cat $PCTL/pinmux-pins > /tmp/pins.base"
+	guest_ok "mount -t debugfs none /sys/kernel/debug 2>/dev/null; . /host/cfs.sh; dt_hash > /tmp/dt.base; cat $PCTL/pinmux-pins > /tmp/pins.base; cat $PCTL/pins > /tmp/pads.base"
 }
 
 teardown_file() {
@@ -60,15 +61,16 @@ teardown() {
 #	enable it and print its status
 #   clients: the I2C clients on the header's I2C1 at 0x3c and 0x68, or none
 #   pads: P9.17's and P9.18's pad values and holders
-#   same: "same-tree same-pins" when the tree and the pads' holders are as
-#	the board booted
+#   same: "same-tree same-pins" when the tree, and the pads' holders and
+#	values, are as the board booted (red team round 13, F8: a removed
+#	cape's pads kept its mux)
 LIB="add() { mkdir \$CAPES/\$1 && cat /host/\$2.eeprom > \$CAPES/\$1/eeprom && cat /host/\$2.dtbo > \$CAPES/\$1/dtbo;
 		echo 1 > \$CAPES/\$1/enable; cat \$CAPES/\$1/status; }
 	clients() { a=none; for d in /sys/bus/i2c/devices/i2c-*; do
 		[ \"\$(readlink -f \$d/of_node 2>/dev/null)\" = \"\$(readlink -f /sys/firmware/devicetree/base/i2c-header1)\" ] && a=\${d##*/i2c-}; done
 		echo \$(ls /sys/bus/i2c/devices/ | grep -E \"^\$a-00(3c|68)\$\" || echo none); }
 	pads() { pad_state 87 86; }
-	same() { echo \$([ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.base)\" ] && echo same-tree) \$(cat $PCTL/pinmux-pins | cmp -s - /tmp/pins.base && echo same-pins); }"
+	same() { echo \$([ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.base)\" ] && echo same-tree) \$(cat $PCTL/pinmux-pins | cmp -s - /tmp/pins.base && cat $PCTL/pins | cmp -s - /tmp/pads.base && echo same-pins); }"
 
 @test "two capes with I2C1's pin words both load: the bus's pads are muxed once, by the first" {
 	cfs_run "$LIB; add rtc BB-I2C1-DS3231-00A0; add oled CB-I2C1-SSD1306-00A0; cat $I2C1/status; echo; clients
@@ -91,6 +93,12 @@ LIB="add() { mkdir \$CAPES/\$1 && cat /host/\$2.eeprom > \$CAPES/\$1/eeprom && c
 	# Held for the bus now, muxed as they were (not left unheld).
 	[[ "${lines[3]}" == "00000072 capebus0-bus-pads"* ]]
 	[[ "${lines[4]}" == "00000072 capebus0-bus-pads"* ]]
+	# A cape adding to the bus without asking for it is refused, and the
+	# reason does not name the cape that enabled it: it is gone (red team
+	# round 13, F4).
+	cfs_run "declare_cape sneak CB-SNEAK && cat /host/add-to-i2c1.dtbo > \$CAPES/sneak/dtbo;
+		echo 1 > \$CAPES/sneak/enable; cat \$CAPES/sneak/status; rmdir \$CAPES/sneak"
+	[ "${lines[0]}" = "failed: overlay refused: targets: fragment fragment@0 targets /i2c-header1, which it does not enable (status = \"okay\"): a cape since removed enabled it" ]
 	cfs_run "$LIB; rmdir \$CAPES/oled; cat $I2C1/status; echo; clients; same"
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = disabled ]
@@ -126,10 +134,11 @@ LIB="add() { mkdir \$CAPES/\$1 && cat /host/\$2.eeprom > \$CAPES/\$1/eeprom && c
 	[ "${lines[3]}" = same-tree ]
 	[ "${lines[4]}" = same-pads ]
 	[[ "${lines[5]}" =~ ^[0-9]+-003c\ [0-9]+-0068$ ]]
-	# The bus keeps the words after the cape that muxed it is gone.
+	# The bus keeps the words after the cape that muxed it is gone (and
+	# names it no more).
 	cfs_run "$LIB; rmdir \$CAPES/rtc; echo 1 > \$CAPES/pd/enable; cat \$CAPES/pd/status; clients"
 	[ "$status" -eq 0 ]
-	[[ "${lines[0]}" == "failed: "*"pin P9.17 is held by bus bone_i2c_1, which another cape enabled: BB-I2C1-DS3231 (slot "*") muxed it \"mode2 bidir pull-up rx slow\", not \"mode2 bidir pull-down rx slow\"" ]]
+	[[ "${lines[0]}" == "failed: "*"pin P9.17 is held by bus bone_i2c_1, which another cape enabled: a cape since removed muxed it \"mode2 bidir pull-up rx slow\", not \"mode2 bidir pull-down rx slow\"" ]]
 	[[ "${lines[1]}" =~ ^[0-9]+-003c$ ]]
 	# With the bus disabled, the pull-down cape is the first, and loads.
 	cfs_run "$LIB; rmdir \$CAPES/oled; echo 1 > \$CAPES/pd/enable; cat \$CAPES/pd/status; pads; rmdir \$CAPES/pd; same"

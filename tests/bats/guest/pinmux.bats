@@ -123,8 +123,11 @@ enable() {
 	  "00000024 00000000 00000007 00000028 00000030 00000007" ]
 }
 
-@test "a cape declared from an EEPROM image gets its pads; removing it frees them and its group" {
+@test "a cape declared from an EEPROM image gets its pads; removing it frees them, as they were, and its group" {
+	local p19 p20
 	cfs_run 'dt_hash > /tmp/dt.base'
+	p19=$(pad_value P9.19) p20=$(pad_value P9.20)
+	[ "$p19" != "$(conf 0xE073)" ]
 	enable a a.eeprom
 	[ "$status" -eq 0 ]
 	[ "$(pad_value P9.19)" = "$(conf 0xE073)" ]
@@ -137,6 +140,10 @@ enable() {
 	[ "${lines[*]}" = "same-tree 0" ]
 	[ "$(pad_owner P9.19)" = "(MUX UNCLAIMED) (GPIO UNCLAIMED)" ]
 	[ "$(pad_owner P9.20)" = "(MUX UNCLAIMED) (GPIO UNCLAIMED)" ]
+	# The pads as the board had them, not left in the cape's modes (red
+	# team round 13, F8: pinctrl-single leaves a freed pad's register).
+	[ "$(pad_value P9.19)" = "$p19" ]
+	[ "$(pad_value P9.20)" = "$p20" ]
 }
 
 @test "the next cape on the same pads gets its own values, not the last one's group" {

@@ -8,7 +8,8 @@
 # goes on its controller's stuck list and keeps its pins while its overlay
 # stays; a rescan or a later removal tries again.  When its controller goes
 # (rmmod capebus-bone) the cape waits, its pins still held, for the next
-# controller of the same connector, which adopts it.
+# controller of the same connector, which adopts it: with the buses its
+# overlay keeps enabled, and their pins; the capebus core stays meanwhile.
 
 load ../../qemu/lib
 load test-module
@@ -16,9 +17,34 @@ load cfs-run
 
 FIX=$BATS_TEST_DIRNAME/fixtures
 
+# Load capebus-bone and wait for its controller's configfs group: /tmp/cb
+# names it for cfs.sh (the old controller's number may still be taken).
+RELOAD='modprobe capebus-bone && for i in $(seq 600); do
+		for c in /sys/class/capebus/*; do
+			[ "$(cat $c/family)" = bone ] && [ -d /sys/kernel/config/capebus/${c##*/}/capes ] &&
+				echo /sys/kernel/config/capebus/${c##*/} > /tmp/cb && break 2
+		done; sleep 0.1; done'
+
 setup_file() {
 	build_test_module ovhold
 	dtc -q -@ -I dts -O dtb -o "$BATS_FILE_TMPDIR/leds.dtbo" "$FIX/configfs-leds.dtso"
+	# A cape that enables I2C1 and muxes its pads (P9.17, P9.18), and an
+	# overlay on its RTC's node.
+	"${CB_CAPETOOL:-$CB_TOP/build/capetool/host/capetool}" create \
+		"$CB_TOP/cape-defs/bone/bb-i2c1-rtc-ds3231.cape" --board beaglebone-black \
+		-o "$BATS_FILE_TMPDIR" >/dev/null
+	dtc -q -I dts -O dtb -o "$BATS_FILE_TMPDIR/foreign-rtc.dtbo" - <<'DTS'
+/dts-v1/;
+/plugin/;
+/ {
+	fragment@0 {
+		target-path = "/i2c-header1/ds3231@68";
+		__overlay__ {
+			foreign-property = "set by another overlay";
+		};
+	};
+};
+DTS
 	dtc -q -I dts -O dtb -o "$BATS_FILE_TMPDIR/foreign.dtbo" - <<'DTS'
 /dts-v1/;
 /plugin/;
@@ -35,6 +61,9 @@ DTS
 	guest_put "$BATS_FILE_TMPDIR/mod/capebus-ovhold.ko"
 	guest_put "$BATS_FILE_TMPDIR/leds.dtbo"
 	guest_put "$BATS_FILE_TMPDIR/foreign.dtbo"
+	guest_put "$BATS_FILE_TMPDIR/foreign-rtc.dtbo"
+	guest_put "$BATS_FILE_TMPDIR/BB-I2C1-DS3231-00A0.eeprom" rtc.eeprom
+	guest_put "$BATS_FILE_TMPDIR/BB-I2C1-DS3231-00A0.dtbo" rtc.dtbo
 	guest_put "$FIX/configfs-lib.sh" cfs.sh
 	guest_ok 'insmod /host/capebus-ovhold.ko; . /host/cfs.sh; dt_hash > /tmp/dt.base'
 }
@@ -99,11 +128,7 @@ teardown() {
 	# tree.
 	guest_ok 'rmmod capebus-bone'
 	_guest_kmemleak
-	cfs_run 'modprobe capebus-bone && for i in $(seq 600); do
-			for c in /sys/class/capebus/*; do
-				[ "$(cat $c/family)" = bone ] && [ -d /sys/kernel/config/capebus/${c##*/}/capes ] &&
-					echo /sys/kernel/config/capebus/${c##*/} > /tmp/cb && break 2
-			done; sleep 0.1; done
+	cfs_run "$RELOAD"'
 		. /host/cfs.sh; declare_cape p CFS-PIN && echo P8.13 > $CAPES/p/pins; echo 1 > $CAPES/p/enable; cat $CAPES/p/status'
 	[ "${lines[0]}" = "failed: pin P8.13 is held by CFS-LED (slot 4)" ]
 	guest_ok 'dmesg | grep -c "CFS-LED (slot 4): overlay [0-9]* stays in the tree"'
@@ -117,5 +142,45 @@ teardown() {
 	[ "${lines[1]}" = 0 ]
 	guest_ok 'dmesg | grep -c "CFS-LED (slot 4): overlay removed after all, pins released"'
 	[ "$output" = 1 ]
+	_guest_kmemleak
+}
+
+@test "a stuck cape that enabled a bus: the next controller adopts the bus with it, its pins held" {
+	# Red team round 13: rmmod WARNed about the bus's pad keeper (F5), and
+	# the bus's pins were held in the old controller's table only, so the
+	# next controller gave I2C1's SCL pin to a GPIO cape while the bus and
+	# its RTC were in the tree (F6).
+	cfs_run 'dmesg -c >/dev/null; dt_hash > /tmp/dt.before
+		mkdir $CAPES/rtc && cat /host/rtc.eeprom > $CAPES/rtc/eeprom && cat /host/rtc.dtbo > $CAPES/rtc/dtbo &&
+		echo 1 > $CAPES/rtc/enable && cat $CAPES/rtc/status &&
+		cat /host/foreign-rtc.dtbo > /sys/kernel/debug/capebus-ovhold/apply && rmdir $CAPES/rtc &&
+		cat /proc/device-tree/i2c-header1/status && echo &&
+		declare_cape g CFS-GPIO17 && echo P9.17 > $CAPES/g/pins; echo 1 > $CAPES/g/enable; cat $CAPES/g/status; rmdir $CAPES/g'
+	[ "${lines[0]}" = loaded ]
+	[ "${lines[1]}" = okay ]
+	[ "${lines[2]}" = "failed: pin P9.17 is held by bus bone_i2c_1" ]
+	guest_ok 'rmmod capebus-bone && dmesg | grep -c "WARNING:" || true'
+	[ "$output" = 0 ]
+	# The core stays while the cape waits: its buses are the core's state
+	# (before: rmmod capebus WARNed, the enabled bus's changeset leaked).
+	cfs_run 'unload_core 2>/tmp/unload.err; echo rc=$?; dmesg | grep -c "WARNING:"; cat /tmp/unload.err'
+	[ "${lines[0]}" != rc=0 ]
+	[ "${lines[1]}" = 0 ]
+	cfs_run "$RELOAD"'
+		. /host/cfs.sh; cat /proc/device-tree/i2c-header1/status && echo && pad_state 87 86
+		declare_cape g CFS-GPIO17 && echo P9.17 > $CAPES/g/pins; echo 1 > $CAPES/g/enable; cat $CAPES/g/status'
+	[ "${lines[0]}" = okay ]
+	[[ "${lines[1]}" == "00000072 "* ]]
+	[[ "${lines[2]}" == "00000072 "* ]]
+	[ "${lines[3]}" = "failed: pin P9.17 is held by bus bone_i2c_1" ]
+	# The foreign overlay gone, a rescan removes the stuck one: the bus is
+	# disabled and its pins free.
+	cfs_run 'echo 0 > $CAPES/g/enable; echo 1 > /sys/kernel/debug/capebus-ovhold/remove &&
+		echo 1 > /sys/class/capebus/$(basename $CB)/rescan && cat /proc/device-tree/i2c-header1/status && echo &&
+		echo 1 > $CAPES/g/enable && cat $CAPES/g/status && rmdir $CAPES/g &&
+		[ "$(dt_hash)" = "$(cat /tmp/dt.before)" ] && echo same-tree'
+	[ "${lines[0]}" = disabled ]
+	[[ "${lines[1]}" == detected* ]]
+	[ "${lines[2]}" = same-tree ]
 	_guest_kmemleak
 }

@@ -36,6 +36,14 @@
  * CRC-32 here let a cape forge the name of the next cape's group, which then
  * got the forger's pads.  The nodes' phandle is the cape's slot's, so the
  * tree a cape leaves is the same each time too.
+ *
+ * pinctrl-single writes a pad when a state is selected and leaves its
+ * register as it is when the pad is freed.  So the connector reads each
+ * pad's value before it first muxes it for a cape, and when capebus lets go
+ * of the pad (its cape removed, or the bus it was kept for disabled) a
+ * consumer of the connector's own selects that value again and lets go:
+ * a removed cape's function is not left routed to the pad.  Not so for a
+ * cape whose overlay could not be removed: its devices still use its pads.
  */
 
 #include <crypto/sha2.h>
@@ -44,7 +52,9 @@
 #include <linux/device.h>
 #include <linux/err.h>
 #include <linux/fwnode.h>
+#include <linux/io.h>
 #include <linux/of.h>
+#include <linux/of_address.h>
 #include <linux/pinctrl/consumer.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -82,6 +92,41 @@ static int bone_pinmux_read_cells(struct device *dev, struct bone_pinmux *pm)
 	return 0;
 }
 
+/*
+ * Map the pin controller's registers to read the pads' values before capes
+ * change them: pinctrl-single has no call that reads a pad.  Read only;
+ * pinctrl-single writes them.  Without them, pads are not put back.
+ */
+static void bone_pinmux_map(struct device *dev, struct bone_pinmux *pm)
+{
+	if (of_property_read_u32(pm->pctl_np, "pinctrl-single,register-width",
+				 &pm->width) ||
+	    (pm->width != 8 && pm->width != 16 && pm->width != 32)) {
+		dev_warn(dev, "cape-pinctrl %pOF: no register width: pads are not put back when capes go\n",
+			 pm->pctl_np);
+		return;
+	}
+	pm->regs = of_iomap(pm->pctl_np, 0);
+	if (!pm->regs)
+		dev_warn(dev, "cape-pinctrl %pOF: cannot map its registers: pads are not put back when capes go\n",
+			 pm->pctl_np);
+}
+
+/* The value of the pad behind @pin now. */
+static u32 bone_pad_read(const struct bone_pinmux *pm, unsigned int pin)
+{
+	void __iomem *reg = pm->regs + pm->pad[pin];
+
+	switch (pm->width) {
+	case 8:
+		return readb(reg);
+	case 16:
+		return readw(reg);
+	default:
+		return readl(reg);
+	}
+}
+
 /**
  * bone_pinmux_init() - read the connector's pin controller and pad table
  * @dev: the connector's device (its of_node is the connector)
@@ -110,6 +155,7 @@ int bone_pinmux_init(struct device *dev, struct bone_pinmux *pm)
 		return 0;
 	if (bone_pinmux_read_cells(dev, pm))
 		goto err;
+	bone_pinmux_map(dev, pm);
 
 	n = of_property_count_u32_elems(np, "cape-pads");
 	if (n < 0 || n % 3) {
@@ -149,6 +195,9 @@ int bone_pinmux_init(struct device *dev, struct bone_pinmux *pm)
 	return 0;
 
 err:
+	if (pm->regs)
+		iounmap(pm->regs);
+	pm->regs = NULL;
 	of_node_put(pm->pctl_np);
 	pm->pctl_np = NULL;
 	return -EINVAL;
@@ -240,13 +289,17 @@ static u32 bone_pinmux_phandle(unsigned int nr)
 	return 0;
 }
 
-/* Pads a consumer holds: its group, its node, its pinctrl handle. */
+/*
+ * Pads a consumer holds: its group, its node, its pinctrl handle, and per
+ * pin the value it gives the pad.
+ */
 struct bone_pads {
 	struct of_changeset ocs;
 	struct device_node *group;
 	struct device_node *node;
 	struct pinctrl *pinctrl;
 	DECLARE_BITMAP(pins, CAPEBUS_MAX_PINS);
+	u32 conf[CAPEBUS_MAX_PINS];
 };
 
 /* What the connector set up for one cape (cape->ctrl_data). */
@@ -267,26 +320,40 @@ struct bone_pad_keeper {
 };
 
 /*
- * The header pins of @mask the connector muxes, as pinctrl-single,pins
- * entries in @cells (bone_pinmux_init() checked the layout), the pins in
- * @done: returns the number of cells.
+ * The pins of @mask the connector muxes as @info's pin words say: their
+ * pads' values into @conf, the pins into @pins.
  */
-static unsigned int bone_pinmux_pins(struct bone_pinmux *pm,
-				     const struct capebus_cape_info *info,
+static void bone_pinmux_confs(const struct bone_pinmux *pm,
+			      const struct capebus_cape_info *info,
+			      const unsigned long *mask, u32 *conf,
+			      unsigned long *pins)
+{
+	unsigned int pin;
+
+	bitmap_zero(pins, CAPEBUS_MAX_PINS);
+	for_each_set_bit(pin, mask, bone_header.num_pins)
+		if (pm->pad[pin] != BONE_PAD_NONE &&
+		    !bone_pin_setting_conf(info->pin_setting[pin], &conf[pin]))
+			set_bit(pin, pins);
+}
+
+/*
+ * The pins of @mask (bone_pinmux_confs()'s) with their values @conf, as
+ * pinctrl-single,pins entries in @cells (bone_pinmux_init() checked the
+ * layout), the pins in @done: returns the number of cells.
+ */
+static unsigned int bone_pinmux_pins(struct bone_pinmux *pm, const u32 *conf,
 				     const unsigned long *mask, u32 *cells,
 				     unsigned long *done, char *names,
 				     size_t names_len)
 {
 	unsigned int pin, n = 0;
 	size_t len = 0;
-	u32 conf;
 
 	bitmap_zero(done, CAPEBUS_MAX_PINS);
 	for_each_set_bit(pin, mask, bone_header.num_pins) {
-		if (pm->pad[pin] == BONE_PAD_NONE ||
-		    bone_pin_setting_conf(info->pin_setting[pin], &conf))
-			continue;
-		n += bone_pinmux_entry(pm->cells, pm->pad[pin], conf, cells + n);
+		n += bone_pinmux_entry(pm->cells, pm->pad[pin], conf[pin],
+				       cells + n);
 		set_bit(pin, done);
 		if (len < names_len)
 			len += scnprintf(names + len, names_len - len, "%s%s",
@@ -340,15 +407,14 @@ static void bone_pads_put(struct device *dev, struct bone_pads *pads)
 }
 
 /*
- * Mux the pads behind the pins of @mask as @info sets them, for @dev: a
- * group under the pin controller, a node @name under the connector @conn
- * that selects it (@dev's of_node from then on), and @dev's pinctrl
- * handle.  Nothing to mux leaves @pads->pinctrl NULL.  bone_pads_put()
- * undoes it, also after a failure.
+ * Mux the pads behind the pins of @mask (bone_pinmux_confs()'s) with the
+ * values in @pads->conf, for @dev: a group under the pin controller, a
+ * node @name under the connector @conn that selects it (@dev's of_node
+ * from then on), and @dev's pinctrl handle.  Nothing to mux leaves
+ * @pads->pinctrl NULL.  bone_pads_put() undoes it, also after a failure.
  */
 static int bone_pads_get(struct bone_pinmux *pm, struct device_node *conn,
 			 struct device *dev, const char *name, u32 phnr,
-			 const struct capebus_cape_info *info,
 			 const unsigned long *mask, struct bone_pads *pads,
 			 char *why, size_t why_len)
 {
@@ -367,7 +433,7 @@ static int bone_pads_get(struct bone_pinmux *pm, struct device_node *conn,
 			sizeof(*cells), GFP_KERNEL);
 	if (!cells)
 		return -ENOMEM;
-	n = bone_pinmux_pins(pm, info, mask, cells, pads->pins, pins,
+	n = bone_pinmux_pins(pm, pads->conf, mask, cells, pads->pins, pins,
 			     sizeof(pins));
 	if (!n)
 		return 0;
@@ -446,10 +512,81 @@ static void bone_keeper_release(struct device *dev)
 	kfree(container_of(dev, struct bone_pad_keeper, dev));
 }
 
-static void bone_keeper_free(struct bone_pad_keeper *k)
+/* A pad consumer of the connector's own, never registered, named @fmt. */
+static __printf(1, 2) struct bone_pad_keeper *bone_keeper_new(const char *fmt,
+							      ...)
+{
+	struct bone_pad_keeper *k;
+	va_list args;
+	char *name;
+	int ret;
+
+	k = kzalloc(sizeof(*k), GFP_KERNEL);
+	if (!k)
+		return NULL;
+	device_initialize(&k->dev);
+	k->dev.release = bone_keeper_release;
+	INIT_LIST_HEAD(&k->node);
+	of_changeset_init(&k->pads.ocs);
+	va_start(args, fmt);
+	name = kvasprintf(GFP_KERNEL, fmt, args);
+	va_end(args);
+	ret = name ? dev_set_name(&k->dev, "%s", name) : -ENOMEM;
+	kfree(name);
+	if (ret) {
+		put_device(&k->dev);
+		return NULL;
+	}
+
+	return k;
+}
+
+/*
+ * Put the pads behind the pins of @mask back as they were before capebus
+ * first muxed them (those it knows), for @ctrl_name's connector: none of
+ * its consumers holds them now.  pinctrl-single left the registers as the
+ * last consumer set them: a consumer of the connector's own selects the
+ * old values, then lets go.
+ */
+static void bone_pinmux_restore(struct bone_pinmux *pm,
+				struct device_node *conn, const char *ctrl_name,
+				const unsigned long *mask)
+{
+	DECLARE_BITMAP(pins, CAPEBUS_MAX_PINS);
+	char why[CAPEBUS_REASON_LEN] = "";
+	struct bone_pad_keeper *k;
+	int ret = -ENOMEM;
+
+	if (!bitmap_and(pins, mask, pm->board_known, CAPEBUS_MAX_PINS))
+		return;
+	bitmap_andnot(pm->board_known, pm->board_known, pins, CAPEBUS_MAX_PINS);
+
+	k = bone_keeper_new("%s-board-pads", ctrl_name);
+	if (k) {
+		memcpy(k->pads.conf, pm->board, sizeof(k->pads.conf));
+		ret = bone_pads_get(pm, conn, &k->dev, dev_name(&k->dev), 0x800,
+				    pins, &k->pads, why, sizeof(why));
+		bone_pads_put(&k->dev, &k->pads);
+		put_device(&k->dev);
+	}
+	if (ret)
+		pr_warn("%s: the pads of %*pbl stay as the last cape set them: %d %s\n",
+			ctrl_name, CAPEBUS_MAX_PINS, pins, ret, why);
+}
+
+/*
+ * Let go of a keeper's pads; put them back as the board had them if
+ * @restore (its bus was disabled; not when the connector goes while a stuck
+ * cape's overlay keeps the bus enabled).
+ */
+static void bone_keeper_free(struct bone_pinmux *pm, struct device_node *conn,
+			     const char *ctrl_name, struct bone_pad_keeper *k,
+			     bool restore)
 {
 	list_del(&k->node);
 	bone_pads_put(&k->dev, &k->pads);
+	if (restore)
+		bone_pinmux_restore(pm, conn, ctrl_name, k->pads.pins);
 	put_device(&k->dev);
 }
 
@@ -462,27 +599,19 @@ static void bone_keeper_free(struct bone_pad_keeper *k)
 static void bone_pinmux_keep(struct bone_pinmux *pm, struct device_node *conn,
 			     struct cape_device *cape, const unsigned long *keep)
 {
+	DECLARE_BITMAP(pins, CAPEBUS_MAX_PINS);
 	char why[CAPEBUS_REASON_LEN] = "";
 	struct bone_pad_keeper *k;
-	char *name;
 	int ret = -ENOMEM;
 
-	k = kzalloc(sizeof(*k), GFP_KERNEL);
+	k = bone_keeper_new("%s-bus-pads%u", dev_name(cape->dev.parent),
+			    pm->next_keeper);
 	if (!k)
 		goto fail;
-	device_initialize(&k->dev);
-	k->dev.release = bone_keeper_release;
-	INIT_LIST_HEAD(&k->node);
-	of_changeset_init(&k->pads.ocs);
-	name = kasprintf(GFP_KERNEL, "%s-bus-pads%u", dev_name(cape->dev.parent),
-			 pm->next_keeper);
-	if (name)
-		ret = dev_set_name(&k->dev, "%s", name);
-	if (!ret)
-		ret = bone_pads_get(pm, conn, &k->dev, name,
-				    0xfff - pm->next_keeper % 0x100, cape->info,
-				    keep, &k->pads, why, sizeof(why));
-	kfree(name);
+	bone_pinmux_confs(pm, cape->info, keep, k->pads.conf, pins);
+	ret = bone_pads_get(pm, conn, &k->dev, dev_name(&k->dev),
+			    0xfff - pm->next_keeper % 0x100, pins, &k->pads,
+			    why, sizeof(why));
 	if (!ret) {
 		pm->next_keeper++;
 		list_add(&k->node, &pm->keepers);
@@ -497,22 +626,25 @@ fail:
 }
 
 /*
- * Keepers whose bus capebus no longer holds enabled let go of its pads: a
- * cape that enables it again muxes them anew.  (Not the capes that shared
- * the bus decide: one whose driver is unbound no longer uses it.)
+ * Keepers whose bus capebus no longer holds enabled let go of its pads, put
+ * back as the board had them: a cape that enables it again muxes them anew.
+ * (Not the capes that shared the bus decide: one whose driver is unbound no
+ * longer uses it.)  @cape: a cape of the connector, coming or going.
  */
-static void bone_pinmux_unkeep(struct bone_pinmux *pm,
-			       struct capebus_controller *ctrl)
+static void bone_pinmux_unkeep(struct bone_pinmux *pm, struct device_node *conn,
+			       struct cape_device *cape)
 {
 	DECLARE_BITMAP(bus, CAPEBUS_MAX_PINS);
 	struct bone_pad_keeper *k, *next;
 
 	list_for_each_entry_safe(k, next, &pm->keepers, node) {
-		if (!capebus_enabled_bus_of(ctrl, find_first_bit(k->pads.pins,
-								 CAPEBUS_MAX_PINS),
+		if (!capebus_enabled_bus_of(cape->ctrl,
+					    find_first_bit(k->pads.pins,
+							   CAPEBUS_MAX_PINS),
 					    bus) ||
 		    !bitmap_subset(k->pads.pins, bus, CAPEBUS_MAX_PINS))
-			bone_keeper_free(k);
+			bone_keeper_free(pm, conn, dev_name(cape->dev.parent),
+					 k, true);
 	}
 }
 
@@ -526,7 +658,9 @@ static void bone_pinmux_unkeep(struct bone_pinmux *pm,
  *
  * The pads of @cape->shared_pins are a bus's, muxed already: they are not
  * muxed again.  A pin asking for a mode its pad does not offer capes
- * (cape-pads) refuses the cape before anything is added or written.
+ * (cape-pads) refuses the cape before anything is added or written.  The
+ * pads' values before are kept, to be put back when capebus lets go of
+ * them.
  *
  * Context: the controller's transition lock is held (it serializes @pm).
  * Return: 0 (nothing to do counts), or a negative errno with @why set:
@@ -537,7 +671,10 @@ int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,
 		       struct cape_device *cape, char *why, size_t why_len)
 {
 	DECLARE_BITMAP(mask, CAPEBUS_MAX_PINS);
+	DECLARE_BITMAP(muxed, CAPEBUS_MAX_PINS);
+	DECLARE_BITMAP(read, CAPEBUS_MAX_PINS);
 	struct bone_cape_pinmux *cp;
+	unsigned int pin;
 	int ret;
 
 	if (!pm->pctl_np)
@@ -550,18 +687,24 @@ int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,
 		return ret;
 
 	/* A bus disabled since (its last user's driver unbound): its pads. */
-	bone_pinmux_unkeep(pm, cape->ctrl);
+	bone_pinmux_unkeep(pm, conn, cape);
 	cp = kzalloc(sizeof(*cp), GFP_KERNEL);
 	if (!cp)
 		return -ENOMEM;
+	bone_pinmux_confs(pm, cape->info, mask, cp->pads.conf, muxed);
+	bitmap_zero(read, CAPEBUS_MAX_PINS);
+	if (pm->regs)
+		bitmap_andnot(read, muxed, pm->board_known, CAPEBUS_MAX_PINS);
+	for_each_set_bit(pin, read, CAPEBUS_MAX_PINS)
+		pm->board[pin] = bone_pad_read(pm, pin);
 	ret = bone_pads_get(pm, conn, &cape->dev, dev_name(&cape->dev),
-			    cape->slot_nr, cape->info, mask, &cp->pads, why,
-			    why_len);
+			    cape->slot_nr, muxed, &cp->pads, why, why_len);
 	if (ret) {
 		bone_pads_put(&cape->dev, &cp->pads);
 		kfree(cp);
 		return ret;
 	}
+	bitmap_or(pm->board_known, pm->board_known, read, CAPEBUS_MAX_PINS);
 
 	cape->ctrl_data = cp;
 
@@ -576,7 +719,8 @@ int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,
  *
  * The pads it muxed for a bus capebus still holds enabled (other capes'
  * overlays use it) stay muxed, held for the bus (a keeper per bus), until
- * the bus is disabled.
+ * the bus is disabled.  The others are put back as the board had them,
+ * unless the cape's overlay could not be removed (its devices use them).
  *
  * Context: the controller's transition lock is held; the cape device is not
  * registered, its overlay removed (the buses it enabled are given back).
@@ -586,6 +730,7 @@ void bone_pinmux_detach(struct bone_pinmux *pm, struct device_node *conn,
 {
 	struct bone_cape_pinmux *cp = cape->ctrl_data;
 	DECLARE_BITMAP(left, CAPEBUS_MAX_PINS);
+	DECLARE_BITMAP(back, CAPEBUS_MAX_PINS);
 	DECLARE_BITMAP(keep, CAPEBUS_MAX_PINS);
 	unsigned int pin;
 
@@ -596,6 +741,7 @@ void bone_pinmux_detach(struct bone_pinmux *pm, struct device_node *conn,
 	bitmap_zero(left, CAPEBUS_MAX_PINS);
 	if (cp->pads.pinctrl)
 		bitmap_copy(left, cp->pads.pins, CAPEBUS_MAX_PINS);
+	bitmap_copy(back, left, CAPEBUS_MAX_PINS);
 	bone_pads_put(&cape->dev, &cp->pads);
 	/* What it muxed, one bus at a time: each still enabled gets a keeper. */
 	while ((pin = find_first_bit(left, CAPEBUS_MAX_PINS)) < CAPEBUS_MAX_PINS) {
@@ -605,9 +751,12 @@ void bone_pinmux_detach(struct bone_pinmux *pm, struct device_node *conn,
 		}
 		bitmap_and(keep, keep, left, CAPEBUS_MAX_PINS);
 		bitmap_andnot(left, left, keep, CAPEBUS_MAX_PINS);
+		bitmap_andnot(back, back, keep, CAPEBUS_MAX_PINS);
 		bone_pinmux_keep(pm, conn, cape, keep);
 	}
-	bone_pinmux_unkeep(pm, cape->ctrl);
+	if (!cape->overlay_stuck)
+		bone_pinmux_restore(pm, conn, dev_name(cape->dev.parent), back);
+	bone_pinmux_unkeep(pm, conn, cape);
 	kfree(cp);
 }
 
@@ -615,16 +764,23 @@ void bone_pinmux_detach(struct bone_pinmux *pm, struct device_node *conn,
  * bone_pinmux_exit() - let go of what bone_pinmux_init() took
  * @pm: the connector's pin table
  *
- * Every cape is detached: no pad is shared, no keeper is left.
+ * Every cape is detached and the controller unregistered.  A keeper left
+ * holds the pads of a bus a stuck cape's overlay keeps enabled: the pads
+ * stay muxed as they are (pinctrl-single leaves a freed pad's register
+ * alone), and the bus's pins stay held, in capebus's table, by the
+ * connector's next controller, which adopts the stuck cape with its buses
+ * (capebus_enable_adopt()), as they do for the stuck cape's own pads, which
+ * its detach let go.
  */
 void bone_pinmux_exit(struct bone_pinmux *pm)
 {
 	struct bone_pad_keeper *k, *next;
 
-	list_for_each_entry_safe(k, next, &pm->keepers, node) {
-		WARN_ON(1);
-		bone_keeper_free(k);
-	}
+	list_for_each_entry_safe(k, next, &pm->keepers, node)
+		bone_keeper_free(pm, NULL, NULL, k, false);
+	if (pm->regs)
+		iounmap(pm->regs);
+	pm->regs = NULL;
 	of_node_put(pm->pctl_np);
 	pm->pctl_np = NULL;
 }

@@ -40,6 +40,12 @@ struct property;
  * @keepers: the pads of enabled buses whose capes that muxed them are gone,
  *	held for the bus until capebus disables it
  * @next_keeper: the number the next keeper is named with
+ * @regs: the pin controller's pad registers, read only (NULL: pads are not
+ *	put back)
+ * @width: their width in bits (pinctrl-single,register-width)
+ * @board: per header pin of @board_known, its pad's value before capebus
+ *	muxed it, put back when capebus lets go of it
+ * @board_known: the pins whose pads capebus muxed, with their value before
  */
 struct bone_pinmux {
 	struct device_node *pctl_np;
@@ -48,6 +54,10 @@ struct bone_pinmux {
 	u8 modes[CAPEBUS_MAX_PINS];
 	struct list_head keepers;
 	unsigned int next_keeper;
+	void __iomem *regs;
+	u32 width;
+	u32 board[CAPEBUS_MAX_PINS];
+	DECLARE_BITMAP(board_known, CAPEBUS_MAX_PINS);
 };
 
 int bone_pinmux_init(struct device *dev, struct bone_pinmux *pm);
