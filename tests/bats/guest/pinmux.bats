@@ -42,7 +42,7 @@ setup_file() {
 	image a.eeprom PM-A P9.19=0xE073 P9.20=0xC01A
 	image b.eeprom PM-B P9.19=0xA027
 	image c.eeprom PM-C P9.20=0xC00A
-	image hog.eeprom PM-HOG P9.19=0xE073 P9.24=0xC000
+	image hog.eeprom PM-HOG P9.19=0xE033 P9.24=0xC000
 	image victim.eeprom PM-VICTIM P9.19=0xA037
 	# shellcheck disable=SC2046 # one PIN=WORD argument each
 	image forger.eeprom PM-FORGER $("$FIX/forge-pin-group.py" P9.19=0xA037 -- \
@@ -171,19 +171,24 @@ enable() {
 	[ "$status" -eq 0 ]
 }
 
-@test "a cape declaring a pad the board hogs passes capebus's accounting and meets the pin controller's refusal" {
+@test "a cape declaring a pad the board hogs is refused before any of its pads is written" {
 	cfs_run 'dt_hash > /tmp/dt.base'
 	hog_before=$(pad_value P9.24)
+	p19_before=$(pad_value P9.19)
 	[[ "$(pad_owner P9.24)" == "48000800.pinmux (GPIO UNCLAIMED) function board-uart1-pins group board-uart1-pins" ]]
 	enable hog hog.eeprom
 	[ "$status" -ne 0 ]
 	cfs_run 'cat $CAPES/hog/status; cape_devices | grep -c slot4;
 		[ "$(dt_hash)" = "$(cat /tmp/dt.base)" ] && echo same-tree'
-	[ "${lines[0]}" = "failed: pin controller pinmux@2,00000800 refused the pads of P9.19 P9.24: error -22 (its log says why)" ]
+	[ "${lines[0]}" = "failed: pin P9.24 is held by the board: /bus@40000000/motherboard-bus@40000000/pinmux@2,00000800 muxes its pad (pinctrl-0)" ]
 	[ "${lines[1]}" = 0 ]
 	[ "${lines[2]}" = same-tree ]
-	# Nothing of it stays: its other pad is free, the hog is the board's.
+	# Nothing of it stays: its other pad is free and as it was (the pin
+	# subsystem, asked, would have written P9.19's group before refusing
+	# P9.24's), the hog is the board's.
 	[ "$(pad_owner P9.19)" = "(MUX UNCLAIMED) (GPIO UNCLAIMED)" ]
+	[ "$(pad_value P9.19)" = "$p19_before" ]
+	[ "$(conf 0xE033)" != "$p19_before" ]
 	[ "$(pad_value P9.24)" = "$hog_before" ]
 	[[ "$(pad_owner P9.24)" == "48000800.pinmux (GPIO UNCLAIMED) function board-uart1-pins "* ]]
 	# and the pins it declared are free for capebus too.

@@ -323,6 +323,78 @@ static int bone_pinmux_check_modes(const struct bone_pinmux *pm,
 	return 0;
 }
 
+/*
+ * The header pin of @mask the connector would mux (@info sets it) whose pad
+ * the pin controller group @grp sets, or a negative number: its
+ * pinctrl-single,pins entries are 1 + @pm->cells cells, the pad's offset
+ * first.
+ */
+static int bone_pinmux_group_pin(const struct bone_pinmux *pm,
+				 const struct capebus_cape_info *info,
+				 struct device_node *grp,
+				 const unsigned long *mask)
+{
+	int i, n = of_property_count_u32_elems(grp, "pinctrl-single,pins");
+	unsigned int pin;
+	u32 pad, conf;
+
+	for (i = 0; i + pm->cells < n; i += 1 + pm->cells) {
+		if (of_property_read_u32_index(grp, "pinctrl-single,pins", i, &pad))
+			break;
+		for_each_set_bit(pin, mask, bone_header.num_pins)
+			if (pm->pad[pin] == pad &&
+			    !bone_pin_setting_conf(info->pin_setting[pin], &conf))
+				return pin;
+	}
+
+	return -ENOENT;
+}
+
+/*
+ * Does a node of the board's select a pinctrl state that muxes the pad of
+ * a pin of @mask?  Every available node but the connector's capes and
+ * keepers (the nodes under @conn), the pin controller's hogs included.  The
+ * pin controller would refuse the cape such a pad too, but only after it
+ * had written the pads of the cape's groups before it: pinctrl muxes a
+ * state one group at a time, and a refused cape writes no pad.  0, or
+ * -EBUSY with @why naming the pin and the node.
+ */
+static int bone_pinmux_check_board(const struct bone_pinmux *pm,
+				   struct device_node *conn,
+				   const struct capebus_cape_info *info,
+				   const unsigned long *mask, char *why,
+				   size_t why_len)
+{
+	struct device_node *np = NULL, *grp;
+	char state[16];
+	int s, i, pin;
+
+	while ((np = of_find_all_nodes(np))) {
+		if (np->parent == conn || !of_device_is_available(np))
+			continue;
+		for (s = 0; ; s++) {
+			snprintf(state, sizeof(state), "pinctrl-%d", s);
+			if (!of_property_present(np, state))
+				break;
+			for (i = 0; (grp = of_parse_phandle(np, state, i)); i++) {
+				pin = grp->parent == pm->pctl_np ?
+				      bone_pinmux_group_pin(pm, info, grp, mask) :
+				      -ENOENT;
+				of_node_put(grp);
+				if (pin < 0)
+					continue;
+				snprintf(why, why_len,
+					 "pin %s is held by the board: %pOF muxes its pad (%s)",
+					 bone_header.pin_names[pin], np, state);
+				of_node_put(np);
+				return -EBUSY;
+			}
+		}
+	}
+
+	return 0;
+}
+
 /* Let go of pads bone_pads_get() took for @dev (none counts). */
 static void bone_pads_put(struct device *dev, struct bone_pads *pads)
 {
@@ -526,12 +598,14 @@ static void bone_pinmux_unkeep(struct bone_pinmux *pm,
  *
  * The pads of @cape->shared_pins are a bus's, muxed already: they are not
  * muxed again.  A pin asking for a mode its pad does not offer capes
- * (cape-pads) refuses the cape before anything is added or written.
+ * (cape-pads), or whose pad a node of the board's muxes, refuses the cape
+ * before anything is added or written.
  *
  * Context: the controller's transition lock is held (it serializes @pm).
  * Return: 0 (nothing to do counts), or a negative errno with @why set:
- * -EPERM for a mode not offered, the pin controller's own when it refuses a
- * pad (pinctrl says -EINVAL for a pad someone else holds).
+ * -EPERM for a mode not offered, -EBUSY for a pad of the board's, the pin
+ * controller's own when it refuses a pad (pinctrl says -EINVAL for a pad
+ * someone else holds).
  */
 int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,
 		       struct cape_device *cape, char *why, size_t why_len)
@@ -546,6 +620,9 @@ int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,
 	bitmap_andnot(mask, cape->info->pins, cape->shared_pins,
 		      CAPEBUS_MAX_PINS);
 	ret = bone_pinmux_check_modes(pm, cape->info, mask, why, why_len);
+	if (!ret)
+		ret = bone_pinmux_check_board(pm, conn, cape->info, mask, why,
+					      why_len);
 	if (ret)
 		return ret;
 
