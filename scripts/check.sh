@@ -33,7 +33,7 @@ build      1
 checkpatch 15
 dtbinding  10
 bisect     20
-kunit      181
+kunit      183
 guest      228
 build-distro 1
 guest-distro 63
