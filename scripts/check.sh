@@ -34,7 +34,7 @@ checkpatch 15
 dtbinding  10
 bisect     20
 kunit      183
-guest      228
+guest      230
 build-distro 1
 guest-distro 63
 '
