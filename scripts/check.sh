@@ -33,8 +33,8 @@ build      1
 checkpatch 15
 dtbinding  10
 bisect     20
-kunit      182
-guest      238
+kunit      183
+guest      239
 build-distro 1
 guest-distro 63
 '

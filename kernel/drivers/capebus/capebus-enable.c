@@ -35,8 +35,15 @@
  * probes, and are reverted with it.  Only the cape that enables the target
  * sets them (not one asking for a target the board enables: its device
  * probed already), and a target carrying them has no other user.  Each
- * distinct value is allocated once and kept, as
- * "okay" is (the OF core keeps a removed property on the node's deadprops).
+ * distinct value is allocated once and kept, as "okay" is: once the tree
+ * has had a property, the OF core keeps it on the node's deadprops when it
+ * is removed, and frees it only with the node, never for a node of the
+ * board's (of_get_property() hands out pointers into it without a
+ * reference).  So the values are bounded: CAPEBUS_ENABLE_MAX_VALUES per
+ * property of a target, after which a cape stating another value is
+ * refused, before anything is enabled, and one stating a kept value loads.
+ * A value the tree never had (its cape was refused before the enable) is
+ * freed with the changeset that held it.
  *
  * Capes share an enabled bus by address (or chip select: the overlay rules'
  * "bus addresses"), with its pads muxed once.  The cape that enables a bus
@@ -49,6 +56,7 @@
  */
 
 #include <linux/capebus.h>
+#include <linux/err.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/of.h>
@@ -76,6 +84,13 @@ struct capebus_enable {
 	char setter[48];
 	struct list_head props;	/* capebus_enable_prop: values set, kept */
 };
+
+/*
+ * The distinct values of one property of one target capebus keeps: each
+ * stays with the node for good once set (see above), so a cape asking for
+ * another is refused, naming the property and this bound.
+ */
+#define CAPEBUS_ENABLE_MAX_VALUES	16
 
 /* A property value capebus set on an enabled target, kept for reuse. */
 struct capebus_enable_prop {
@@ -279,7 +294,8 @@ static int capebus_enable_join(struct capebus_enable *e,
 
 /*
  * The property @tp sets, as a property capebus owns: one it kept with that
- * value (no changeset of @e holds it now), or a new one, kept.
+ * value (no changeset of @e holds it now), or a new one, kept, unless the
+ * property has had CAPEBUS_ENABLE_MAX_VALUES already (-ENOSPC).
  * capebus_enable_lock held.
  */
 static struct capebus_enable_prop *
@@ -287,20 +303,26 @@ capebus_enable_prop_of(struct capebus_enable *e,
 		       const struct capebus_fdt_target_prop *tp)
 {
 	struct capebus_enable_prop *k;
+	unsigned int values = 0;
 
-	list_for_each_entry(k, &e->props, node)
-		if (!strcmp(k->prop->name, tp->name) &&
-		    k->prop->length == tp->len &&
+	list_for_each_entry(k, &e->props, node) {
+		if (strcmp(k->prop->name, tp->name))
+			continue;
+		if (k->prop->length == tp->len &&
 		    !memcmp(k->prop->value, tp->value, tp->len))
 			return k;
+		values++;
+	}
+	if (values >= CAPEBUS_ENABLE_MAX_VALUES)
+		return ERR_PTR(-ENOSPC);
 
 	k = kzalloc(sizeof(*k), GFP_KERNEL);
 	if (!k)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	k->prop = capebus_enable_new_prop(tp->name, tp->value, tp->len);
 	if (!k->prop) {
 		kfree(k);
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	}
 	list_add(&k->node, &e->props);
 
@@ -317,12 +339,27 @@ static void capebus_enable_prop_free(struct capebus_enable_prop *k)
 }
 
 /*
+ * Once @e's changeset is destroyed: the values it held that never reached
+ * the tree go, so that refused capes leave nothing behind and count for
+ * nothing against CAPEBUS_ENABLE_MAX_VALUES.  capebus_enable_lock held.
+ */
+static void capebus_enable_forget_unset(struct capebus_enable *e)
+{
+	struct capebus_enable_prop *k, *next;
+
+	list_for_each_entry_safe(k, next, &e->props, node)
+		if (!k->in_tree)
+			capebus_enable_prop_free(k);
+}
+
+/*
  * The properties @cape's overlay sets on @np, into @e's changeset: each the
  * connector lets capes set (capebus_overlay_check_props()).  Returns how
  * many through @n.  capebus_enable_lock held.
  */
 static int capebus_enable_props(struct capebus_enable *e, struct device_node *np,
-				struct cape_device *cape, unsigned int *n)
+				struct cape_device *cape, unsigned int *n,
+				char *why, size_t why_len)
 {
 	struct capebus_fdt_target_prop tp;
 	struct capebus_enable_prop *k;
@@ -334,14 +371,22 @@ static int capebus_enable_props(struct capebus_enable *e, struct device_node *np
 		if (tp.target != np->phandle)
 			continue;
 		k = capebus_enable_prop_of(e, &tp);
-		if (!k)
-			return -ENOMEM;
+		if (IS_ERR(k)) {
+			ret = PTR_ERR(k);
+			break;
+		}
 		if (of_property_present(np, tp.name))
 			ret = of_changeset_update_property(&e->cs, np, k->prop);
 		else
 			ret = of_changeset_add_property(&e->cs, np, k->prop);
 		(*n)++;
 	}
+	if (ret == -ENOSPC)
+		snprintf(why, why_len,
+			 "targets: property %s of %pOF has had %u distinct values, the most capebus sets (the kernel keeps each for good): only one of those may be set again",
+			 tp.name, np, CAPEBUS_ENABLE_MAX_VALUES);
+	else if (ret)
+		snprintf(why, why_len, "cannot enable %pOF: error %d", np, ret);
 
 	return ret;
 }
@@ -423,13 +468,17 @@ static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 	 * status creates probes with them.
 	 */
 	of_changeset_init(&e->cs);
-	ret = capebus_enable_props(e, np, cape, &nprops);
-	if (!ret)
+	ret = capebus_enable_props(e, np, cape, &nprops, why, why_len);
+	if (!ret) {
 		ret = of_changeset_update_property(&e->cs, np, e->okay);
+		if (ret)
+			snprintf(why, why_len, "cannot enable %pOF: error %d",
+				 np, ret);
+	}
 	if (ret) {
 		of_changeset_destroy(&e->cs);
+		capebus_enable_forget_unset(e);
 		capebus_enable_unclaim(e);
-		snprintf(why, why_len, "cannot enable %pOF: error %d", np, ret);
 		return ret;
 	}
 	e->users = 1;
@@ -494,6 +543,7 @@ static void capebus_enable_put(struct device_node *np,
 	}
 	e->applied = false;
 	of_changeset_destroy(&e->cs);
+	capebus_enable_forget_unset(e);
 	capebus_enable_unclaim(e);
 	bitmap_zero(e->words.muxed, CAPEBUS_MAX_PINS);
 	e->muxer[0] = '\0';

@@ -154,13 +154,13 @@ teardown() {
 @test "with every cape unbound the device tree is the bare board's but for the connector's pin groups" {
 	# The connector muxes a cape's pads for as long as the cape is there,
 	# bound or not (Documentation/capebus/overlays-and-pins.rst): its pin
-	# group and its node under the connector stay; nothing else does.
-	local groups="find /proc/device-tree/ -type d -name 'capebus0-slot*' | LC_ALL=C sort"
+	# groups and its node under the connector stay; nothing else does.
+	local groups="find /proc/device-tree/ -type d \\( -name 'capebus0-slot*' -o -name 'capebus-pad-*' \\) | LC_ALL=C sort"
 	guest_ok "$groups"
 	before=$output
-	[[ "$before" == *"/pinmux@2,00000800/capebus0-slot0-"*"/capebus/capebus0-slot0"* ]]
+	[[ "$before" == *"/pinmux@2,00000800/capebus-pad-"*"/capebus/capebus0-slot0"* ]]
 	guest_ok "echo capebus0-slot0 > $GENERIC/unbind && echo capebus0-slot1 > $GENERIC/unbind &&
-		$groups && ${DT_HASH/xargs/grep -v /capebus0-slot | xargs}"
+		$groups && ${DT_HASH/xargs/grep -v -e /capebus0-slot -e /capebus-pad- | xargs}"
 	[ "$(printf '%s\n' "${lines[@]:0:${#lines[@]}-1}")" = "$before" ]
 	[ "${lines[-1]}" = "$(cat "$BATS_FILE_TMPDIR/bare.hash")" ]
 	guest_ok "echo capebus0-slot0 > $GENERIC/bind && echo capebus0-slot1 > $GENERIC/bind && cat $CTRL/slot0/state $CTRL/slot1/state"

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * capebus-bone: a cape pin's setting to the AM335x pad value, whether the
- * connector offers capes that value's mux mode on the pad, and the value to a
- * pinctrl-single,pins entry in the pin controller's cell layout.
+ * connector offers capes that value's mux mode on the pad, the value to a
+ * pinctrl-single,pins entry in the pin controller's cell layout, and the name
+ * of the pin group that sets the pad to that value.
  *
  * Pure functions, apart from the pin controller (bone-pinmux.c), so that the
  * KUnit tests and the userspace connector check (tests/fuzz/kernel) run the
@@ -146,3 +147,28 @@ int bone_pad_check_mode(const char *pin, u32 offered, u32 conf, char *why,
 	return -EPERM;
 }
 EXPORT_SYMBOL_IF_KUNIT(bone_pad_check_mode);
+
+/**
+ * bone_pad_group_name() - the name of the pin group that sets one pad to one
+ *	value
+ * @pad: the offset of the pad's register
+ * @conf: the pad's value (bone_pin_setting_conf())
+ * @name: where to write "capebus-pad-<pad>-<conf>", both in hex
+ * @len: bytes at @name (BONE_PAD_GROUP_NAME_LEN is enough)
+ *
+ * pinctrl-single keeps every group it parses for as long as the pin
+ * controller is bound, and takes a group by its name with the pads and
+ * values it was first parsed with.  A name that is the pad and the value,
+ * and nothing else, makes the groups capes can leave behind as many as the
+ * pads and values the connector offers them, and the group of a name right
+ * whoever made it first.
+ *
+ * Return: 0, or -ENAMETOOLONG.
+ */
+int bone_pad_group_name(u32 pad, u32 conf, char *name, size_t len)
+{
+	int n = snprintf(name, len, "capebus-pad-%03x-%02x", pad, conf);
+
+	return n < len ? 0 : -ENAMETOOLONG;
+}
+EXPORT_SYMBOL_IF_KUNIT(bone_pad_group_name);

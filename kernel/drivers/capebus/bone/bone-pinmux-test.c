@@ -4,10 +4,13 @@
  * EEPROM parser writes it from a pin word, back to the am335x conf_ value,
  * and the pinctrl-single,pins entry it becomes in the pin controller's cell
  * layout, checked against what the board's own device tree writes with the
- * dt-bindings macros; and the refusal of a mode the pad does not offer.
+ * dt-bindings macros; the refusal of a mode the pad does not offer; and the
+ * names of the pin groups, which bound what capes leave in the pin
+ * controller.
  */
 
 #include <kunit/test.h>
+#include <linux/bitmap.h>
 #include <linux/bits.h>
 #include <linux/string.h>
 
@@ -266,6 +269,79 @@ static void bone_pinmux_test_mode_short_why(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, why, "P8.19: mode");
 }
 
+/* Of the characters a device tree node name may have, those a group's uses. */
+#define BONE_TEST_NODE_CHARS	"abcdefghijklmnopqrstuvwxyz0123456789-"
+
+/*
+ * A group's name is its pad and value and nothing else: it reads back as
+ * both (so no two pads and values share a name, and no cape can choose its
+ * cells to make another's), and is a node name the device tree allows.
+ */
+static void bone_pinmux_test_group_names(struct kunit *test)
+{
+	char name[BONE_PAD_GROUP_NAME_LEN];
+	u32 pad, conf, p, c;
+	int n, end;
+
+	for (pad = 0; pad < 0x400; pad += 4) {
+		for (conf = 0; conf < 0x80; conf++) {
+			KUNIT_ASSERT_EQ(test, bone_pad_group_name(pad, conf, name,
+								  sizeof(name)), 0);
+			end = 0;
+			n = sscanf(name, "capebus-pad-%x-%x%n", &p, &c, &end);
+			KUNIT_ASSERT_EQ_MSG(test, n, 2, "%s", name);
+			KUNIT_ASSERT_EQ_MSG(test, end, strlen(name), "%s", name);
+			KUNIT_ASSERT_EQ_MSG(test, p, pad, "%s", name);
+			KUNIT_ASSERT_EQ_MSG(test, c, conf, "%s", name);
+			KUNIT_ASSERT_EQ_MSG(test, strspn(name, BONE_TEST_NODE_CHARS),
+					    strlen(name), "%s", name);
+		}
+	}
+
+	KUNIT_EXPECT_EQ(test, bone_pad_group_name(0x17c, 0x73, name,
+						  sizeof(name)), 0);
+	KUNIT_EXPECT_STREQ(test, name, "capebus-pad-17c-73");
+	KUNIT_EXPECT_EQ(test, bone_pad_group_name(U32_MAX, U32_MAX, name,
+						  sizeof(name)), 0);
+	KUNIT_EXPECT_STREQ(test, name, "capebus-pad-ffffffff-ffffffff");
+	KUNIT_EXPECT_EQ(test, bone_pad_group_name(0x17c, 0x73, name, 18),
+			-ENAMETOOLONG);
+}
+
+/*
+ * The bound Documentation/capebus/overlays-and-pins.rst states: of all the
+ * pin words an EEPROM can hold, those the connector accepts for a pad give
+ * it 12 values per mode the pad offers (pull off, down or up; receiver on or
+ * off; slew fast or slow), so as many groups at most.
+ */
+static void bone_pinmux_test_group_bound(struct kunit *test)
+{
+	static const u32 masks[] = { 0, 0x80, 0x84, 0x90, 0xe9, 0xff };
+	char setting[CAPEBUS_SETTING_LEN], why[CAPEBUS_REASON_LEN];
+	DECLARE_BITMAP(seen, 0x80);
+	unsigned int i, dir, low;
+	u32 conf;
+
+	for (i = 0; i < ARRAY_SIZE(masks); i++) {
+		bitmap_zero(seen, 0x80);
+		for (dir = 0; dir < 4; dir++) {
+			for (low = 0; low < 0x80; low++) {
+				cape_pin_word_setting(setting, sizeof(setting), 0,
+						      0x8000 | dir << 13 | low);
+				if (bone_pin_setting_conf(setting, &conf) ||
+				    bone_pad_check_mode("P8.7", masks[i], conf,
+							why, sizeof(why)))
+					continue;
+				KUNIT_ASSERT_LT(test, conf, 0x80);
+				__set_bit(conf, seen);
+			}
+		}
+		KUNIT_EXPECT_EQ_MSG(test, bitmap_weight(seen, 0x80),
+				    hweight8(masks[i]) * 12, "modes %#x",
+				    masks[i]);
+	}
+}
+
 static struct kunit_case bone_pinmux_test_cases[] = {
 	KUNIT_CASE(bone_pinmux_test_words),
 	KUNIT_CASE(bone_pinmux_test_all_words),
@@ -278,6 +354,8 @@ static struct kunit_case bone_pinmux_test_cases[] = {
 	KUNIT_CASE(bone_pinmux_test_mode_none),
 	KUNIT_CASE(bone_pinmux_test_mode_every_mask),
 	KUNIT_CASE(bone_pinmux_test_mode_short_why),
+	KUNIT_CASE(bone_pinmux_test_group_names),
+	KUNIT_CASE(bone_pinmux_test_group_bound),
 	{ }
 };
 

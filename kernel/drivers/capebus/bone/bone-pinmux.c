@@ -15,27 +15,34 @@
  * controller's data lines).  For each cape with muxable pins, a changeset
  * the connector owns adds:
  *
- *   - under the pin controller, a group node "<cape>-<hash>" with a
- *     pinctrl-single,pins entry for each pin, in the pin controller's own
- *     cell layout (its #pinctrl-cells: <offset value> for 1, <offset conf
- *     mux> for 2, the AM335x control module's, as AM33XX_PADCONF() writes
- *     them), the value the AM335x conf_ register layout of the pin's
- *     setting (bone_pin_setting_conf(), bone_pinmux_entry());
+ *   - under the pin controller, per pin, a group node
+ *     "capebus-pad-<pad>-<value>" (bone_pad_group_name()) with one
+ *     pinctrl-single,pins entry, in the pin controller's own cell layout
+ *     (its #pinctrl-cells: <offset value> for 1, <offset conf mux> for 2,
+ *     the AM335x control module's, as AM33XX_PADCONF() writes them), the
+ *     value the AM335x conf_ register layout of the pin's setting
+ *     (bone_pin_setting_conf(), bone_pinmux_entry());
  *   - under the connector, a node "<cape>" with pinctrl-0 pointing at the
- *     group and pinctrl-names = "default": the cape device's of_node.
+ *     groups and pinctrl-names = "default": the cape device's of_node.
  *
  * Then the cape device gets its pinctrl handle and the default state is
  * selected: the pin controller requests the pads and writes them, and
  * refuses pads someone else holds (a board hog, say).  pinctrl-single never
- * forgets a group or function it has parsed, and takes a group by its name,
- * with the pads and values it was first parsed with.  <hash> (the first 128
- * bits of the SHA-256 of the group's cells) gives each distinct set of pads
- * and values a name of its own, and the same cape the same group each time
- * it comes back, so the groups pinctrl-single keeps grow with the distinct
- * settings, not with each load.  The cells come from an untrusted EEPROM: a
- * CRC-32 here let a cape forge the name of the next cape's group, which then
- * got the forger's pads.  The nodes' phandle is the cape's slot's, so the
- * tree a cape leaves is the same each time too.
+ * forgets a group or function it has parsed (its name, pins and values stay
+ * until the pin controller unbinds), and takes a group by its name, with
+ * the pads and values it was first parsed with.  A group per pad and value,
+ * named after both and nothing else, bounds what distinct capes leave
+ * there by what the connector offers: the pads of cape-pads, times the
+ * modes each offers, times the 12 settings of the other pad bits (pull
+ * off, down or up; receiver on or off; slew fast or slow).  A group per
+ * cape, named after its cells, grew with every distinct set of pin words
+ * an EEPROM can state.  Every cape on a pad at a value gets the group that
+ * says exactly that, so no cape can hand another its pads.  The nodes
+ * themselves go with the changeset: the OF core frees a node it detached
+ * once its last reference is put, and pinctrl-single keeps a copy of the
+ * name (series patch "pinctrl: single: give groups and functions a copy of
+ * the node's name").  The nodes' phandles are the cape's slot's and pins',
+ * so the tree a cape leaves is the same each time.
  *
  * pinctrl-single writes a pad when a state is selected and leaves its
  * register as it is when the pad is freed.  So the connector reads each
@@ -46,7 +53,6 @@
  * cape whose overlay could not be removed: its devices still use its pads.
  */
 
-#include <crypto/sha2.h>
 #include <linux/bitmap.h>
 #include <linux/capebus.h>
 #include <linux/device.h>
@@ -63,9 +69,6 @@
 
 /* The phandles the connector gives its group nodes start here. */
 #define BONE_PINMUX_PHANDLE_BASE	0xcb000000
-
-/* Bytes of a group's SHA-256 in its name: 128 bits, not forgeable. */
-#define BONE_PINMUX_NAME_HASH		16
 
 /*
  * The pin controller's #pinctrl-cells: pinctrl-single's legacy binding has
@@ -267,19 +270,20 @@ err:
 }
 
 /*
- * An unused phandle for a group node: the one of @nr (a cape's slot, or a
- * keeper's number from the top down), unless something else took it.  The
- * controller's transition lock is held: no other cape of the connector
- * comes or goes meanwhile.
+ * An unused phandle for the group node of header pin @pin of a consumer:
+ * the one of @nr (a cape's slot, or a keeper's number from the top down)
+ * and @pin, unless something else took it.  The controller's transition
+ * lock is held: no other cape of the connector comes or goes meanwhile.
  */
-static u32 bone_pinmux_phandle(unsigned int nr)
+static u32 bone_pinmux_phandle(unsigned int nr, unsigned int pin)
 {
 	struct device_node *np;
 	unsigned int i;
 	u32 ph;
 
 	for (i = 0; i < 64; i++) {
-		ph = BONE_PINMUX_PHANDLE_BASE + (nr % 0x1000) + i * 0x1000;
+		ph = BONE_PINMUX_PHANDLE_BASE +
+		     (i * 0x1000 + nr % 0x1000) * CAPEBUS_MAX_PINS + pin;
 		np = of_find_node_by_phandle(ph);
 		if (!np)
 			return ph;
@@ -290,12 +294,11 @@ static u32 bone_pinmux_phandle(unsigned int nr)
 }
 
 /*
- * Pads a consumer holds: its group, its node, its pinctrl handle, and per
+ * Pads a consumer holds: its groups and node, its pinctrl handle, and per
  * pin the value it gives the pad.
  */
 struct bone_pads {
 	struct of_changeset ocs;
-	struct device_node *group;
 	struct device_node *node;
 	struct pinctrl *pinctrl;
 	DECLARE_BITMAP(pins, CAPEBUS_MAX_PINS);
@@ -337,24 +340,56 @@ static void bone_pinmux_confs(const struct bone_pinmux *pm,
 			set_bit(pin, pins);
 }
 
-/*
- * The pins of @mask (bone_pinmux_confs()'s) with their values @conf, as
- * pinctrl-single,pins entries in @cells (bone_pinmux_init() checked the
- * layout), the pins in @done: returns the number of cells.
+ * Into @pads->ocs, a group node under the pin controller for each header
+ * pin of @mask (bone_pinmux_confs()'s; bone_pinmux_init() checked the
+ * cell layout): its pad at the pin's value in @pads->conf, named after both, its phandle
+ * @nr's and the pin's, in @phandles.  The pins go to @pads->pins, their
+ * names to @names.  Returns the number of groups, or a negative errno
+ * (-ENOSPC: no free phandle).
  */
-static unsigned int bone_pinmux_pins(struct bone_pinmux *pm, const u32 *conf,
-				     const unsigned long *mask, u32 *cells,
-				     unsigned long *done, char *names,
-				     size_t names_len)
+static int bone_pads_groups(struct bone_pinmux *pm, u32 nr,
+			    const unsigned long *mask, struct bone_pads *pads,
+			    u32 *phandles, char *names, size_t names_len)
 {
-	unsigned int pin, n = 0;
+	char group[BONE_PAD_GROUP_NAME_LEN];
+	u32 cells[BONE_PINMUX_MAX_CELLS];
+	struct device_node *np;
+	unsigned int pin;
 	size_t len = 0;
+	int n = 0, ret;
+	u32 conf, ph;
 
-	bitmap_zero(done, CAPEBUS_MAX_PINS);
+	bitmap_zero(pads->pins, CAPEBUS_MAX_PINS);
 	for_each_set_bit(pin, mask, bone_header.num_pins) {
-		n += bone_pinmux_entry(pm->cells, pm->pad[pin], conf[pin],
-				       cells + n);
-		set_bit(pin, done);
+		conf = pads->conf[pin];
+		ph = bone_pinmux_phandle(nr, pin);
+		if (!ph)
+			return -ENOSPC;
+		ret = bone_pad_group_name(pm->pad[pin], conf, group,
+					  sizeof(group));
+		if (ret)
+			return ret;
+		np = bone_new_node(&pads->ocs, pm->pctl_np, group, ph);
+		if (!np)
+			return -ENOMEM;
+		/*
+		 * The group never becomes a device: fw_devlink links the cape
+		 * to the pin controller's device instead (as it does for the
+		 * groups there at boot when the pin controller binds), and
+		 * does not hold the cape's probe back waiting for one.
+		 */
+		fw_devlink_purge_absent_suppliers(of_fwnode_handle(np));
+		ret = of_changeset_add_prop_u32_array(&pads->ocs, np,
+						      "pinctrl-single,pins", cells,
+						      bone_pinmux_entry(pm->cells,
+									pm->pad[pin],
+									conf, cells));
+		/* The changeset holds the node. */
+		of_node_put(np);
+		if (ret)
+			return ret;
+		phandles[n++] = ph;
+		set_bit(pin, pads->pins);
 		if (len < names_len)
 			len += scnprintf(names + len, names_len - len, "%s%s",
 					 len ? " " : "",
@@ -390,6 +425,78 @@ static int bone_pinmux_check_modes(const struct bone_pinmux *pm,
 	return 0;
 }
 
+/*
+ * The header pin of @mask the connector would mux (@info sets it) whose pad
+ * the pin controller group @grp sets, or a negative number: its
+ * pinctrl-single,pins entries are 1 + @pm->cells cells, the pad's offset
+ * first.
+ */
+static int bone_pinmux_group_pin(const struct bone_pinmux *pm,
+				 const struct capebus_cape_info *info,
+				 struct device_node *grp,
+				 const unsigned long *mask)
+{
+	int i, n = of_property_count_u32_elems(grp, "pinctrl-single,pins");
+	unsigned int pin;
+	u32 pad, conf;
+
+	for (i = 0; i + pm->cells < n; i += 1 + pm->cells) {
+		if (of_property_read_u32_index(grp, "pinctrl-single,pins", i, &pad))
+			break;
+		for_each_set_bit(pin, mask, bone_header.num_pins)
+			if (pm->pad[pin] == pad &&
+			    !bone_pin_setting_conf(info->pin_setting[pin], &conf))
+				return pin;
+	}
+
+	return -ENOENT;
+}
+
+/*
+ * Does a node of the board's select a pinctrl state that muxes the pad of
+ * a pin of @mask?  Every available node but the connector's capes and
+ * keepers (the nodes under @conn), the pin controller's hogs included.  The
+ * pin controller would refuse the cape such a pad too, but only after it
+ * had written the pads of the cape's groups before it: pinctrl muxes a
+ * state one group at a time, and a refused cape writes no pad.  0, or
+ * -EBUSY with @why naming the pin and the node.
+ */
+static int bone_pinmux_check_board(const struct bone_pinmux *pm,
+				   struct device_node *conn,
+				   const struct capebus_cape_info *info,
+				   const unsigned long *mask, char *why,
+				   size_t why_len)
+{
+	struct device_node *np = NULL, *grp;
+	char state[16];
+	int s, i, pin;
+
+	while ((np = of_find_all_nodes(np))) {
+		if (np->parent == conn || !of_device_is_available(np))
+			continue;
+		for (s = 0; ; s++) {
+			snprintf(state, sizeof(state), "pinctrl-%d", s);
+			if (!of_property_present(np, state))
+				break;
+			for (i = 0; (grp = of_parse_phandle(np, state, i)); i++) {
+				pin = grp->parent == pm->pctl_np ?
+				      bone_pinmux_group_pin(pm, info, grp, mask) :
+				      -ENOENT;
+				of_node_put(grp);
+				if (pin < 0)
+					continue;
+				snprintf(why, why_len,
+					 "pin %s is held by the board: %pOF muxes its pad (%s)",
+					 bone_header.pin_names[pin], np, state);
+				of_node_put(np);
+				return -EBUSY;
+			}
+		}
+	}
+
+	return 0;
+}
+
 /* Let go of pads bone_pads_get() took for @dev (none counts). */
 static void bone_pads_put(struct device *dev, struct bone_pads *pads)
 {
@@ -401,15 +508,13 @@ static void bone_pads_put(struct device *dev, struct bone_pads *pads)
 	}
 	of_changeset_destroy(&pads->ocs);
 	of_node_put(pads->node);
-	of_node_put(pads->group);
 	pads->node = NULL;
-	pads->group = NULL;
 }
 
 /*
  * Mux the pads behind the pins of @mask (bone_pinmux_confs()'s) with the
- * values in @pads->conf, for @dev: a group under the pin controller, a
- * node @name under the connector @conn that selects it (@dev's of_node
+ * values in @pads->conf, for @dev: a group per pad under the pin
+ * controller, a node @name under the connector @conn that selects them (@dev's of_node
  * from then on), and @dev's pinctrl handle.  Nothing to mux leaves
  * @pads->pinctrl NULL.  bone_pads_put() undoes it, also after a failure.
  */
@@ -418,50 +523,28 @@ static int bone_pads_get(struct bone_pinmux *pm, struct device_node *conn,
 			 const unsigned long *mask, struct bone_pads *pads,
 			 char *why, size_t why_len)
 {
-	u32 *cells __free(kfree) = NULL;
-	u8 hash[SHA256_DIGEST_SIZE];
+	u32 *phandles __free(kfree) = NULL;
 	struct pinctrl_state *state;
 	char pins[CAPEBUS_REASON_LEN / 2];
 	struct pinctrl *pinctrl;
-	char *group;
-	unsigned int n;
-	u32 ph;
-	int ret;
+	int n, ret;
 
 	of_changeset_init(&pads->ocs);
-	cells = kcalloc(BONE_PINMUX_MAX_CELLS * CAPEBUS_MAX_PINS,
-			sizeof(*cells), GFP_KERNEL);
-	if (!cells)
+	phandles = kcalloc(CAPEBUS_MAX_PINS, sizeof(*phandles), GFP_KERNEL);
+	if (!phandles)
 		return -ENOMEM;
-	n = bone_pinmux_pins(pm, pads->conf, mask, cells, pads->pins, pins,
+	n = bone_pads_groups(pm, phnr, mask, pads, phandles, pins,
 			     sizeof(pins));
-	if (!n)
-		return 0;
+	if (n == -ENOSPC)
+		snprintf(why, why_len, "no free phandle for its pin groups");
+	if (n <= 0)
+		return n;
 
-	ph = bone_pinmux_phandle(phnr);
-	if (!ph) {
-		snprintf(why, why_len, "no free phandle for its pin group");
-		return -ENOSPC;
-	}
-
-	sha256((const u8 *)cells, n * sizeof(*cells), hash);
-	group = kasprintf(GFP_KERNEL, "%s-%*phN", name, BONE_PINMUX_NAME_HASH,
-			  hash);
-	if (!group)
-		return -ENOMEM;
-	pads->group = bone_new_node(&pads->ocs, pm->pctl_np, group, ph);
-	kfree(group);
-	if (!pads->group)
-		return -ENOMEM;
 	pads->node = bone_new_node(&pads->ocs, conn, name, 0);
 	if (!pads->node)
 		return -ENOMEM;
-
-	ret = of_changeset_add_prop_u32_array(&pads->ocs, pads->group,
-					      "pinctrl-single,pins", cells, n);
-	if (!ret)
-		ret = of_changeset_add_prop_u32(&pads->ocs, pads->node,
-						"pinctrl-0", ph);
+	ret = of_changeset_add_prop_u32_array(&pads->ocs, pads->node,
+					      "pinctrl-0", phandles, n);
 	if (!ret)
 		ret = of_changeset_add_prop_string(&pads->ocs, pads->node,
 						   "pinctrl-names", "default");
@@ -470,17 +553,9 @@ static int bone_pads_get(struct bone_pinmux *pm, struct device_node *conn,
 
 	ret = of_changeset_apply(&pads->ocs);
 	if (ret) {
-		snprintf(why, why_len, "cannot add its pin group: %d", ret);
+		snprintf(why, why_len, "cannot add its pin groups: %d", ret);
 		return ret;
 	}
-
-	/*
-	 * The group never becomes a device: fw_devlink links the cape to the
-	 * pin controller's device instead (as it does for the groups there at
-	 * boot when the pin controller binds), and does not hold the cape's
-	 * probe back waiting for one.
-	 */
-	fw_devlink_purge_absent_suppliers(of_fwnode_handle(pads->group));
 
 	device_set_node(dev, of_fwnode_handle(pads->node));
 	pinctrl = pinctrl_get(dev);
@@ -658,14 +733,15 @@ static void bone_pinmux_unkeep(struct bone_pinmux *pm, struct device_node *conn,
  *
  * The pads of @cape->shared_pins are a bus's, muxed already: they are not
  * muxed again.  A pin asking for a mode its pad does not offer capes
- * (cape-pads) refuses the cape before anything is added or written.  The
- * pads' values before are kept, to be put back when capebus lets go of
- * them.
+ * (cape-pads), or whose pad a node of the board's muxes, refuses the cape
+ * before anything is added or written.  The pads' values before are kept,
+ * to be put back when capebus lets go of them.
  *
  * Context: the controller's transition lock is held (it serializes @pm).
  * Return: 0 (nothing to do counts), or a negative errno with @why set:
- * -EPERM for a mode not offered, the pin controller's own when it refuses a
- * pad (pinctrl says -EINVAL for a pad someone else holds).
+ * -EPERM for a mode not offered, -EBUSY for a pad of the board's, the pin
+ * controller's own when it refuses a pad (pinctrl says -EINVAL for a pad
+ * someone else holds).
  */
 int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,
 		       struct cape_device *cape, char *why, size_t why_len)
@@ -683,6 +759,9 @@ int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,
 	bitmap_andnot(mask, cape->info->pins, cape->shared_pins,
 		      CAPEBUS_MAX_PINS);
 	ret = bone_pinmux_check_modes(pm, cape->info, mask, why, why_len);
+	if (!ret)
+		ret = bone_pinmux_check_board(pm, conn, cape->info, mask, why,
+					      why_len);
 	if (ret)
 		return ret;
 
