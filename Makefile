@@ -15,6 +15,8 @@ export JOBS
 
 ZIMAGE  := $(KOBJ)/arch/arm/boot/zImage
 DTB     := $(B)/guest/board.dtb
+# The Raspberry Pi 2 B (QEMU's raspi2b), booted by the same kernel.
+DTB_RASPI2B := $(B)/guest/raspi2b.dtb
 INITRD  := $(B)/guest/initramfs.cpio.gz
 ZIMAGE_DISTRO := $(KOBJ_DISTRO)/arch/arm/boot/zImage
 INITRD_DISTRO := $(B)/guest-distro/initramfs.cpio.gz
@@ -25,6 +27,7 @@ CAPETOOL_ARMHF := $(B)/capetool/armhf/capetool
 # The guest, for tests/qemu/boot.sh and the bats suites.
 export CB_KERNEL := $(abspath $(ZIMAGE))
 export CB_DTB    := $(abspath $(DTB))
+export CB_RASPI2B_DTB := $(abspath $(DTB_RASPI2B))
 export CB_INITRD := $(abspath $(INITRD))
 export CB_FIRMWARE := $(abspath $(FIRMWARE))
 export CB_CAPETOOL := $(abspath $(CAPETOOL_HOST))
@@ -65,7 +68,7 @@ kernel: kernel-tree
 	@flock -s $(CAPEBUS_CACHE)/kernel.lock flock $(KOBJ).lock \
 		scripts/kernel-build.sh $(KSRC) $(KOBJ)
 
-guest: kernel $(DTB) initramfs
+guest: kernel $(DTB) $(DTB_RASPI2B) initramfs
 
 kernel-distro: kernel-tree
 	@mkdir -p $(dir $(KOBJ_DISTRO))
@@ -81,6 +84,11 @@ kernel-tree: deps
 	@scripts/kernel-tree.sh $(KSRC)
 
 $(DTB): tests/qemu/capebus-vexpress-a9.dts kernel-tree
+	@mkdir -p $(@D)
+	@echo "  DTB     $@"
+	@scripts/mk-dtb.sh $(KSRC) $< $@
+
+$(DTB_RASPI2B): tests/qemu/capebus-raspi2b.dts kernel-tree
 	@mkdir -p $(@D)
 	@echo "  DTB     $@"
 	@scripts/mk-dtb.sh $(KSRC) $< $@

@@ -31,10 +31,10 @@ host       399
 fuzz-kernel 13
 build      1
 checkpatch 15
-dtbinding  10
+dtbinding  11
 bisect     20
 kunit      183
-guest      239
+guest      248
 build-distro 1
 guest-distro 63
 '
@@ -175,7 +175,9 @@ build_stage() {
 
 # The guest suites of both lanes, in one pool, two guests at a time: the
 # fast lane's at once, the distribution lane's when its kernel is built.
-# Every suite a line of the job file run-suites.sh reads.
+# Every suite a line of the job file run-suites.sh reads.  A suite picks
+# its machine itself (raspi2b.bats boots QEMU's Raspberry Pi 2 B with the
+# fast lane's kernel: CB_MACHINE in tests/qemu/boot.sh).
 guest_jobs() {
 	local f name
 	if [ "$lane" != distro ]; then

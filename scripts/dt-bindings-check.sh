@@ -10,7 +10,9 @@
 # the BeagleBone Black's (and its HDMI-off variant's) and Green's DTBs, and
 # the Raspberry Pi 4 B's, are built there (`make ti/omap/am335x-boneblack.dtb`)
 # and their capebus connector is checked with dt-validate against the
-# series' binding.  dt-validate reads the
+# series' binding; so is the connector of the project's Raspberry Pi 2 B
+# (tests/qemu/capebus-raspi2b.dts, which has no slots), compiled as
+# scripts/mk-dtb.sh compiles it.  dt-validate reads the
 # tree as YAML from dtc (2022.08 guesses the type of a property in a DTB
 # it has no schema type for, such as target-pins' strings), and exits 0
 # whatever it finds: any line it prints fails the test.
@@ -28,7 +30,10 @@ connector() {
 	broadcom/*) echo raspberrypi,hat-capebus ;;
 	esac
 }
-echo "1..$((${#yamls[@]} + 2 * ${#boards[@]}))"
+# The project's own boards on the series' dtsi files (no kernel build needed).
+qboards=()
+[ -n "$kobj" ] && qboards=(tests/qemu/capebus-raspi2b.dts)
+echo "1..$((${#yamls[@]} + 2 * ${#boards[@]} + ${#qboards[@]}))"
 n=0 fail=0
 for y in "${yamls[@]}"; do
 	n=$((n + 1))
@@ -50,6 +55,17 @@ schema_err=
 dt-mk-schema -j -o "$tmp/processed.json" "$tmp/schemas" >"$tmp/mk.log" 2>&1 ||
 	schema_err=$(cat "$tmp/mk.log")
 dts=$src/arch/arm/boot/dts
+# validate YAML COMPAT: dt-validate's complaints about the COMPAT node of
+# the tree in YAML, or that it has none.
+validate() {
+	local out=$schema_err
+	if [ -z "$out" ]; then
+		out=$(dt-validate -s "$tmp/processed.json" -l "$2" "$1" 2>&1)
+		grep -q "$2" "$1" 2>/dev/null || out="${out:+$out
+}no $2 node"
+	fi
+	printf '%s' "$out"
+}
 for b in "${boards[@]}"; do
 	n=$((n + 1))
 	compat=$(connector "$b")
@@ -81,6 +97,20 @@ for b in "${boards[@]}"; do
 		echo "ok $n dt-validate $b.dtb: capebus connector"
 	else
 		echo "not ok $n dt-validate $b.dtb: capebus connector"
+		printf '%s\n' "$out" | sed 's/^/# /'
+		fail=1
+	fi
+done
+for q in "${qboards[@]}"; do
+	n=$((n + 1))
+	y=$tmp/$(basename "$q" .dts).dt.yaml
+	out=$(cpp -nostdinc -undef -D__DTS__ -x assembler-with-cpp -I "$dts" -I "$src/include" \
+		-I "$src/scripts/dtc/include-prefixes" "$here/../$q" -o "$y.pp" 2>&1 &&
+	      dtc -q -I dts -O yaml -o "$y" "$y.pp" 2>&1) && out=$(validate "$y" raspberrypi,hat-capebus)
+	if [ -z "$out" ]; then
+		echo "ok $n dt-validate $q: capebus connector"
+	else
+		echo "not ok $n dt-validate $q: capebus connector"
 		printf '%s\n' "$out" | sed 's/^/# /'
 		fail=1
 	fi

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Boot the capebus test board in QEMU.
+# Boot the capebus test board in QEMU, or (CB_MACHINE=raspi2b) the
+# Raspberry Pi 2 B.
 #
 # usage: boot.sh RUNDIR [--slot N=IMAGE]... [--blank N]... [--hat N=IMAGE]...
 #                [--keep] [--interactive] [--append ARGS] [--qemu ARG]...
@@ -19,6 +20,14 @@
 # Kernel, DTB and initramfs come from $CB_KERNEL, $CB_DTB, $CB_INITRD; with
 # CB_LANE=distro, kernel and initramfs are the distribution lane's,
 # $CB_DISTRO_KERNEL and $CB_DISTRO_INITRD (make guest-distro).
+#
+# CB_MACHINE picks the machine: "vexpress" (default), the test board
+# (QEMU's vexpress-a9, tests/qemu/capebus-vexpress-a9.dts), or "raspi2b",
+# QEMU's Raspberry Pi 2 B with $CB_RASPI2B_DTB (capebus-raspi2b.dts), the
+# same kernel and initramfs.  QEMU's raspi2b has no I2C controller, no
+# virtio and a fixed 1 GiB and four cores: no EEPROM options (HATs are
+# declared through configfs), no share (lib.bash's guest_put writes
+# through the agent), and the command channel is the mini UART (ttyS1).
 # RUNDIR gets: console.log (and console.sock, the console's input),
 # agent.in/agent.out (the command channel FIFOs),
 # qmp.sock, share/ (mounted at /host in the guest over 9p), qemu.pid.
@@ -48,6 +57,15 @@ fast) ;;
 distro) CB_KERNEL=${CB_DISTRO_KERNEL:-} CB_INITRD=${CB_DISTRO_INITRD:-} ;;
 *) echo "boot.sh: unknown CB_LANE $CB_LANE (fast or distro)" >&2; exit 2 ;;
 esac
+machine=${CB_MACHINE:-vexpress}
+case $machine in
+vexpress) ;;
+raspi2b)
+	CB_DTB=${CB_RASPI2B_DTB:-}
+	[ ${#slots[@]} = 0 ] && [ ${#hats[@]} = 0 ] ||
+		{ echo "boot.sh: raspi2b has no I2C bus for --slot, --blank or --hat" >&2; exit 2; } ;;
+*) echo "boot.sh: unknown CB_MACHINE $machine (vexpress or raspi2b)" >&2; exit 2 ;;
+esac
 for f in CB_KERNEL CB_DTB CB_INITRD; do
 	[ -f "${!f:-}" ] || { echo "boot.sh: \$$f (${!f:-unset}) is not a file" >&2; exit 1; }
 done
@@ -69,10 +87,15 @@ else
 		 -chardev socket,id=con,path="$run/console.sock",server=on,wait=off,logfile="$run/console.log"
 		 -serial chardev:con)
 fi
-args=(-M vexpress-a9 -smp 2 -m 256 -no-reboot
+case $machine in
+vexpress) args=(-M vexpress-a9 -smp 2 -m 256) ;;
+raspi2b) args=(-M raspi2b) append="capebus.agent=ttyS1 $append" ;;
+esac
+args+=(-no-reboot
       -kernel "$CB_KERNEL" -dtb "$CB_DTB" -initrd "$CB_INITRD"
       -append "console=ttyAMA0 panic=-1 $append"
-      "${console[@]}" -serial pipe:"$run/agent")
+      "${console[@]}" -serial pipe:"$run/agent"
+      -qmp unix:"$run/qmp.sock",server=on,wait=off)
 # eeprom_file FILE IMAGE SIZE: IMAGE padded with 0xff to SIZE bytes, or blank.
 eeprom_file() {
 	local size
@@ -97,7 +120,7 @@ done
 # The 40-pin header: its ID bus and its I2C1 are segments 0 and 1 of a
 # PCA9548 switch on the same SBCon bus (a bus of their own, as on a Pi,
 # where the ID EEPROMs' 0x50-0x53 would meet the DVI's DDC at 0x50).
-args+=(-device pca9548,bus=i2c,address=0x70,id=hat-mux)
+[ "$machine" != vexpress ] || args+=(-device pca9548,bus=i2c,address=0x70,id=hat-mux)
 for n in 0 1 2 3; do
 	[ -n "${hats[$n]:-}" ] || continue
 	eeprom_file "$run/hat$n.eeprom" "${hats[$n]}" $HAT_EEPROM_SIZE
@@ -106,12 +129,13 @@ for n in 0 1 2 3; do
 done
 # The cape devices themselves: always on the bus (QEMU cannot hot-plug I2C),
 # visible to Linux only once a cape's overlay describes them.
-args+=(-device tmp105,bus=i2c,address=0x48,id=weather-temp
-       -device ds1338,bus=i2c,address=0x68,id=rtc-clock
-       -device tmp105,bus=i2c.1,address=0x49,id=hat-temp
-       -qmp unix:"$run/qmp.sock",server=on,wait=off
-       -fsdev local,id=share,path="$run/share",security_model=none
-       -device virtio-9p-device,fsdev=share,mount_tag=host)
+if [ "$machine" = vexpress ]; then
+	args+=(-device tmp105,bus=i2c,address=0x48,id=weather-temp
+	       -device ds1338,bus=i2c,address=0x68,id=rtc-clock
+	       -device tmp105,bus=i2c.1,address=0x49,id=hat-temp
+	       -fsdev local,id=share,path="$run/share",security_model=none
+	       -device virtio-9p-device,fsdev=share,mount_tag=host)
+fi
 args+=("${extra[@]}")
 
 export QEMU_AUDIO_DRV=none

@@ -17,7 +17,8 @@
 # guest_reboot         power off and boot again with the same options; the
 #                      EEPROM files keep what the guest wrote
 # guest_dmesg          the guest's kernel log, in $output
-# guest_put FILE [NAME]  make FILE readable in the guest as /host/NAME
+# guest_put FILE [NAME]  make FILE readable in the guest as /host/NAME (over
+#                      9p; on raspi2b, which has no virtio, through the agent)
 # guest_qmp CMD [JSON] a QMP command to this guest's QEMU; prints its return
 # guest_settle         wait until the guest's hotplug helpers (mdev, the
 #                      modprobe runs they start) are done; at once on the
@@ -40,6 +41,9 @@
 #
 # The console log of each boot is kept in $CB_LOGDIR (build/test-logs, or
 # build/test-logs/distro on the distribution lane).
+#
+# CB_MACHINE selects the machine, as for boot.sh: "vexpress" (default, the
+# test board) or "raspi2b" (the Raspberry Pi 2 B, $CB_RASPI2B_DTB).
 #
 # CB_LANE selects the kernel: "fast" (default; $CB_KERNEL, $CB_INITRD) or
 # "distro", the distribution-like lane ($CB_DISTRO_KERNEL, $CB_DISTRO_INITRD:
@@ -227,6 +231,13 @@ guest_dmesg() {
 
 guest_put() {
 	local name=${2:-$(basename "$1")}
+	if [ "${CB_MACHINE:-vexpress}" = raspi2b ]; then
+		guest_run "base64 -d > /host/$name <<'@@CB-B64'
+$(base64 "$1")
+@@CB-B64"
+		[ "$status" = 0 ] || _cb_die "guest_put: $1: $output"
+		return
+	fi
 	cp "$1" "$CB_RUN/share/$name"
 }
 
