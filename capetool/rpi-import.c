@@ -31,7 +31,7 @@ extern char **environ;
 static const char TABS[] = "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t";
 
 static const char usage_text[] =
-	"usage: capetool import-rpi [--board B] [--drop FRAGMENT]... -o OUT\n"
+	"usage: capetool import-rpi [--board B] [--drop F]... [-I DIR]... -o OUT\n"
 	"                           FILE.dts [PARAM[=VALUE]]...\n"
 	"\n"
 	"Turn a Raspberry Pi overlay source (raspberrypi/linux\n"
@@ -60,6 +60,10 @@ static const char usage_text[] =
 	"                     parameter's \"-N\" does: for a fragment on a board\n"
 	"                     node (gpio-fan's cpu_thermal trip), which no HAT\n"
 	"                     may change\n"
+	"  -I, --include DIR  where #include looks (as the kernel's dtc flow: the\n"
+	"                     source goes through cpp -x assembler-with-cpp when\n"
+	"                     it uses #include or #define); e.g. the kernel's\n"
+	"                     include/ for <dt-bindings/gpio/gpio.h>\n"
 	"  -o, --output OUT   the overlay to write (.dtbo; .dts or .dtso: its\n"
 	"                     source); \"-\": standard output (the .dtbo)\n"
 	"  -h, --help         this text\n"
@@ -96,6 +100,7 @@ struct imp {
 	unsigned char frag[MAX_FRAGMENTS];	/* FRAG_* */
 	char **ren_path, **ren_name;
 	int nren;
+	bool quiet_spidev;	/* the first pass over the fragments says nothing */
 };
 
 static void refuse(struct imp *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -490,6 +495,9 @@ static void claim(struct imp *m, const char *where, uint32_t g)
 	if (hat_board_pin_holder(m->b, (int)g))
 		refuse(m, "%s: pin GPIO%u is held by %s: %s", where, g, hat_board_pin_holder(m->b, (int)g),
 		       hat_board_pin_why(m->b, (int)g));
+	else if (m->b->shared_pins >> g & 1 && !(m->pins >> g & 1))
+		note(m, "%s: GPIO%u is one of the connector's shared-pins (I2C1, which the board keeps enabled): every HAT may use it, and I2C1 does",
+		     where, g);
 	m->pins |= 1ULL << g;
 }
 
@@ -742,7 +750,21 @@ static void pin_group(struct imp *m, int node)
 	}
 }
 
-/* The connector's name for fragment @f's target, or NULL (refused). */
+/* Does @node hold only status = "disabled" (no other property, no child)? */
+static bool only_disables(const void *fdt, int node)
+{
+	const char *st = fdt_getprop(fdt, node, "status", NULL);
+	int first = fdt_first_property_offset(fdt, node);
+
+	return st && !strcmp(st, "disabled") && fdt_next_property_offset(fdt, first) < 0 &&
+	       fdt_first_subnode(fdt, node) < 0;
+}
+
+/*
+ * The connector's name for fragment @f's target, or NULL: refused, or (a
+ * fragment disabling the Pi's spidev, which the connector's SPI units do
+ * not have) left out.
+ */
 static char *fragment_target(struct imp *m, int f, bool *gpio)
 {
 	const char *fname = fdt_get_name(m->fdt, f, NULL);
@@ -770,6 +792,13 @@ static char *fragment_target(struct imp *m, int f, bool *gpio)
 	}
 	if (exported(m, r->label, true))
 		return xstrdup(r->label);
+	if (!strncmp(r->label, "spidev", 6) && fragment_body(m, f) >= 0 &&
+	    only_disables(m->fdt, fragment_body(m, f))) {
+		if (!m->quiet_spidev)
+			note(m, "%s left out: it disables the Pi's &%s, which the connector's SPI units do not have",
+			     fname, r->label);
+		return NULL;
+	}
 	l = export_names(m);
 	refuse(m, "%s targets &%s, a board node the connector does not export (it exports %s); leave the fragment out with --drop %s if the HAT works without it",
 	       fname, r->label, l, fname);
@@ -789,7 +818,9 @@ static int convert(struct imp *m)
 
 		if ((body = fragment_body(m, f)) < 0)
 			continue;
+		m->quiet_spidev = true;
 		t = fragment_target(m, f, &gpio);
+		m->quiet_spidev = false;
 		free(t);
 		if (gpio)
 			fdt_for_each_subnode(child, m->fdt, body)
@@ -809,12 +840,7 @@ static int convert(struct imp *m)
 			fdt_get_name(m->fdt, f, NULL), t);
 		/* a node that only disables a board node the connector has not (spidev) */
 		fdt_for_each_subnode(child, m->fdt, body) {
-			int plen;
-			const char *st = fdt_getprop(m->fdt, child, "status", &plen);
-			int first = fdt_first_property_offset(m->fdt, child);
-
-			if (st && !strcmp(st, "disabled") && fdt_next_property_offset(m->fdt, first) < 0 &&
-			    fdt_first_subnode(m->fdt, child) < 0) {
+			if (only_disables(m->fdt, child)) {
 				note(m, "%s: %s dropped: it disables the Pi's own %s node, which %s on the connector does not have",
 				     fdt_get_name(m->fdt, f, NULL), fdt_get_name(m->fdt, child, NULL),
 				     fdt_get_name(m->fdt, child, NULL), t);
@@ -837,33 +863,105 @@ static int convert(struct imp *m)
 	return m->why ? EXIT_DEF : EXIT_OK;
 }
 
+/* Run @argv; 0, or why not (static). */
+static const char *run(char *const argv[])
+{
+	pid_t pid;
+	int st = 0, r = posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ);
+
+	if (!r && waitpid(pid, &st, 0) < 0)
+		r = errno;
+	if (r)
+		return strerror(r);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) == 127)
+		return "not found";
+	return WEXITSTATUS(st) ? "it failed" : NULL;
+}
+
+/* Does the source use the C preprocessor (#include, #define)? */
+static bool wants_cpp(const uint8_t *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t j = i;
+
+		while (j < n && (t[j] == ' ' || t[j] == '\t'))
+			j++;
+		if (j < n && t[j] == '#' && (n - j > 8 && (!memcmp(t + j, "#include", 8) ||
+							   !memcmp(t + j, "#define", 7) ||
+							   !memcmp(t + j, "#if", 3))))
+			return true;
+		while (i < n && t[i] != '\n')
+			i++;
+	}
+	return false;
+}
+
+/*
+ * The kernel's dtc flow: cpp -nostdinc -undef -D__DTS__ -x
+ * assembler-with-cpp, the source's directory and each -I DIR on the include
+ * path (dt-bindings/: the kernel's include/ or scripts/dtc/include-prefixes).
+ * *out: the preprocessed source's temporary file.
+ */
+static int preprocess(const char *src, char **incs, int nincs, char **out)
+{
+	const char *cpp = getenv("CAPETOOL_CPP"), *tmpdir = getenv("TMPDIR"), *why;
+	char *dir = path_dirname(src), **argv = xcalloc((size_t)(2 * nincs + 14), sizeof(char *));
+	int a = 0, fd;
+
+	*out = xasprintf("%s/capetool-rpi-cpp-XXXXXX.dts", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	fd = mkstemps(*out, 4);
+	if (fd >= 0)
+		close(fd);
+	argv[a++] = (char *)(cpp && *cpp ? cpp : "cpp");
+	argv[a++] = "-nostdinc";
+	argv[a++] = "-undef";
+	argv[a++] = "-D__DTS__";
+	argv[a++] = "-x";
+	argv[a++] = "assembler-with-cpp";
+	argv[a++] = "-I";
+	argv[a++] = dir;
+	for (int i = 0; i < nincs; i++) {
+		argv[a++] = "-I";
+		argv[a++] = incs[i];
+	}
+	argv[a++] = "-o";
+	argv[a++] = *out;
+	argv[a++] = (char *)src;
+	why = fd < 0 ? strerror(errno) : run(argv);
+	free(argv);
+	free(dir);
+	if (why) {
+		err("%s: it uses the C preprocessor (#include), and %s -x assembler-with-cpp on it: %s%s",
+		    in_name(src), cpp && *cpp ? cpp : "cpp", why,
+		    !strcmp(why, "it failed") ? " (its includes: -I DIR, the kernel's include/ for dt-bindings/)" : "");
+		unlink(*out);
+		free(*out);
+		*out = NULL;
+		return strcmp(why, "it failed") ? EXIT_FAIL : EXIT_DEF;
+	}
+	return EXIT_OK;
+}
+
 /* dtc (no -@) on the source at @src into *blob. */
 static int compile_plain(const char *src, uint8_t **blob, size_t *len)
 {
-	const char *dtc = getenv("CAPETOOL_DTC");
-	const char *tmpdir = getenv("TMPDIR");
+	const char *dtc = getenv("CAPETOOL_DTC"), *tmpdir = getenv("TMPDIR"), *why;
 	char *out = xasprintf("%s/capetool-rpi-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	int fd = mkstemp(out), st = 0, r;
-	pid_t pid;
+	int fd = mkstemp(out), r;
 
 	if (!dtc || !*dtc)
 		dtc = "dtc";
-	if (fd < 0) {
-		free(out);
-		return EXIT_IO;
-	}
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	char *argv[] = { (char *)dtc, "-q", "-I", "dts", "-O", "dtb", "-o", out, (char *)src, NULL };
 
-	r = posix_spawnp(&pid, dtc, NULL, NULL, argv, environ);
-	if (!r && waitpid(pid, &st, 0) < 0)
-		r = errno;
-	if (r || !WIFEXITED(st) || WEXITSTATUS(st)) {
-		err("dtc refuses the HAT+ overlay capetool wrote from %s (a capetool bug; its source: -o NAME.dts)",
-		    src);
+	why = fd < 0 ? strerror(errno) : run(argv);
+	if (why) {
+		err("%s on the HAT+ overlay capetool wrote: %s (a capetool bug if dtc runs; see its source with -o NAME.dts)",
+		    dtc, why);
 		unlink(out);
 		free(out);
-		return r ? EXIT_FAIL : EXIT_DEF;
+		return strcmp(why, "it failed") ? EXIT_FAIL : EXIT_DEF;
 	}
 	r = read_file(out, blob, len);
 	unlink(out);
@@ -883,13 +981,14 @@ int cmd_import_rpi(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "board", required_argument, NULL, 'b' },
 		{ "drop", required_argument, NULL, 'd' },
+		{ "include", required_argument, NULL, 'I' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *board = NULL, *outp = NULL;
-	char **drops = NULL, *src_text = NULL, *tmpsrc = NULL;
-	int ndrops = 0, c, rc;
+	char **drops = NULL, **incs = NULL, *src_text = NULL, *tmpsrc = NULL, *ppsrc = NULL;
+	int ndrops = 0, nincs = 0, c, rc;
 	struct rpi_board b;
 	struct imp m = { 0 };
 	uint8_t *in = NULL, *res = NULL;
@@ -900,7 +999,7 @@ int cmd_import_rpi(int argc, char **argv)
 		return EXIT_OK;
 	}
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "b:d:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:d:I:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			board = optarg;
@@ -909,16 +1008,22 @@ int cmd_import_rpi(int argc, char **argv)
 			drops = xrealloc(drops, sizeof(*drops) * (size_t)(ndrops + 1));
 			drops[ndrops++] = optarg;
 			break;
+		case 'I':
+			incs = xrealloc(incs, sizeof(*incs) * (size_t)(nincs + 1));
+			incs[nincs++] = optarg;
+			break;
 		case 'o':
 			outp = optarg;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			free(drops);
+			free(incs);
 			return EXIT_OK;
 		default:
 			fputs(usage_text, stderr);
 			free(drops);
+			free(incs);
 			return EXIT_USAGE;
 		}
 	}
@@ -926,15 +1031,28 @@ int cmd_import_rpi(int argc, char **argv)
 		err(optind >= argc ? "import-rpi: an overlay source is required (see 'capetool import-rpi --help')"
 				   : "import-rpi: -o OUT is required");
 		free(drops);
+		free(incs);
 		return EXIT_USAGE;
 	}
 	m.src = argv[optind];
 	if ((rc = rpi_board_load(board, &b))) {
 		free(drops);
+		free(incs);
 		return rc;
 	}
 	m.b = &b;
-	if ((rc = hat_overlay_read(m.src, &in, &inlen)))
+	if ((rc = read_file(m.src, &in, &inlen))) {
+		err("%s: cannot read it: %s", in_name(m.src), strerror(-rc));
+		rc = EXIT_IO;
+		goto out;
+	}
+	if (nincs || wants_cpp(in, inlen)) {
+		if ((rc = preprocess(m.src, incs, nincs, &ppsrc)))
+			goto out;
+	}
+	free(in);
+	in = NULL;
+	if ((rc = hat_overlay_read(ppsrc ? ppsrc : m.src, &in, &inlen)))
 		goto out;
 	if (fdt_check_header(in) || fdt_subnode_offset(in, 0, "__symbols__") < 0) {
 		err("%s: not a Raspberry Pi overlay source compiled with labels (dtc -@): no __symbols__",
@@ -1055,6 +1173,10 @@ int cmd_import_rpi(int argc, char **argv)
 		printf("%s\n", m.pins ? "" : " none of its own");
 	}
 out:
+	if (ppsrc) {
+		unlink(ppsrc);
+		free(ppsrc);
+	}
 	if (tmpsrc) {
 		unlink(tmpsrc);
 		free(tmpsrc);
@@ -1078,6 +1200,7 @@ out:
 	free(res);
 	free(src_text);
 	free(drops);
+	free(incs);
 	rpi_board_free(&b);
 	return rc;
 }
