@@ -56,7 +56,7 @@ static const char usage_text[] =
 	"board holds (GPIO0/1, the console's GPIO14/15), or anything the kernel's\n"
 	"connector refuses of the result (as create and check would).\n"
 	"  -b, --board B      the rpi-family board profile (default raspberry-pi)\n"
-	"  -d, --drop F       leave fragment F out (fragment@1, or 1), as a\n"
+	"      --drop F       leave fragment F out (fragment@1, or 1), as a\n"
 	"                     parameter's \"-N\" does: for a fragment on a board\n"
 	"                     node (gpio-fan's cpu_thermal trip), which no HAT\n"
 	"                     may change\n"
@@ -980,7 +980,7 @@ int cmd_import_rpi(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "board", required_argument, NULL, 'b' },
-		{ "drop", required_argument, NULL, 'd' },
+		{ "drop", required_argument, NULL, 'D' },
 		{ "include", required_argument, NULL, 'I' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
@@ -999,12 +999,12 @@ int cmd_import_rpi(int argc, char **argv)
 		return EXIT_OK;
 	}
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "b:d:I:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:I:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			board = optarg;
 			break;
-		case 'd':
+		case 'D':
 			drops = xrealloc(drops, sizeof(*drops) * (size_t)(ndrops + 1));
 			drops[ndrops++] = optarg;
 			break;
@@ -1054,9 +1054,8 @@ int cmd_import_rpi(int argc, char **argv)
 	in = NULL;
 	if ((rc = hat_overlay_read(ppsrc ? ppsrc : m.src, &in, &inlen)))
 		goto out;
-	if (fdt_check_header(in) || fdt_subnode_offset(in, 0, "__symbols__") < 0) {
-		err("%s: not a Raspberry Pi overlay source compiled with labels (dtc -@): no __symbols__",
-		    in_name(m.src));
+	if (fdt_check_header(in) || fdt_subnode_offset(in, 0, "fragment@0") < 0) {
+		err("%s: not a Raspberry Pi overlay: no fragment@0", in_name(m.src));
 		rc = EXIT_DEF;
 		goto out;
 	}
