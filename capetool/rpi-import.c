@@ -49,8 +49,10 @@ static const char usage_text[] =
 	"  - a pin group on &gpio (brcm,pins) becomes exclusive-use, the pins the\n"
 	"    HAT+ holds: input or output is set by the pin's driver; a pull is\n"
 	"    reported (the connector sets no HAT pin's pull: fit a resistor); an\n"
-	"    ALT function is refused (the connector sets a unit's pins itself when\n"
-	"    the HAT enables the unit); pinctrl-N naming those groups is dropped.\n"
+	"    ALT function is refused unless it is a unit's own (a group on the\n"
+	"    unit's pins, named by pinctrl-N of a unit the HAT enables), which the\n"
+	"    board sets when the unit is enabled; pinctrl-N naming those groups,\n"
+	"    or the board's own group of the unit, is dropped.\n"
 	"Refused, saying why (exit status 3): a target or reference the connector\n"
 	"does not export (cpu_thermal, uart0, &gpio in any other place), a pin the\n"
 	"board holds (GPIO0/1, the console's GPIO14/15), or anything the kernel's\n"
@@ -573,6 +575,29 @@ static bool irq_type_mapped(uint32_t t)
 	return t == 1 || t == 2 || t == 3 || t == 4 || t == 8;
 }
 
+/* The export fragment body @path (/fragment@N/__overlay__) targets, or NULL. */
+static const char *body_unit(const struct imp *m, const char *path)
+{
+	char *fpath;
+	const struct ref *r;
+	int f;
+
+	if (strncmp(path, "/fragment@", 10) || strchr(path + 1, '/') == NULL ||
+	    strcmp(strchr(path + 1, '/'), "/__overlay__"))
+		return NULL;
+	fpath = xasprintf("%.*s", (int)(strchr(path + 1, '/') - path), path);
+	r = ref_at(m, fpath, "target", 0);
+	f = fdt_path_offset(m->fdt, fpath);
+	free(fpath);
+	if (!r || !r->label || f < 0 || fragment_body(m, f) < 0)
+		return NULL;
+	for (int e = 0; e < m->b->nexports; e++)
+		if (!strcmp(m->b->exports[e].name, r->label) && m->b->exports[e].target &&
+		    !m->b->exports[e].devices)
+			return m->b->exports[e].name;
+	return NULL;
+}
+
 static void emit_prop(struct imp *m, const char *path, int node, const char *name, const uint8_t *v,
 		      int len, int depth)
 {
@@ -695,6 +720,19 @@ static void emit_node(struct imp *m, int node, int depth)
 			}
 			if (!strcmp(name, "pinctrl-names") || groups)
 				continue;
+			/* the unit's own (board) pin group: the board sets it */
+			bool board = body_unit(m, path) != NULL;
+
+			for (int off = 0; board && off < len; off += 4) {
+				const struct ref *r = ref_at(m, path, name, off);
+
+				board = r && r->label && !exported(m, r->label, false);
+			}
+			if (board) {
+				note(m, "%s: %s dropped: the board sets %s's pins itself when a HAT enables it",
+				     body_unit(m, path), name, body_unit(m, path));
+				continue;
+			}
 		}
 		emit_prop(m, path, node, name, v, len, depth + 1);
 	}
@@ -711,6 +749,25 @@ static void emit_node(struct imp *m, int node, int depth)
 		fprintf(m->out, "%.*s};\n", depth + 1, TABS);
 	}
 	(void)ph;
+}
+
+/*
+ * The unit that names pin group @ph in its pinctrl-N (a fragment enabling
+ * it) and holds GPIO @g (target-pins): the board sets the pin for it.
+ */
+static const char *unit_setting(const struct imp *m, uint32_t ph, uint32_t g)
+{
+	for (int i = 0; ph && i < m->nrefs; i++) {
+		const char *u;
+
+		if (m->refs[i].label || m->refs[i].phandle != ph || strncmp(m->refs[i].prop, "pinctrl-", 8))
+			continue;
+		u = body_unit(m, m->refs[i].path);
+		for (int e = 0; u && e < m->b->nexports; e++)
+			if (!strcmp(m->b->exports[e].name, u) && m->b->exports[e].pins >> g & 1)
+				return u;
+	}
+	return NULL;
 }
 
 /* A brcm,pins group on &gpio: its pins claimed, what it cannot set refused or said. */
@@ -738,7 +795,10 @@ static void pin_group(struct imp *m, int node)
 		char *where = xasprintf("&gpio pin group %s", gname);
 
 		claim(m, where, g);
-		if (f > 7 || f > 1)
+		if (f > 1 && f <= 7 && unit_setting(m, fdt_get_phandle(m->fdt, node), g))
+			note(m, "%s: GPIO%u as %s: set by the board for %s, which the HAT enables (the unit's own pin group)",
+			     where, g, alt[f], unit_setting(m, fdt_get_phandle(m->fdt, node), g));
+		else if (f > 1)
 			refuse(m, "%s: GPIO%u as %s (brcm,function %u): the connector sets no HAT pin's function; a unit's pins are set by the board when the HAT enables the unit (status = \"okay\" on spi0, pwm, uart3...)",
 			       where, g, f > 7 ? "?" : alt[f], f);
 		if (u > 2)

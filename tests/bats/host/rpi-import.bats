@@ -142,11 +142,24 @@ through() {
 	through enc28j60
 }
 
-@test "pwm: an ALT function on a header pin is refused, naming the pin, the function and what the connector does instead" {
+@test "pwm: an ALT function on a header pin is refused, naming the pin, the function and what the connector does instead; the unit's own pins are taken" {
 	run ct import-rpi "$RPI/pwm-overlay.dts" -o "$BATS_TEST_TMPDIR/pwm.dtbo"
 	[ "$status" -eq 3 ]
 	[ "$output" = "capetool: $RPI/pwm-overlay.dts: refused: &gpio pin group pwm_pins: GPIO18 as ALT5 (brcm,function 2): the connector sets no HAT pin's function; a unit's pins are set by the board when the HAT enables the unit (status = \"okay\" on spi0, pwm, uart3...)" ]
 	[ ! -e "$BATS_TEST_TMPDIR/pwm.dtbo" ]
+	# on GPIO12 as ALT0, the pins the board sets for pwm: taken, saying so;
+	# its clk_pwm fragment is the board's
+	run ct import-rpi "$RPI/pwm-overlay.dts" pin=12 func=4 -o "$BATS_TEST_TMPDIR/pwm.dtbo"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"GPIO12 as ALT0: set by the board for pwm, which the HAT enables (the unit's own pin group)"* ]]
+	[[ "$output" == *"refused: fragment@2 targets &clk_pwm, a board node the connector does not export"* ]]
+	run ct import-rpi "$RPI/pwm-overlay.dts" --drop 2 pin=12 func=4 -o "$BATS_TEST_TMPDIR/pwm.dtbo"
+	[ "$status" -eq 0 ]
+	run dts "$BATS_TEST_TMPDIR/pwm.dtbo"
+	echo "$output"
+	[[ "$output" == *'pwm = "/fragment@1:target:0";'* && "$output" == *'status = "okay";'* ]]
+	[[ "$output" != *"pinctrl"* && "$output" != *"clock-frequency"* ]]
+	through pwm
 }
 
 @test "the Pi's overlay as Raspberry Pi builds it is refused by check; imported, the same HAT+ passes" {
