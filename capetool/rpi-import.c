@@ -634,7 +634,7 @@ static void emit_prop(struct imp *m, const char *path, int node, const char *nam
 	for (int off = 0; off < len; off += 4) {
 		const struct ref *r = ref_at(m, path, name, off);
 		uint32_t c;
-		char *where = xasprintf("%s %s", fdt_get_name(m->fdt, node, NULL), name);
+		char *where = xasprintf("%s %s", path + 1, name);
 
 		memcpy(&c, v + off, 4);
 		c = fdt32_to_cpu(c);
@@ -696,7 +696,6 @@ static void emit_node(struct imp *m, int node, int depth)
 	char path[512];
 	int prop, child, len;
 	const char *name;
-	uint32_t ph = fdt_get_phandle(m->fdt, node);
 
 	if (fdt_get_path(m->fdt, node, path, sizeof(path)))
 		return;
@@ -748,7 +747,6 @@ static void emit_node(struct imp *m, int node, int depth)
 		emit_node(m, child, depth + 1);
 		fprintf(m->out, "%.*s};\n", depth + 1, TABS);
 	}
-	(void)ph;
 }
 
 /*

@@ -221,3 +221,20 @@ through() {
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"--drop fragment@7: $RPI/w1-gpio-overlay.dts has no such fragment"* ]]
 }
+
+@test "a reference to a board node the connector does not export, or to &gpio outside gpios and interrupts, is refused naming the property" {
+	printf '/dts-v1/;\n/plugin/;\n/ { fragment@0 { target = <&i2c_arm>; __overlay__ { x@1 { compatible = "a"; reg = <1>; clocks = <&clk_osc>; }; }; }; };\n' > "$BATS_TEST_TMPDIR/ext.dts"
+	run ct import-rpi "$BATS_TEST_TMPDIR/ext.dts" -o "$BATS_TEST_TMPDIR/ext.dtbo"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"refused: fragment@0/__overlay__/x@1 clocks refers to &clk_osc, a board node the connector does not export (it exports i2c1, i2c_arm, "* ]]
+	printf '/dts-v1/;\n/plugin/;\n/ { fragment@0 { target = <&i2c_arm>; __overlay__ { x@1 { compatible = "a"; reg = <1>; gpio-controller-of = <&gpio>; }; }; }; };\n' > "$BATS_TEST_TMPDIR/g.dts"
+	run ct import-rpi "$BATS_TEST_TMPDIR/g.dts" -o "$BATS_TEST_TMPDIR/g.dtbo"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"refused: fragment@0/__overlay__/x@1 gpio-controller-of refers to &gpio, which the connector exports as hat_gpio (GPIOs: gpios, *-gpios) and hat_irq (interrupts) only"* ]]
+	# an interrupt of a trigger type hat_irq does not map (0: none)
+	printf '/dts-v1/;\n/plugin/;\n/ { fragment@0 { target = <&i2c_arm>; __overlay__ { x@1 { compatible = "a"; reg = <1>; interrupt-parent = <&gpio>; interrupts = <22 0>; }; }; }; };\n' > "$BATS_TEST_TMPDIR/t.dts"
+	run ct import-rpi "$BATS_TEST_TMPDIR/t.dts" -o "$BATS_TEST_TMPDIR/t.dtbo"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"interrupts: trigger type 0 on GPIO22: hat_irq maps edge rising (1), falling (2), both (3), level high (4) and low (8) only"* ]]
+	[ ! -e "$BATS_TEST_TMPDIR/ext.dtbo" ] && [ ! -e "$BATS_TEST_TMPDIR/g.dtbo" ] && [ ! -e "$BATS_TEST_TMPDIR/t.dtbo" ]
+}
