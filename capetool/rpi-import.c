@@ -618,8 +618,12 @@ static void emit_prop(struct imp *m, const char *path, int node, const char *nam
 	}
 	if (!has_refs(m, path, name) && !irq_gpio && printable_strings((const char *)v, len)) {
 		fputs(" = ", m->out);
-		for (int at = 0; at < len; at += (int)strlen((const char *)v + at) + 1)
-			fprintf(m->out, "%s\"%s\"", at ? ", " : "", (const char *)v + at);
+		for (int at = 0; at < len; at++) {
+			fputs(at ? ", \"" : "\"", m->out);
+			for (; v[at]; at++)	/* dtc's escapes: \" and \\ */
+				fprintf(m->out, "%s%c", v[at] == '"' || v[at] == '\\' ? "\\" : "", v[at]);
+			fputc('"', m->out);
+		}
 		fputs(";\n", m->out);
 		return;
 	}

@@ -182,6 +182,12 @@ through() {
 	run ct import-rpi "$RPI/mcp2515-can0-overlay.dts" oscillator=16MHz -o "$BATS_TEST_TMPDIR/x.dtbo"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *'parameter oscillator: "16MHz" is not a number'* ]]
+	# a string parameter, its quote and backslash kept (dtc's escapes)
+	run ct import-rpi "$RPI/i2c-rtc-overlay.dts" abx80x 'trickle-diode-type=sch"ott\ky' -o "$BATS_TEST_TMPDIR/s.dts"
+	[ "$status" -eq 0 ]
+	grep -qF 'abracon,tc-diode = "sch\"ott\\ky";' "$BATS_TEST_TMPDIR/s.dts"
+	run ct import-rpi "$RPI/i2c-rtc-overlay.dts" abx80x 'trickle-diode-type=sch"ott\ky' -o "$BATS_TEST_TMPDIR/s.dtbo"
+	[ "$status" -eq 0 ]
 	run ct import-rpi "$RPI/i2c-rtc-overlay.dts" ds3231=maybe -o "$BATS_TEST_TMPDIR/x.dtbo"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *'parameter ds3231: "maybe" is not a boolean'* ]]
