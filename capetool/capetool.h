@@ -543,6 +543,7 @@ int cmd_status(int argc, char **argv);
 int cmd_schema(int argc, char **argv);
 int cmd_pinout(int argc, char **argv);
 int cmd_resolve(int argc, char **argv);
+int cmd_import_rpi(int argc, char **argv);
 /* pinout --color=WHEN: auto (a terminal, NO_COLOR unset), always, never */
 bool pinout_want_color(const char *when);
 /* pinout of HATs on a Raspberry Pi's 40-pin header (pinout-rpi.c); EXIT_* */

@@ -26,6 +26,7 @@ static const struct cmd cmds[] = {
 	{ "schema", cmd_schema, "print the definition format (from the compiled-in schema)" },
 	{ "pinout", cmd_pinout, "draw P8 and P9 as capes use them, or a Pi's 40 pins as HATs do" },
 	{ "resolve", cmd_resolve, "a portable overlay into one for a board's tree (U-Boot)" },
+	{ "import-rpi", cmd_import_rpi, "a Raspberry Pi overlay source into a HAT+ overlay" },
 };
 
 static const char exit_codes[] =

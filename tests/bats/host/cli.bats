@@ -12,7 +12,7 @@ load helpers
 @test "--help lists every command and every exit code" {
 	run ct --help
 	[ "$status" -eq 0 ]
-	for c in create decode check flash read override remove list schema pinout resolve; do
+	for c in create decode check flash read override remove list schema pinout resolve import-rpi; do
 		[[ "$output" == *"  $c "* ]]
 	done
 	for code in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
@@ -21,7 +21,7 @@ load helpers
 }
 
 @test "every command has --help" {
-	for c in create decode check flash read override remove list schema pinout resolve; do
+	for c in create decode check flash read override remove list schema pinout resolve import-rpi; do
 		run ct "$c" --help
 		[ "$status" -eq 0 ]
 		[[ "$output" == *"usage: capetool $c"* ]]
@@ -44,7 +44,7 @@ load helpers
 @test "a short option means the same long option in every command's --help" {
 	local c line s l bad=0
 	declare -A long_of used_in
-	for c in create decode check flash read override remove list schema pinout resolve; do
+	for c in create decode check flash read override remove list schema pinout resolve import-rpi; do
 		run ct "$c" --help
 		[ "$status" -eq 0 ]
 		while IFS= read -r line; do

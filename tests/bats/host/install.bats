@@ -8,7 +8,7 @@ load helpers
 # The build directory `make check` uses (its release binary and man page
 # are up to date there, so install only copies).
 O=${CAPETOOL_O:-$TOP/build/capetool}
-COMMANDS="create decode check flash read override remove list status schema pinout resolve"
+COMMANDS="create decode check flash read override remove list status schema pinout resolve import-rpi"
 
 @test "make install puts the binary, the man page and the bash completion under DESTDIR/PREFIX" {
 	d=$BATS_TEST_TMPDIR/root
