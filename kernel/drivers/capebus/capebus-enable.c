@@ -268,8 +268,7 @@ static int capebus_enable_join(struct capebus_enable *e,
 	DECLARE_BITMAP(shared, CAPEBUS_MAX_PINS);
 	unsigned int pin;
 
-	if (!t || !bitmap_and(shared, t->pins, cape->shared_pins,
-			      CAPEBUS_MAX_PINS))
+	if (!bitmap_and(shared, t->pins, cape->shared_pins, CAPEBUS_MAX_PINS))
 		return 0;
 	if (!e->users || !e->ctrl) {
 		snprintf(why, why_len,
@@ -420,8 +419,14 @@ static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 	bool props;
 	int ret;
 
-	/* The board's, for every cape (and none sets its properties). */
 	t = capebus_controller_target(cape->ctrl, np);
+	if (!t) {
+		snprintf(why, why_len,
+			 "targets: it enables %pOF, which is not a cape target of %s",
+			 np, dev_name(&cape->ctrl->dev));
+		return -EINVAL;
+	}
+	/* The board's, for every cape (and none sets its properties). */
 	if (t->shared)
 		return 0;
 
@@ -458,7 +463,7 @@ static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 	}
 
 	/* Its pins first: only a bus no other cape's pins are on is enabled. */
-	ret = t ? capebus_enable_claim(e, cape->ctrl, t, why, why_len) : 0;
+	ret = capebus_enable_claim(e, cape->ctrl, t, why, why_len);
 	if (ret)
 		return ret;
 
@@ -484,8 +489,7 @@ static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 	e->users = 1;
 	if (nprops)
 		strscpy(e->setter, cape->holder);
-	if (t)
-		capebus_enable_record(e, cape, t);
+	capebus_enable_record(e, cape, t);
 
 	return 0;
 }
@@ -581,7 +585,7 @@ static int capebus_overlay_check_props(struct cape_device *cape, char *why,
 
 	for (i = 0; !ret && !capebus_fdt_target_prop(cape->resolved, i, &tp); i++) {
 		np = of_find_node_by_phandle(tp.target);
-		t = np ? capebus_controller_target(ctrl, np) : NULL;
+		t = capebus_controller_target(ctrl, np);
 		if (!capebus_target_settable(t, tp.name)) {
 			snprintf(why, why_len,
 				 "add only: fragment %s sets property %s of %pOF, which %s does not let capes set (target-properties)",
@@ -626,7 +630,6 @@ static int capebus_overlay_check_props(struct cape_device *cape, char *why,
  */
 int capebus_overlay_enable(struct cape_device *cape, char *why, size_t why_len)
 {
-	struct capebus_controller *ctrl = cape->ctrl;
 	struct device_node *np;
 	const __be32 *ph;
 	unsigned int i, n;
@@ -641,14 +644,7 @@ int capebus_overlay_enable(struct cape_device *cape, char *why, size_t why_len)
 	guard(mutex)(&capebus_enable_lock);
 	for (i = 0; i < n && !ret; i++) {
 		np = of_find_node_by_phandle(be32_to_cpu(ph[i]));
-		if (!np || !capebus_controller_has_target(ctrl, np)) {
-			snprintf(why, why_len,
-				 "targets: it enables %pOF, which is not a cape target of %s",
-				 np, dev_name(&ctrl->dev));
-			ret = -EINVAL;
-		} else {
-			ret = capebus_enable_get(np, cape, why, why_len);
-		}
+		ret = capebus_enable_get(np, cape, why, why_len);
 		if (!ret)
 			cape->enabled[cape->num_enabled++] = np;
 		else
@@ -766,7 +762,7 @@ int capebus_overlay_bus_pins(struct cape_device *cape,
 	guard(mutex)(&capebus_enable_lock);
 	for (i = 0; i < n && !ret; i++) {
 		np = of_find_node_by_phandle(be32_to_cpu(ph[i]));
-		t = np ? capebus_controller_target(cape->ctrl, np) : NULL;
+		t = capebus_controller_target(cape->ctrl, np);
 		if (t) {
 			e = capebus_enable_find(np);
 			ours = e && e->ctrl;
