@@ -340,6 +340,7 @@ static void bone_pinmux_confs(const struct bone_pinmux *pm,
 			set_bit(pin, pins);
 }
 
+/*
  * Into @pads->ocs, a group node under the pin controller for each header
  * pin of @mask (bone_pinmux_confs()'s; bone_pinmux_init() checked the
  * cell layout): its pad at the pin's value in @pads->conf, named after both, its phandle
