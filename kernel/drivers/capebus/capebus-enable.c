@@ -21,12 +21,6 @@
  * A cape joins a target another cape enabled by stating status = "okay"
  * too, and counts as one more of its users.
  *
- * The "okay" property is allocated once per target and kept for capebus's
- * life: the OF core keeps a replaced property on its node's deadprops list
- * (readers may still hold pointers into it) and takes it off again when the
- * same property is set anew, so no number of enables and disables grows
- * memory.
- *
  * A cape that enables a target may set the properties the connector lets
  * capes set on it (target-properties: an RS-485 UART's rts-gpios,
  * rs485-rts-delay, ...), and no other.  capebus-fdt.c takes them out of the
@@ -35,11 +29,12 @@
  * probes, and are reverted with it.  Only the cape that enables the target
  * sets them (not one asking for a target the board enables: its device
  * probed already), and a target carrying them has no other user.  Each
- * distinct value is allocated once and kept, as "okay" is: once the tree
+ * distinct value, "okay" too, is allocated once and kept: once the tree
  * has had a property, the OF core keeps it on the node's deadprops when it
- * is removed, and frees it only with the node, never for a node of the
- * board's (of_get_property() hands out pointers into it without a
- * reference).  So the values are bounded: CAPEBUS_ENABLE_MAX_VALUES per
+ * is removed (and takes it off again when it is set anew), and frees it
+ * only with the node, never for a node of the board's (of_get_property()
+ * hands out pointers into it without a reference).  So the values are
+ * bounded: CAPEBUS_ENABLE_MAX_VALUES per
  * property of a target, after which a cape stating another value is
  * refused, before anything is enabled, and one stating a kept value loads.
  * A value the tree never had (its cape was refused before the enable) is
@@ -72,8 +67,6 @@ struct capebus_enable {
 	unsigned int users;
 	struct of_changeset cs;	/* built while @users, in the tree if @applied */
 	bool applied;
-	struct property *okay;
-	bool okay_in_tree;	/* live, or on the node's deadprops */
 	struct capebus_controller *ctrl;	/* while @bus is held */
 	struct capebus_claim bus;	/* the target's pins, while enabled */
 	char holder[48];
@@ -153,11 +146,6 @@ static struct capebus_enable *capebus_enable_of(struct device_node *np)
 	e = kzalloc(sizeof(*e), GFP_KERNEL);
 	if (!e)
 		return NULL;
-	e->okay = capebus_enable_new_prop("status", "okay", sizeof("okay"));
-	if (!e->okay) {
-		kfree(e);
-		return NULL;
-	}
 	e->np = of_node_get(np);
 	INIT_LIST_HEAD(&e->props);
 	list_add(&e->node, &capebus_enables);
@@ -268,8 +256,7 @@ static int capebus_enable_join(struct capebus_enable *e,
 	DECLARE_BITMAP(shared, CAPEBUS_MAX_PINS);
 	unsigned int pin;
 
-	if (!t || !bitmap_and(shared, t->pins, cape->shared_pins,
-			      CAPEBUS_MAX_PINS))
+	if (!bitmap_and(shared, t->pins, cape->shared_pins, CAPEBUS_MAX_PINS))
 		return 0;
 	if (!e->users || !e->ctrl) {
 		snprintf(why, why_len,
@@ -352,17 +339,34 @@ static void capebus_enable_forget_unset(struct capebus_enable *e)
 			capebus_enable_prop_free(k);
 }
 
+/* @np's property @tp, a value kept for it, into @e's changeset. */
+static int capebus_enable_set(struct capebus_enable *e, struct device_node *np,
+			      const struct capebus_fdt_target_prop *tp)
+{
+	struct capebus_enable_prop *k = capebus_enable_prop_of(e, tp);
+
+	if (IS_ERR(k))
+		return PTR_ERR(k);
+	if (of_property_present(np, tp->name))
+		return of_changeset_update_property(&e->cs, np, k->prop);
+	return of_changeset_add_property(&e->cs, np, k->prop);
+}
+
 /*
  * The properties @cape's overlay sets on @np, into @e's changeset: each the
- * connector lets capes set (capebus_overlay_check_props()).  Returns how
- * many through @n.  capebus_enable_lock held.
+ * connector lets capes set (capebus_overlay_check_props()), then the status
+ * (the changeset's notifiers run once every entry is in the tree, so the
+ * device the status creates probes with them).  Returns how many of the
+ * cape's through @n.  capebus_enable_lock held.
  */
 static int capebus_enable_props(struct capebus_enable *e, struct device_node *np,
 				struct cape_device *cape, unsigned int *n,
 				char *why, size_t why_len)
 {
+	static const struct capebus_fdt_target_prop okay = {
+		.name = "status", .value = "okay", .len = sizeof("okay"),
+	};
 	struct capebus_fdt_target_prop tp;
-	struct capebus_enable_prop *k;
 	unsigned int i;
 	int ret = 0;
 
@@ -370,17 +374,11 @@ static int capebus_enable_props(struct capebus_enable *e, struct device_node *np
 	for (i = 0; !ret && !capebus_fdt_target_prop(cape->resolved, i, &tp); i++) {
 		if (tp.target != np->phandle)
 			continue;
-		k = capebus_enable_prop_of(e, &tp);
-		if (IS_ERR(k)) {
-			ret = PTR_ERR(k);
-			break;
-		}
-		if (of_property_present(np, tp.name))
-			ret = of_changeset_update_property(&e->cs, np, k->prop);
-		else
-			ret = of_changeset_add_property(&e->cs, np, k->prop);
+		ret = capebus_enable_set(e, np, &tp);
 		(*n)++;
 	}
+	if (!ret)
+		ret = capebus_enable_set(e, np, &okay);
 	if (ret == -ENOSPC)
 		snprintf(why, why_len,
 			 "targets: property %s of %pOF has had %u distinct values, the most capebus sets (the kernel keeps each for good): only one of those may be set again",
@@ -420,8 +418,14 @@ static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 	bool props;
 	int ret;
 
-	/* The board's, for every cape (and none sets its properties). */
 	t = capebus_controller_target(cape->ctrl, np);
+	if (!t) {
+		snprintf(why, why_len,
+			 "targets: it enables %pOF, which is not a cape target of %s",
+			 np, dev_name(&cape->ctrl->dev));
+		return -EINVAL;
+	}
+	/* The board's, for every cape (and none sets its properties). */
 	if (t->shared)
 		return 0;
 
@@ -458,23 +462,12 @@ static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 	}
 
 	/* Its pins first: only a bus no other cape's pins are on is enabled. */
-	ret = t ? capebus_enable_claim(e, cape->ctrl, t, why, why_len) : 0;
+	ret = capebus_enable_claim(e, cape->ctrl, t, why, why_len);
 	if (ret)
 		return ret;
 
-	/*
-	 * The cape's properties first, then the status: the changeset's
-	 * notifiers run once every entry is in the tree, so the device the
-	 * status creates probes with them.
-	 */
 	of_changeset_init(&e->cs);
 	ret = capebus_enable_props(e, np, cape, &nprops, why, why_len);
-	if (!ret) {
-		ret = of_changeset_update_property(&e->cs, np, e->okay);
-		if (ret)
-			snprintf(why, why_len, "cannot enable %pOF: error %d",
-				 np, ret);
-	}
 	if (ret) {
 		of_changeset_destroy(&e->cs);
 		capebus_enable_forget_unset(e);
@@ -484,8 +477,7 @@ static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 	e->users = 1;
 	if (nprops)
 		strscpy(e->setter, cape->holder);
-	if (t)
-		capebus_enable_record(e, cape, t);
+	capebus_enable_record(e, cape, t);
 
 	return 0;
 }
@@ -512,7 +504,6 @@ static int capebus_enable_apply(struct capebus_enable *e)
 		list_for_each_entry(k, &e->props, node)
 			if (ce->prop == k->prop)
 				k->in_tree = true;
-	e->okay_in_tree = true;
 	ret = of_changeset_apply(&e->cs);
 	e->applied = !ret;
 
@@ -581,7 +572,7 @@ static int capebus_overlay_check_props(struct cape_device *cape, char *why,
 
 	for (i = 0; !ret && !capebus_fdt_target_prop(cape->resolved, i, &tp); i++) {
 		np = of_find_node_by_phandle(tp.target);
-		t = np ? capebus_controller_target(ctrl, np) : NULL;
+		t = capebus_controller_target(ctrl, np);
 		if (!capebus_target_settable(t, tp.name)) {
 			snprintf(why, why_len,
 				 "add only: fragment %s sets property %s of %pOF, which %s does not let capes set (target-properties)",
@@ -626,7 +617,6 @@ static int capebus_overlay_check_props(struct cape_device *cape, char *why,
  */
 int capebus_overlay_enable(struct cape_device *cape, char *why, size_t why_len)
 {
-	struct capebus_controller *ctrl = cape->ctrl;
 	struct device_node *np;
 	const __be32 *ph;
 	unsigned int i, n;
@@ -641,14 +631,7 @@ int capebus_overlay_enable(struct cape_device *cape, char *why, size_t why_len)
 	guard(mutex)(&capebus_enable_lock);
 	for (i = 0; i < n && !ret; i++) {
 		np = of_find_node_by_phandle(be32_to_cpu(ph[i]));
-		if (!np || !capebus_controller_has_target(ctrl, np)) {
-			snprintf(why, why_len,
-				 "targets: it enables %pOF, which is not a cape target of %s",
-				 np, dev_name(&ctrl->dev));
-			ret = -EINVAL;
-		} else {
-			ret = capebus_enable_get(np, cape, why, why_len);
-		}
+		ret = capebus_enable_get(np, cape, why, why_len);
 		if (!ret)
 			cape->enabled[cape->num_enabled++] = np;
 		else
@@ -766,7 +749,7 @@ int capebus_overlay_bus_pins(struct cape_device *cape,
 	guard(mutex)(&capebus_enable_lock);
 	for (i = 0; i < n && !ret; i++) {
 		np = of_find_node_by_phandle(be32_to_cpu(ph[i]));
-		t = np ? capebus_controller_target(cape->ctrl, np) : NULL;
+		t = capebus_controller_target(cape->ctrl, np);
 		if (t) {
 			e = capebus_enable_find(np);
 			ours = e && e->ctrl;
@@ -924,9 +907,6 @@ void capebus_enable_exit(void)
 			capebus_enable_prop_free(list_first_entry(&e->props,
 								  struct capebus_enable_prop,
 								  node));
-		/* A property the tree has seen stays with the node. */
-		if (!e->okay_in_tree)
-			capebus_enable_free_prop(e->okay);
 		of_node_put(e->np);
 		kfree(e);
 	}
