@@ -344,9 +344,9 @@ static void bone_pinmux_confs(const struct bone_pinmux *pm,
  * Into @pads->ocs, a group node under the pin controller for each header
  * pin of @mask (bone_pinmux_confs()'s; bone_pinmux_init() checked the
  * cell layout): its pad at the pin's value in @pads->conf, named after
- * both, its phandle @nr's and the pin's, in @phandles.  The pins go to @pads->pins, their
- * names to @names.  Returns the number of groups, or a negative errno
- * (-ENOSPC: no free phandle).
+ * both, its phandle @nr's and the pin's, in @phandles.  The pins go to
+ * @pads->pins, their names to @names.  Returns the number of groups, or a
+ * negative errno (-ENOSPC: no free phandle).
  */
 static int bone_pads_groups(struct bone_pinmux *pm, u32 nr,
 			    const unsigned long *mask, struct bone_pads *pads,
