@@ -76,11 +76,16 @@ teardown() {
 	[ "$status" -ne 0 ]
 	# Nothing of the three refused capes is in the tree (their pin groups
 	# neither): without the one applied cape, it is the bare board's,
-	# property for property, but for the pin group the connector keeps for
-	# that cape while it is there, bound or not.
+	# property for property, but for the pin groups (one per pad and
+	# value) the connector keeps for that cape while it is there, bound or
+	# not: exactly as many as its node's pinctrl-0 names.
 	guest_ok "find /proc/device-tree/ -name 'capebus0-slot[1-3]*' | grep -c . || true"
 	[ "$output" = 0 ]
-	guest_ok "echo capebus0-slot0 > /sys/bus/capebus/drivers/capebus-generic/unbind && ${DT_HASH/xargs/grep -v /capebus0-slot0 | xargs}"
+	guest_ok "find /proc/device-tree/ -type d -name 'capebus-pad-*' | grep -c . || true;
+		echo \$((\$(wc -c < \$(find /proc/device-tree/ -path '*/capebus0-slot0/pinctrl-0')) / 4))"
+	[ "${lines[0]}" -gt 0 ]
+	[ "${lines[0]}" = "${lines[1]}" ]
+	guest_ok "echo capebus0-slot0 > /sys/bus/capebus/drivers/capebus-generic/unbind && ${DT_HASH/xargs/grep -v -e /capebus0-slot0 -e /capebus-pad- | xargs}"
 	local h=$output
 	guest_ok "echo capebus0-slot0 > /sys/bus/capebus/drivers/capebus-generic/bind; cat $CTRL/slot0/state"
 	[ "$output" = loaded ]
