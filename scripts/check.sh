@@ -33,10 +33,10 @@ build      1
 checkpatch 15
 dtbinding  11
 bisect     20
-kunit      183
+kunit      184
 guest      248
 build-distro 1
-guest-distro 63
+guest-distro 66
 '
 
 # The distribution lane (kernel/configs/distro/: PM, drivers and capebus as
