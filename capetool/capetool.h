@@ -79,6 +79,8 @@ int write_attr(const char *path, const char *val);
 int write_attr_bin(const char *path, const void *buf, size_t len);
 char *path_dirname(const char *path);
 void json_str(const char *s);
+void json_lines(const char *s);
+char *tmp_template(const char *name);
 void xml_text(FILE *f, const char *s);
 /* ", \"KEY\": " and @val as a JSON string, or null */
 void json_opt(const char *key, const char *val);

@@ -41,21 +41,6 @@ static const char *const cape_attrs[] = {
 };
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-static void json_lines(const char *s)
-{
-	bool first = true;
-	char *dup = xstrdup(s), *save, *tok;
-
-	putchar('[');
-	for (tok = strtok_r(dup, "\n", &save); tok; tok = strtok_r(NULL, "\n", &save)) {
-		printf("%s", first ? "" : ", ");
-		json_str(tok);
-		first = false;
-	}
-	putchar(']');
-	free(dup);
-}
-
 int cmd_list(int argc, char **argv)
 {
 	static const struct option opts[] = {

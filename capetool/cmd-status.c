@@ -551,25 +551,13 @@ static void json_list(const char *key, char *const *v)
 }
 
 /* One line per item of a sysfs attribute: a JSON array (null: no attribute). */
-static void json_lines(const char *key, const char *s)
+static void json_key_lines(const char *key, const char *s)
 {
-	char *dup, *save, *tok;
-	bool first = true;
-
 	printf(", \"%s\": ", key);
-	if (!s) {
+	if (s)
+		json_lines(s);
+	else
 		printf("null");
-		return;
-	}
-	dup = xstrdup(s);
-	putchar('[');
-	for (tok = strtok_r(dup, "\n", &save); tok; tok = strtok_r(NULL, "\n", &save)) {
-		printf("%s", first ? "" : ", ");
-		json_str(tok);
-		first = false;
-	}
-	putchar(']');
-	free(dup);
 }
 
 /* An attribute that is absent or empty is null: the cape states none. */
@@ -636,8 +624,8 @@ static void json_cape(const struct cape_rec *c)
 	json_opt("driver", c->driver);
 	json_opt("of_node", c->of_node);
 	json_opt("declared_as", c->declared);
-	json_lines("pins", c->pins);
-	json_lines("currents", c->currents);
+	json_key_lines("pins", c->pins);
+	json_key_lines("currents", c->currents);
 	putchar('}');
 }
 
@@ -676,7 +664,7 @@ static void print_json(const struct ctrl_rec *crs, size_t n, unsigned int failed
 			printf(", \"enable\": %s", r->enabled ? "true" : "false");
 			json_opt("slot", r->slot);
 			json_opt("cape", r->cape);
-			json_lines("pins", r->pins);
+			json_key_lines("pins", r->pins);
 			json_list("overlay_exclusive_use", r->overlay_pins);
 			putchar('}');
 		}

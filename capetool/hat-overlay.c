@@ -42,8 +42,7 @@ static bool is_source(const char *path)
 static int compile(const char *src, uint8_t **blob, size_t *len)
 {
 	const char *dtc = getenv("CAPETOOL_DTC");
-	const char *tmpdir = getenv("TMPDIR");
-	char *out = xasprintf("%s/capetool-dtc-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	char *out = tmp_template("capetool-dtc-XXXXXX");
 	int fd = mkstemp(out), st = 0, r;
 	pid_t pid;
 

@@ -966,11 +966,11 @@ static bool wants_cpp(const uint8_t *t, size_t n)
  */
 static int preprocess(const char *src, char **incs, int nincs, char **out)
 {
-	const char *cpp = getenv("CAPETOOL_CPP"), *tmpdir = getenv("TMPDIR"), *why;
+	const char *cpp = getenv("CAPETOOL_CPP"), *why;
 	char *dir = path_dirname(src), **argv = xcalloc((size_t)(2 * nincs + 14), sizeof(char *));
 	int a = 0, fd;
 
-	*out = xasprintf("%s/capetool-rpi-cpp-XXXXXX.dts", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	*out = tmp_template("capetool-rpi-cpp-XXXXXX.dts");
 	fd = mkstemps(*out, 4);
 	if (fd >= 0)
 		close(fd);
@@ -1007,8 +1007,8 @@ static int preprocess(const char *src, char **incs, int nincs, char **out)
 /* dtc (no -@) on the source at @src into *blob. */
 static int compile_plain(const char *src, uint8_t **blob, size_t *len)
 {
-	const char *dtc = getenv("CAPETOOL_DTC"), *tmpdir = getenv("TMPDIR"), *why;
-	char *out = xasprintf("%s/capetool-rpi-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	const char *dtc = getenv("CAPETOOL_DTC"), *why;
+	char *out = tmp_template("capetool-rpi-XXXXXX");
 	int fd = mkstemp(out), r;
 
 	if (!dtc || !*dtc)
@@ -1189,10 +1189,9 @@ int cmd_import_rpi(int argc, char **argv)
 		goto out;
 	}
 	{
-		const char *tmpdir = getenv("TMPDIR");
 		int fd;
 
-		tmpsrc = xasprintf("%s/capetool-rpi-XXXXXX.dts", tmpdir && *tmpdir ? tmpdir : "/tmp");
+		tmpsrc = tmp_template("capetool-rpi-XXXXXX.dts");
 		fd = mkstemps(tmpsrc, 4);
 		if (fd < 0 || write(fd, src_text, srclen) != (ssize_t)srclen) {
 			if (fd >= 0)

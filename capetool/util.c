@@ -554,6 +554,22 @@ void json_str(const char *str)
 	putchar('"');
 }
 
+/* @s's lines as a JSON array of strings. */
+void json_lines(const char *s)
+{
+	bool first = true;
+	char *dup = xstrdup(s), *save, *tok;
+
+	putchar('[');
+	for (tok = strtok_r(dup, "\n", &save); tok; tok = strtok_r(NULL, "\n", &save)) {
+		printf("%s", first ? "" : ", ");
+		json_str(tok);
+		first = false;
+	}
+	putchar(']');
+	free(dup);
+}
+
 bool wants_help(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
@@ -670,4 +686,15 @@ bool is_dt_source(const uint8_t *buf, size_t len)
 		}
 	}
 	return false;
+}
+
+/*
+ * A mkstemp()/mkstemps() template for a temporary file named @name
+ * (ending in XXXXXX, then any suffix) in $TMPDIR, or /tmp.
+ */
+char *tmp_template(const char *name)
+{
+	const char *tmpdir = getenv("TMPDIR");
+
+	return xasprintf("%s/%s", tmpdir && *tmpdir ? tmpdir : "/tmp", name);
 }
