@@ -81,6 +81,12 @@ char *path_dirname(const char *path);
 void json_str(const char *s);
 void json_lines(const char *s);
 char *tmp_template(const char *name);
+/*
+ * libfdt's whole-structure check on untrusted bytes: 0 or -FDT_ERR_*.  Only
+ * version 17 blobs (what dtc writes, what overlays are): the host's libfdt
+ * 1.6.1 fdt_check_full() reads NULL on older ones (red team 14 F5).
+ */
+int fdt_check_untrusted(const void *fdt, size_t len);
 void xml_text(FILE *f, const char *s);
 /* ", \"KEY\": " and @val as a JSON string, or null */
 void json_opt(const char *key, const char *val);

@@ -145,7 +145,7 @@ static char **exclusive_use(const void *fdt, size_t len)
 	size_t n = 0;
 	int plen;
 
-	if (len < sizeof(struct fdt_header) || fdt_check_full(fdt, len))
+	if (fdt_check_untrusted(fdt, len))
 		return NULL;
 	p = fdt_getprop(fdt, 0, "exclusive-use", &plen);
 	if (!p || plen <= 0 || p[plen - 1])

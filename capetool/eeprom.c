@@ -277,7 +277,7 @@ static int decode_ext(const uint8_t *buf, size_t len, size_t std, struct cape_im
 		int r;
 
 		memcpy(copy, img->overlay, img->overlay_len);
-		r = fdt_check_full(copy, img->overlay_len);
+		r = fdt_check_untrusted(copy, img->overlay_len);
 		free(copy);
 
 		if (r) {

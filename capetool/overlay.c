@@ -473,7 +473,7 @@ static int merge_extra(struct otree *t, const char *path, const struct board *po
 		return r == -ENOENT || r == -EACCES ? EXIT_IO : EXIT_DEF;
 	}
 	/* the whole structure, not just the header: we walk all of it */
-	if (fdt_check_header(blob) || fdt_totalsize(blob) > len || fdt_check_full(blob, len)) {
+	if (fdt_check_untrusted(blob, len)) {
 		err("%s: not a valid flattened device tree", path);
 		free(blob);
 		return EXIT_DEF;
@@ -1983,7 +1983,7 @@ int overlay_resolve(const char *src, const void *dtbo, size_t len, const struct 
 	const char *eu;
 	int eulen;
 
-	if (fdt_check_header(dtbo) || fdt_totalsize(dtbo) > len || fdt_check_full(dtbo, len)) {
+	if (fdt_check_untrusted(dtbo, len)) {
 		err("%s: not a valid flattened device tree", src);
 		free(r.slug);
 		return EXIT_DEF;

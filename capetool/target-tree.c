@@ -39,8 +39,7 @@ int target_tree_open(struct target_tree *t, const struct board *b, const char *p
 		err("%s: %s", t->name, strerror(-r));
 		return EXIT_IO;
 	}
-	if (len < sizeof(struct fdt_header) || fdt_check_header(buf) ||
-	    fdt_totalsize(buf) > len || fdt_check_full(buf, len)) {
+	if (fdt_check_untrusted(buf, len)) {
 		err("%s: not a valid device tree blob (--dtb takes the board's DTB)", t->name);
 		free(buf);
 		return EXIT_DEF;

@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <libfdt.h>
 #include "capetool.h"
 
 const char *progname = "capetool";
@@ -697,4 +698,20 @@ char *tmp_template(const char *name)
 	const char *tmpdir = getenv("TMPDIR");
 
 	return xasprintf("%s/%s", tmpdir && *tmpdir ? tmpdir : "/tmp", name);
+}
+
+int fdt_check_untrusted(const void *fdt, size_t len)
+{
+	int r;
+
+	if (len < sizeof(struct fdt_header))
+		return -FDT_ERR_TRUNCATED;
+	r = fdt_check_header(fdt);
+	if (r)
+		return r;
+	if (fdt_version(fdt) != 17 || fdt_last_comp_version(fdt) > 17)
+		return -FDT_ERR_BADVERSION;
+	if (fdt_totalsize(fdt) > len)
+		return -FDT_ERR_TRUNCATED;
+	return fdt_check_full(fdt, len);
 }

@@ -203,3 +203,22 @@ D
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"--dtb: a Raspberry Pi header has no resolve"* ]]
 }
+
+@test "check --dtb and resolve --dtb refuse a tree older than version 17 (exit 3), not crash in libfdt (red team 14 F5: SIGSEGV, exit 139)" {
+	need_stock
+	cd "$BATS_TEST_TMPDIR"
+	# the header's version and last_comp_version set to 3, as the red team's fuzzer found it
+	python3 -c "
+b = bytearray(open('$STOCK', 'rb').read())
+b[0x14:0x18] = (3).to_bytes(4, 'big'); b[0x18:0x1c] = (3).to_bytes(4, 'big')
+open('v3.dtb', 'wb').write(b)"
+	run ct check -b beaglebone-black --variant no-hdmi --dtb v3.dtb "$DEFS/bone/bb-pwm1.cape"
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"v3.dtb: not a valid device tree blob"* ]]
+	res "$DEFS/bone/bb-pwm1.cape" --variant no-hdmi --dtb v3.dtb
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"v3.dtb: not a valid device tree blob"* ]]
+}
