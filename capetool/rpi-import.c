@@ -1004,6 +1004,91 @@ static int preprocess(const char *src, char **incs, int nincs, char **out)
 	return EXIT_OK;
 }
 
+/* Is @path (a file cpp read) the source or under its directory or an -I DIR? */
+static bool include_allowed(const char *path, const char *src, const char *dir, char **incs, int nincs)
+{
+	char *real = realpath(path, NULL), *d;
+	bool ok = false;
+
+	if (!real)
+		return false;
+	for (int i = -1; i < nincs && !ok; i++) {
+		d = realpath(i < 0 ? dir : incs[i], NULL);
+		if (d) {
+			size_t n = strlen(d);
+
+			ok = !strncmp(real, d, n) && (real[n] == '/' || !d[1]);
+			free(d);
+		}
+	}
+	d = realpath(src, NULL);
+	ok = ok || (d && !strcmp(d, real));
+	free(d);
+	free(real);
+	return ok;
+}
+
+/*
+ * An overlay source comes from anywhere: what dtc would compile from it may
+ * read no file of this machine but the includes it is given.  dtc's own
+ * /incbin/ and /include/ are refused; the files cpp read (its line markers)
+ * must be the source, or under its directory or an -I DIR (red team 14 F3:
+ * /incbin/("/etc/hostname") went into the HAT+ overlay, exit 0).
+ */
+static int confined_source(const char *src, const char *text_path, const char *dir, char **incs, int nincs)
+{
+	static const char *const directive[] = { "/incbin/", "/include/" };
+	uint8_t *t;
+	size_t n, line = 1;
+	int r = read_file(text_path, &t, &n);
+
+	if (r) {
+		err("%s: cannot read it: %s", in_name(src), strerror(-r));
+		return EXIT_IO;
+	}
+	if (n >= 4 && fdt_magic(t) == FDT_MAGIC) {	/* a compiled overlay */
+		free(t);
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (t[i] == '\n') {
+			line++;
+			continue;
+		}
+		for (size_t k = 0; k < 2; k++) {
+			size_t l = strlen(directive[k]);
+
+			if (n - i >= l && !memcmp(t + i, directive[k], l)) {
+				err("%s%s%zu: %s reads a file of this machine into the overlay: refused in an overlay from elsewhere (give its bytes as a property value)",
+				    in_name(src), text_path == src ? ":" : ": at line ", line, directive[k]);
+				free(t);
+				return EXIT_DEF;
+			}
+		}
+		/* cpp's line markers: # LINE "FILE" FLAGS, at a line's start */
+		if ((i == 0 || t[i - 1] == '\n') && text_path != src && n - i > 3 && t[i] == '#' &&
+		    t[i + 1] == ' ' && isdigit(t[i + 2])) {
+			const uint8_t *q = memchr(t + i, '"', n - i), *e;
+
+			e = q ? memchr(q + 1, '"', n - (size_t)(q + 1 - t)) : NULL;
+			if (q && e && q[1] != '<') {
+				char *f = xasprintf("%.*s", (int)(e - q - 1), (const char *)q + 1);
+				bool ok = include_allowed(f, src, dir, incs, nincs);
+
+				if (!ok)
+					err("%s: it includes %s, outside its directory and the -I DIRs: refused", in_name(src), f);
+				free(f);
+				if (!ok) {
+					free(t);
+					return EXIT_DEF;
+				}
+			}
+		}
+	}
+	free(t);
+	return EXIT_OK;
+}
+
 /* dtc (no -@) on the source at @src into *blob. */
 static int compile_plain(const char *src, uint8_t **blob, size_t *len)
 {
@@ -1114,9 +1199,18 @@ int cmd_import_rpi(int argc, char **argv)
 	}
 	free(in);
 	in = NULL;
+	{
+		char *dir = path_dirname(m.src);
+
+		rc = confined_source(m.src, ppsrc ? ppsrc : m.src, dir, incs, nincs);
+		free(dir);
+		if (rc)
+			goto out;
+	}
 	if ((rc = hat_overlay_read(ppsrc ? ppsrc : m.src, &in, &inlen)))
 		goto out;
-	if (fdt_check_header(in) || fdt_subnode_offset(in, 0, "fragment@0") < 0) {
+	if (fdt_check_untrusted(in, inlen) ||
+	    fdt_subnode_offset(in, 0, "fragment@0") < 0) {
 		err("%s: not a Raspberry Pi overlay: no fragment@0", in_name(m.src));
 		rc = EXIT_DEF;
 		goto out;

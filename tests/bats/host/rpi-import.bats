@@ -244,3 +244,64 @@ through() {
 	[[ "$output" == *"interrupts: trigger type 0 on GPIO22: hat_irq maps edge rising (1), falling (2), both (3), level high (4) and low (8) only"* ]]
 	[ ! -e "$BATS_TEST_TMPDIR/ext.dtbo" ] && [ ! -e "$BATS_TEST_TMPDIR/g.dtbo" ] && [ ! -e "$BATS_TEST_TMPDIR/t.dtbo" ]
 }
+
+# an overlay source from elsewhere reading this machine's files (red team 14 F3: exit 0, the file's bytes in the output)
+leaky() {
+	cat <<D
+/dts-v1/;
+/plugin/;
+$1
+/ {
+	compatible = "brcm,bcm2835";
+	fragment@0 {
+		target = <&i2c1>;
+		__overlay__ {
+			#address-cells = <1>;
+			#size-cells = <0>;
+			status = "okay";
+			rtc@68 {
+				compatible = "dallas,ds3231";
+				reg = <0x68>;
+				$2
+			};
+		};
+	};
+};
+D
+}
+
+@test "import-rpi: a source that reads a file of this machine (dtc's /incbin/ or /include/, cpp's #include outside its directory) is refused, nothing written" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdir -p src inc
+	printf 'SECRET-%s\n' "$RANDOM" > secret.txt
+	leaky "" "secret = /incbin/(\"$PWD/secret.txt\");" > src/a.dts
+	run ct import-rpi src/a.dts -o a.out.dts
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"src/a.dts:15: /incbin/ reads a file of this machine into the overlay"* ]]
+	[ ! -e a.out.dts ]
+	# dtc's /include/ of a file beside the source is dtc's too: refused the same
+	printf '/ { };\n' > src/x.dtsi
+	leaky '/include/ "x.dtsi"' "" > src/b.dts
+	run ct import-rpi src/b.dts -o b.out.dts
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"src/b.dts:3: /include/ reads a file of this machine"* ]]
+	# cpp: a header beside the source or under -I is fine, one elsewhere is not
+	printf '#define RTC_ADDR 0x68\n' > src/ok.h
+	printf '#define RTC_ADDR 0x68\n' > inc/ok2.h
+	printf '#define RTC_ADDR 0x68\n' > outside.h
+	leaky '#include "ok.h"' "" | sed 's/reg = <0x68>/reg = <RTC_ADDR>/' > src/c.dts
+	run ct import-rpi src/c.dts -o c.out.dts
+	echo "$output"
+	[ "$status" -eq 0 ]
+	leaky '#include <ok2.h>' "" | sed 's/reg = <0x68>/reg = <RTC_ADDR>/' > src/d.dts
+	run ct import-rpi -I inc src/d.dts -o d.out.dts
+	[ "$status" -eq 0 ]
+	leaky '#include "../outside.h"' "" | sed 's/reg = <0x68>/reg = <RTC_ADDR>/' > src/e.dts
+	run ct import-rpi src/e.dts -o e.out.dts
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"src/e.dts: it includes src/../outside.h, outside its directory and the -I DIRs: refused"* ]]
+	[ ! -e e.out.dts ]
+}
