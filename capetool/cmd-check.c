@@ -97,8 +97,16 @@ int def_build(const char *path, const struct board *b, struct cape_def *d, void 
 	r = overlay_build(d, b, &o, &l);
 	if (!rc)
 		rc = r;
-	if (!rc && o && b->nexports && board_gpio_export(b))
-		rc = kernel_rules_check(in_name(path), o, l, b);
+	if (!rc && o && b->nexports && board_gpio_export(b)) {
+		/* what the kernel refuses is, but for a bug of capetool's, the hatch's */
+		char *src = !d->overlay ? xstrdup(in_name(path))
+			    : d->overlay_line > 0 ? xasprintf("%s:%d: overlay %s", in_name(path),
+							      d->overlay_line, d->overlay)
+			    : xasprintf("%s: overlay %s", in_name(path), d->overlay);
+
+		rc = kernel_rules_check(src, o, l, b);
+		free(src);
+	}
 	if (blob && !rc) {
 		*blob = o;
 		*len = l;

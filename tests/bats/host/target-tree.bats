@@ -134,7 +134,7 @@ D
 	echo "$output"
 	no_sanitizer_report
 	[ "$status" -eq 3 ]
-	[[ "$output" == *"many.cape: the kernel refuses this overlay (capebus-fdt.c, against board beaglebone-black's exports): node rtc@68 has more than 32 properties"* ]]
+	[[ "$output" == *"many.cape:3: overlay ./many.dtso: the kernel refuses this overlay (capebus-fdt.c, against board beaglebone-black's exports): node rtc@68 has more than 32 properties"* ]]
 	run ct create -b beaglebone-black many.cape -o out/
 	[ "$status" -eq 3 ]
 	[ ! -e out ]
