@@ -258,26 +258,32 @@ static int parse_exports(const char *src, config_setting_t *list, struct board *
 	return 0;
 }
 
-static int board_parse_fields(const char *src, config_t *cfg, struct board *b);
+static int board_parse_fields(const char *src, config_t *cfg, struct board *b, bool validate);
 
-/* On failure, nothing of the half-parsed profile is left allocated. */
-static int board_parse(const char *src, config_t *cfg, struct board *b)
+/*
+ * On failure, nothing of the half-parsed profile is left allocated.
+ * @validate: a profile read from a file is checked against the board
+ * schema.  A compiled-in one is the text of schemas/boards/ the build
+ * checked (the Makefile's board-schema check): checking it again at every
+ * run was most of a create's time (a qemu-vexpress create reads two).
+ */
+static int board_parse(const char *src, config_t *cfg, struct board *b, bool validate)
 {
-	int rc = board_parse_fields(src, cfg, b);
+	int rc = board_parse_fields(src, cfg, b, validate);
 
 	if (rc)
 		board_free(b);
 	return rc;
 }
 
-static int board_parse_fields(const char *src, config_t *cfg, struct board *b)
+static int board_parse_fields(const char *src, config_t *cfg, struct board *b, bool validate)
 {
 	config_setting_t *root = config_root_setting(cfg), *s;
 	const char *v;
 	size_t n;
 
 	memset(b, 0, sizeof(*b));
-	if (schema_validate(embedded_board_schema, src, root))
+	if (validate && schema_validate(embedded_board_schema, src, root))
 		return EXIT_DEF;
 	if (strcmp(board_family(cfg), "bone")) {
 		config_setting_lookup_string(root, "name", &v);
@@ -456,7 +462,7 @@ const char *board_detect(void)
 
 			config_init(&cfg);
 			if (config_read_string(&cfg, s->text) && !strcmp(board_family(&cfg), "bone") &&
-			    board_parse(s->name, &cfg, &b) == 0) {
+			    board_parse(s->name, &cfg, &b, false) == 0) {
 				for (size_t i = 0; i < b.ncompatible && !found; i++)
 					for (size_t o = 0; o < len && !found;
 					     o += strnlen((char *)buf + o, len - o) + 1)
@@ -580,7 +586,7 @@ int board_load(const char *name, struct board *b)
 		name = board_detect();
 	if ((rc = board_read_config(name, &cfg)))
 		return rc;
-	rc = board_parse(name, &cfg, b);
+	rc = board_parse(name, &cfg, b, board_is_file(name));
 	config_destroy(&cfg);
 	if (!rc)
 		b->detected = detected;

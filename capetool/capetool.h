@@ -487,15 +487,16 @@ struct check_dtb {
 	size_t nadded;
 	struct { const char *part; unsigned mask; } *ain;	/* the capes' ADC inputs */
 	size_t nain;
+	char *taken[CAPE_NPINS];	/* the tree's device muxing the pin, or NULL */
 };
 int check_dtb_open(struct check_dtb *c, const struct board *b, const char *path);	/* EXIT_* */
 void check_dtb_close(struct check_dtb *c);
 /*
  * Cape @d (its portable overlay @portable) resolved for the tree and
  * applied to it after the capes before, what resolve adds for the tree said
- * on @say (may be NULL): EXIT_OK; EXIT_TREE or EXIT_CONFLICT (an address
- * the tree or an earlier cape holds, an ADC input dropped) after saying why
- * on stdout; resolve's codes.
+ * on @say (may be NULL): EXIT_OK; EXIT_TREE or EXIT_CONFLICT (a pin an
+ * enabled device of the tree muxes, an address the tree or an earlier cape
+ * holds, an ADC input dropped) after saying why on stdout; resolve's codes.
  */
 int check_dtb_cape(struct check_dtb *c, const char *file, const struct cape_def *d,
 		   const void *portable, size_t plen, FILE *say);

@@ -7,7 +7,9 @@
  *
  * Each cape has passed check's rules (its definition, the kernel's rules
  * on its portable overlay, pins, addresses and power beside the capes
- * before it) when it gets here.  Here: resolve for the tree (a label the
+ * before it) when it gets here.  Here: a pin the tree's own enabled
+ * devices mux (the tree's pinctrl groups, not the profile's board-pins and
+ * --variant, decide), resolve for the tree (a label the
  * tree lacks; the parents its units need and the ADC's inputs, added), a
  * node the cape adds at an address where the tree (or an earlier cape) has
  * one already, the apply itself, and after it an ADC input an earlier
@@ -18,6 +20,133 @@
 #include <stdlib.h>
 #include <string.h>
 #include "capetool.h"
+
+/* The path of the node @label names in @fdt (its __symbols__), or NULL. */
+static const char *sym_path(const void *fdt, const char *label)
+{
+	int sym = fdt_path_offset(fdt, "/__symbols__"), l;
+	const char *p = sym >= 0 ? fdt_getprop(fdt, sym, label, &l) : NULL;
+
+	return p && l > 0 && !p[l - 1] ? p : NULL;
+}
+
+/*
+ * @off is a device of the tree, enabled: it and every node above it, and
+ * not under /__local_fixups__ (whose pinctrl-0 are offsets, not phandles)
+ * or another of dtc's /__*__ nodes.
+ */
+static bool enabled_device(const void *fdt, int off)
+{
+	for (int up; off > 0; off = up) {
+		up = fdt_parent_offset(fdt, off);
+		if (!target_tree_node_enabled(fdt, off) ||
+		    (!up && !strncmp(fdt_get_name(fdt, off, NULL), "__", 2)))
+			return false;
+	}
+	return off == 0 && target_tree_node_enabled(fdt, 0);
+}
+
+/* "LABEL (PATH, PROP: GROUP)", or "PATH (PROP: GROUP)" for a node without a label. */
+static char *owner_name(const void *fdt, int node, const char *prop, int group)
+{
+	char path[512];
+	const char *label = NULL;
+	int sym = fdt_path_offset(fdt, "/__symbols__"), p;
+
+	if (fdt_get_path(fdt, node, path, sizeof(path)))
+		snprintf(path, sizeof(path), "%s", fdt_get_name(fdt, node, NULL));
+	fdt_for_each_property_offset(p, fdt, sym) {
+		const char *name;
+		int l;
+		const char *v = fdt_getprop_by_offset(fdt, p, &name, &l);
+
+		if (v && l > 0 && !v[l - 1] && !strcmp(v, path)) {
+			label = name;
+			break;
+		}
+	}
+	return label ? xasprintf("%s (%s, %s: %s)", label, path, prop, fdt_get_name(fdt, group, NULL))
+		     : xasprintf("%s (%s: %s)", path, prop, fdt_get_name(fdt, group, NULL));
+}
+
+/*
+ * The header pins the tree's own enabled devices mux: every pinctrl-N
+ * group of the board's pin controller an enabled node names (the
+ * controller's hogs too), its pads by the profile's pad conf offsets.  A
+ * cape's pin there would be muxed twice, and the kernel's connector
+ * refuses a pad the board's states mux; this is the tree the board boots,
+ * whatever the profile's board-pins and --variant say.  The cape bus's
+ * shared pins (its I2C, every cape's EEPROM) are the capes' to name.
+ */
+static void tree_pins(struct check_dtb *c)
+{
+	const struct board *b = c->t.b;
+	const char *pm = b->pinmux ? sym_path(c->fdt, b->pinmux) : NULL;
+	int pmoff = pm ? fdt_path_offset(c->fdt, pm) : -1, node, depth = 0, l;
+	const fdt32_t *pc = pmoff >= 0 ? fdt_getprop(c->fdt, pmoff, "#pinctrl-cells", &l) : NULL;
+	int stride = 1 + (pc && l == 4 ? (int)fdt32_to_cpu(*pc) : 1);
+
+	for (node = pmoff >= 0 ? fdt_next_node(c->fdt, -1, &depth) : -1; node >= 0;
+	     node = fdt_next_node(c->fdt, node, &depth)) {
+		int prop;
+
+		fdt_for_each_property_offset(prop, c->fdt, node) {
+			const char *name;
+			const fdt32_t *ph = fdt_getprop_by_offset(c->fdt, prop, &name, &l);
+
+			/* pinctrl-0, pinctrl-1...: not pinctrl-names */
+			if (strncmp(name, "pinctrl-", 8) || name[8] < '0' || name[8] > '9' ||
+			    !enabled_device(c->fdt, node))
+				continue;
+			for (int k = 0; ph && k < l / 4; k++) {
+				int g = fdt_node_offset_by_phandle(c->fdt, fdt32_to_cpu(ph[k])), pl;
+				const fdt32_t *pads;
+
+				if (g < 0 || fdt_parent_offset(c->fdt, g) != pmoff)
+					continue;
+				pads = fdt_getprop(c->fdt, g, "pinctrl-single,pins", &pl);
+				for (int o = 0; pads && (o + stride) * 4 <= pl; o += stride)
+					for (int idx = 0; idx < CAPE_NPINS; idx++)
+						if (b->pins[idx].conf >= 0 && !b->shared_pin[idx] &&
+						    (uint32_t)b->pins[idx].conf == fdt32_to_cpu(pads[o]) &&
+						    !c->taken[idx])
+							c->taken[idx] = owner_name(c->fdt, node, name, g);
+			}
+		}
+	}
+}
+
+/* Cape @d's pins the tree's devices mux, said by device; how many devices. */
+static int tree_taken(const struct check_dtb *c, const char *file, const struct cape_def *d)
+{
+	bool said[CAPE_NPINS] = { false };
+	int bad = 0;
+
+	for (size_t i = 0; i < d->npins; i++) {
+		const char *who = c->taken[d->pins[i].idx];
+		char *pins = NULL;
+		size_t n = 0;
+
+		if (!who || said[d->pins[i].idx])
+			continue;
+		for (size_t k = i; k < d->npins; k++) {
+			int idx = d->pins[k].idx;
+
+			if (c->taken[idx] && !strcmp(c->taken[idx], who)) {
+				said[idx] = true;
+				str_append(&pins, ", ", cape_pin_names[idx]);
+				n++;
+			}
+		}
+		printf("%s: %s: %s's pin%s %s %s muxed by %s, enabled in the tree: the pads are the "
+		       "board's there, and the kernel's connector refuses them (disable it in the tree, "
+		       "or leave the pins to it)\n", file, c->t.name, d->part_number, n > 1 ? "s" : "",
+		       pins, n > 1 ? "are" : "is", who);
+		free(pins);
+		bad++;
+	}
+	return bad;
+}
 
 int check_dtb_open(struct check_dtb *c, const struct board *b, const char *path)
 {
@@ -35,6 +164,7 @@ int check_dtb_open(struct check_dtb *c, const struct board *b, const char *path)
 		check_dtb_close(c);
 		return EXIT_DEF;
 	}
+	tree_pins(c);
 	return EXIT_OK;
 }
 
@@ -46,17 +176,10 @@ void check_dtb_close(struct check_dtb *c)
 	}
 	free(c->added);
 	free(c->ain);
+	for (int i = 0; i < CAPE_NPINS; i++)
+		free(c->taken[i]);
 	free(c->fdt);
 	target_tree_close(&c->t);
-}
-
-/* The path of the node @label names in @fdt (its __symbols__), or NULL. */
-static const char *sym_path(const void *fdt, const char *label)
-{
-	int sym = fdt_path_offset(fdt, "/__symbols__"), l;
-	const char *p = sym >= 0 ? fdt_getprop(fdt, sym, label, &l) : NULL;
-
-	return p && l > 0 && !p[l - 1] ? p : NULL;
 }
 
 /* The ADC inputs the tree's ADC node lists now; 0 without one. */
@@ -199,6 +322,8 @@ int check_dtb_cape(struct check_dtb *c, const char *file, const struct cape_def 
 	unsigned ain = 0, adc_before;
 	int rc, r;
 
+	if (tree_taken(c, file, d))
+		return EXIT_CONFLICT;
 	for (size_t i = 0; i < d->npins; i++) {
 		words[d->pins[i].idx] = d->pins[i].word;
 		if (cape_pin_is_ain(d->pins[i].idx))

@@ -43,10 +43,11 @@ static const char usage_text[] =
 	"--dtb BOARD.dtb: then, the safety net before a reboot, each cape that fits\n"
 	"is resolved for that exact tree (as resolve --dtb) and the capes applied to\n"
 	"it together, in the order given, as a bootloader applies them (libfdt's\n"
-	"fdt_overlay_apply): a label the tree lacks, a failed apply (16); a node at\n"
-	"an address the tree or an earlier cape holds, an ADC input a later cape's\n"
-	"overlay drops (5).  What resolve adds for the tree (a disabled parent on,\n"
-	"the ADC's inputs) is said.\n"
+	"fdt_overlay_apply): a label the tree lacks, a failed apply (16); a pin an\n"
+	"enabled device of the tree muxes (its pinctrl groups: the tree decides,\n"
+	"whatever --variant says), a node at an address the tree or an earlier\n"
+	"cape holds, an ADC input a later cape's overlay drops (5).  What resolve\n"
+	"adds for the tree (a disabled parent on, the ADC's inputs) is said.\n"
 	"Raspberry Pi HATs (eepmake settings files or HAT images, told by content):\n"
 	"every problem of each in one run (settings: FILE:LINE), then the HATs\n"
 	"stacked in the order given: a GPIO map claiming GPIO0/GPIO1 (ID_SD/ID_SC,\n"
@@ -97,8 +98,16 @@ int def_build(const char *path, const struct board *b, struct cape_def *d, void 
 	r = overlay_build(d, b, &o, &l);
 	if (!rc)
 		rc = r;
-	if (!rc && o && b->nexports && board_gpio_export(b))
-		rc = kernel_rules_check(in_name(path), o, l, b);
+	if (!rc && o && b->nexports && board_gpio_export(b)) {
+		/* what the kernel refuses is, but for a bug of capetool's, the hatch's */
+		char *src = !d->overlay ? xstrdup(in_name(path))
+			    : d->overlay_line > 0 ? xasprintf("%s:%d: overlay %s", in_name(path),
+							      d->overlay_line, d->overlay)
+			    : xasprintf("%s: overlay %s", in_name(path), d->overlay);
+
+		rc = kernel_rules_check(src, o, l, b);
+		free(src);
+	}
 	if (blob && !rc) {
 		*blob = o;
 		*len = l;

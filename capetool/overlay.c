@@ -412,48 +412,8 @@ static int compile_dtso(const char *src, uint8_t **buf, size_t *len)
 	return r;
 }
 
-/*
- * A portable overlay names only what @b exports: every reference a
- * fragment's target or a property makes to the base tree must be an
- * exported name, and no fragment may name a path.
- */
-static int check_portable_extra(struct otree *t, const char *path, const struct board *b,
-				size_t first_fix, unsigned first_frag)
+static int merge_extra(struct otree *t, const char *path)
 {
-	int bad = 0;
-
-	for (size_t i = first_fix; i < t->nfix; i++) {
-		char *where, *names;
-
-		if (!t->fix[i].label || board_find_export(b, t->fix[i].label))
-			continue;
-		where = path_of(t->fix[i].node);
-		names = board_export_list(b);
-		err("%s: %s:%s references \"%s\", which board %s's cape connector does not export "
-		    "(it exports: %s); a portable overlay names only exported things",
-		    path, where, t->fix[i].prop, t->fix[i].label, b->name, names);
-		free(where);
-		free(names);
-		bad++;
-	}
-	for (size_t i = 0; i < t->root->nkids; i++) {
-		struct onode *f = t->root->kids[i];
-		unsigned n;
-
-		if (sscanf(f->name, "fragment@%u", &n) != 1 || n < first_frag || !prop_find(f, "target-path"))
-			continue;
-		err("%s: %s has a target-path, which names the board's tree; a portable overlay "
-		    "targets exported names only (target = <&NAME>)", path, f->name);
-		bad++;
-	}
-	return bad;
-}
-
-static int merge_extra(struct otree *t, const char *path, const struct board *portable)
-{
-	size_t first_fix = t->nfix;
-	unsigned first_frag = t->nfrag;
-
 	uint8_t *blob;
 	size_t len;
 	int r, off, fx;
@@ -575,8 +535,6 @@ static int merge_extra(struct otree *t, const char *path, const struct board *po
 	if (maxph >= t->next_phandle)
 		t->next_phandle = maxph + 1;
 	free(blob);
-	if (portable)
-		bad += check_portable_extra(t, path, portable, first_fix, first_frag);
 	return bad ? EXIT_DEF : EXIT_OK;
 }
 
@@ -1186,13 +1144,14 @@ static int hatch_addr(struct bctx *c, const struct board *ft, const struct onode
 }
 
 /*
- * The escape hatch goes through the checks generated devices go through,
- * and the kernel's rules: a fragment adds nodes and sets nothing of its
- * target but status = "okay" (add only); a bus it enables needs the bus's
- * pins declared and muxed as for a generated device; its GPIOs are pins
- * the cape declares, muxed as GPIOs; its nodes at a bus address hold that
- * address (against the cape's own devices here, against other capes in
- * check: they are added to @d as hatch devices).
+ * The escape hatch goes through the checks generated devices go through:
+ * a bus it enables needs the bus's pins declared and muxed as for a
+ * generated device; its GPIOs are pins the cape declares, muxed as GPIOs;
+ * its nodes at a bus address hold that address (against the cape's own
+ * devices here, against other capes in check: they are added to @d as
+ * hatch devices).  What the kernel's resolver and connector refuse (a name
+ * not exported, a target-path, a property of a target set) is theirs to
+ * say: kernel_rules_check() runs them on the whole overlay (def_build()).
  */
 static void check_hatch(struct bctx *c, struct cape_def *d, size_t first_fix, unsigned first_frag)
 {
@@ -1205,8 +1164,9 @@ static void check_hatch(struct bctx *c, struct cape_def *d, size_t first_fix, un
 		struct onode *f = t->root->kids[i], *ov = node_child(f, "__overlay__");
 		const char *label = NULL;
 		const struct board_bus *bus;
+		const struct oprop *st;
 		unsigned n;
-		bool enables = false;
+		bool enables;
 
 		if (sscanf(f->name, "fragment@%u", &n) != 1 || n < first_frag || !ov)
 			continue;
@@ -1216,19 +1176,8 @@ static void check_hatch(struct bctx *c, struct cape_def *d, size_t first_fix, un
 		if (!label)
 			label = prop_find(f, "target-path") ? (const char *)prop_find(f, "target-path")->val : "?";
 		bus = hatch_bus(c, label);
-		for (size_t k = 0; k < ov->nprops; k++) {
-			const struct oprop *p = &ov->props[k];
-
-			if (!strcmp(p->name, "#address-cells") || !strcmp(p->name, "#size-cells"))
-				continue;
-			if (!strcmp(p->name, "status") && p->len == 5 && !memcmp(p->val, "okay", 5)) {
-				enables = true;
-				continue;
-			}
-			herr(c, "%s sets %s of %s, a node of the board's: the kernel's connector lets "
-			     "a cape add nodes to its targets and enable a bus (status = \"okay\"), "
-			     "and set nothing else (threat-model.rst, Add only)", f->name, p->name, label);
-		}
+		st = prop_find(ov, "status");
+		enables = st && st->len == 5 && !memcmp(st->val, "okay", 5);
 		/* a bus it enables: not the shared cape bus's pins, declared, muxed for the bus */
 		if (enables && bus && !bus->board_enabled) {
 			char *why = shared_taken(c->b, bus);
@@ -1482,7 +1431,7 @@ int overlay_build(struct cape_def *d, const struct board *b, void **blob, size_t
 		size_t first_fix = t.nfix;
 		unsigned first_frag = t.nfrag;
 
-		rc = merge_extra(&t, d->overlay, c.portable ? b : NULL);
+		rc = merge_extra(&t, d->overlay);
 		if (rc == EXIT_OK)
 			check_hatch(&c, d, first_fix, first_frag);
 	}

@@ -354,7 +354,8 @@ CAPE
 	echo "$output"
 	no_sanitizer_report
 	[ "$status" -eq 3 ]
-	[[ "$output" == *"FAST.cape:4: overlay ./FAST.dtso: fragment@0 sets clock-frequency of bone_i2c_1, a node of the board's: the kernel's connector lets a cape add nodes to its targets and enable a bus"*"(threat-model.rst, Add only)"* ]]
+	# the kernel's rule (kernel-rules.c), said at the hatch's line
+	[[ "$output" == *"FAST.cape:4: overlay ./FAST.dtso: fragment@0 sets clock-frequency of bone_i2c_1 (i2c1), which the connector does not let capes set (its target-properties): the kernel refuses it"* ]]
 	hatch RTCH "$I2C1_PINS" '&bone_i2c_1 { status = "okay"; #address-cells = <1>; #size-cells = <0>; rtc@68 { compatible = "maxim,ds3231"; reg = <0x68>; }; };' \
 		'devices = ( { type = "i2c"; bus = "i2c1"; address = 0x68; compatible = "maxim,ds1307"; } );'
 	run ct check RTCH.cape
@@ -370,6 +371,27 @@ CAPE
 	[ "$status" -eq 5 ]
 	[[ "$output" == *"OLED.cape: ok: OLED-00A0 in slot 1"* ]]
 	line_ends "RTC.cape: i2c1 address 0x68 is held by RTCH2 (slot 0)"
+}
+
+@test "an escape hatch naming what the connector does not export, or a path, is refused by the kernel's rules, at the hatch's line" {
+	cd "$BATS_TEST_TMPDIR"
+	hatch UNEXP '' '&am33xx_pinmux { cape_pins: pins { pinctrl-single,pins = <0x78 7>; }; };'
+	run ct check UNEXP.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"UNEXP.cape:3: overlay ./UNEXP.dtso: the kernel refuses this overlay (capebus-fdt.c, against board beaglebone-black's exports): overlay refers to &am33xx_pinmux, which the connector does not export"* ]]
+	# create refuses what check refuses
+	run ct create UNEXP.cape -o out
+	[ "$status" -eq 3 ]
+	[ ! -e out/UNEXP-00A0.dtbo ]
+	hatch PATH1 '' '/ { fragment@0 { target-path = "/"; __overlay__ { x { compatible = "gpio-leds"; }; }; }; };'
+	run ct check PATH1.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"PATH1.cape:3: overlay ./PATH1.dtso: "*"target-path"* ]]
+	[[ "$output" == *"the kernel refuses"* ]]
 }
 
 @test "an escape hatch's bus address is one the bus core uses as it is: I2C 0x10048, SPI 0x100 and <2 0> are refused" {

@@ -134,7 +134,7 @@ D
 	echo "$output"
 	no_sanitizer_report
 	[ "$status" -eq 3 ]
-	[[ "$output" == *"many.cape: the kernel refuses this overlay (capebus-fdt.c, against board beaglebone-black's exports): node rtc@68 has more than 32 properties"* ]]
+	[[ "$output" == *"many.cape:3: overlay ./many.dtso: the kernel refuses this overlay (capebus-fdt.c, against board beaglebone-black's exports): node rtc@68 has more than 32 properties"* ]]
 	run ct create -b beaglebone-black many.cape -o out/
 	[ "$status" -eq 3 ]
 	[ ! -e out ]
@@ -150,14 +150,47 @@ D
 	[[ "$output" == *"bb-i2c1-rtc-ds3231.cape: ok: BB-I2C1-DS3231-00A0 in slot 3"*"applied to $STOCK)"* ]]
 	[[ "$output" == *"epwmss1: enabled for ehrpwm1 (disabled in $STOCK)"* ]]
 	[[ "$output" == *"am335x_adc: ti,adc-channels for tscadc (adc) ($STOCK lists none)"* ]]
-	run ct check -b beaglebone-black --variant no-hdmi --dtb "$STOCK" "$DEFS/bone/hdmi-pins/bb-bone-lcd4-01.cape"
-	[ "$status" -eq 0 ]
 	run ct check -b beaglebone-black --dtb "$STOCK" "$DEFS/bone/bborg-motor.cape" "$DEFS/bone/bb-adc.cape" \
 		"$DEFS/bone/bb-pwm0.cape"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"epwmss2: enabled for ehrpwm2 (disabled in $STOCK)"* ]]
 	[[ "$output" == *"bb-pwm0.cape: ok: BB-PWM0-00A0 in slot 2"* ]]
+}
+
+@test "check --dtb knows the tree's own pin groups: a cape on pins the stock tree's HDMI framer or eMMC muxes is refused naming the device, whatever --variant says (5); with the device off in the tree it passes" {
+	need_stock
+	cd "$BATS_TEST_TMPDIR"
+	# --variant no-hdmi says the framer is off; the stock tree has it on
+	run ct check -b beaglebone-black --variant no-hdmi --dtb "$STOCK" "$DEFS/bone/hdmi-pins/bb-bone-lcd4-01.cape"
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"bb-bone-lcd4-01.cape: $STOCK: BB-BONE-LCD4-01's pins P8.45, P8.46, "*" are muxed by tda19988 ($(stock tda19988), pinctrl-0: nxp-hdmi-bonelt-pins), enabled in the tree"* ]]
+	[[ "$output" != *"ok: BB-BONE-LCD4-01"* ]]
+	# the tree with the framer off
+	cp "$STOCK" nohdmi.dtb
+	fdtput -t s nohdmi.dtb "$(stock tda19988)" status disabled
+	run ct check -b beaglebone-black --variant no-hdmi --dtb nohdmi.dtb "$DEFS/bone/hdmi-pins/bb-bone-lcd4-01.cape"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"ok: BB-BONE-LCD4-01-00A1 in slot 0"*"applied to nohdmi.dtb)"* ]]
+	# the eMMC: mmc2's pin group, after a cape that fits
+	cat > emmc.cape <<D
+eeprom = { board-name = "E"; version = "00A0"; manufacturer = "M"; part-number = "EMMC-LED"; };
+pins = ( { pin = "P8.3"; mode = "gpio"; direction = "out"; } );
+devices = ( { type = "led"; label = "e:led"; pin = "P8.3"; } );
+D
+	run ct check -b beaglebone-black --variant no-emmc --dtb "$STOCK" "$DEFS/bone/bb-pwm1.cape" emmc.cape
+	echo "$output"
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"bb-pwm1.cape: ok"* ]]
+	[[ "$output" == *"emmc.cape: $STOCK: EMMC-LED's pin P8.3 is muxed by mmc2 ($(stock mmc2), pinctrl-0: emmc-pins), enabled in the tree"* ]]
+	# the cape bus's shared pins (i2c2, which the stock tree muxes) stay the capes'
+	grep -q 'pin = "P9.19"' "$DEFS/weather.cape"
+	run ct check -b beaglebone-black --dtb "$STOCK" "$DEFS/weather.cape"
+	echo "$output"
+	[ "$status" -eq 0 ]
 }
 
 @test "check --dtb says what would fail and why: an address the tree holds (5), an ADC input a later cape's overlay drops (5), pins between capes (5), a tree without symbols or a label (16), usage (2)" {
