@@ -1510,6 +1510,39 @@ int capebus_controller_set_console_pins(struct capebus_controller *ctrl,
 }
 
 /**
+ * capebus_controller_hold_board_pins() - the header pins the board's own
+ *	devices use
+ * @ctrl: the controller, not yet registered, its resources set
+ * @pins: bitmap (CAPEBUS_MAX_PINS) of header pins the board's device tree
+ *	muxes for devices of its own (a pin controller's hogs, say)
+ *
+ * Held for good as board-pins are: a cape asking for one is refused with
+ * "pin GPIO8 is held by the board".  A shared pin stays every cape's, and
+ * one board-pins or console-pins hold stays theirs.
+ *
+ * Return: 0, or -EBUSY if @ctrl is registered.
+ */
+int capebus_controller_hold_board_pins(struct capebus_controller *ctrl,
+				       const unsigned long *pins)
+{
+	struct capebus_resources *res = ctrl->res;
+	DECLARE_BITMAP(free, CAPEBUS_MAX_PINS);
+	unsigned int pin;
+
+	guard(mutex)(&ctrl->lock);
+	if (ctrl->registered)
+		return -EBUSY;
+
+	bitmap_andnot(free, pins, res->shared, ctrl->header->num_pins);
+	for_each_set_bit(pin, free, ctrl->header->num_pins)
+		if (res->holder[pin])
+			__clear_bit(pin, free);
+
+	return capebus_resources_reserve(res, free, CAPEBUS_HOLDER_BOARD);
+}
+EXPORT_SYMBOL_GPL(capebus_controller_hold_board_pins);
+
+/**
  * capebus_controller_set_fdt_limits() - what one cape overlay may hold
  * @ctrl: the controller, not yet registered
  * @limits: the limits (copied)

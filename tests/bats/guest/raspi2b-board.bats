@@ -9,6 +9,8 @@
 # function-select registers (pinctrl debugfs) do not change.
 #
 # HAT+s declared through configfs, from fixtures/raspi2b/:
+#   SPI LED HAT+     enables SPI0 (GPIO7-11), an LED on GPIO17
+#   GPIO8 LED HAT+   an LED on GPIO8
 #   GPIO18 LED HAT+  an LED on GPIO18, I2S's PCM_CLK
 #   I2S HAT+         enables I2S (GPIO18-21)
 #   GPIO17 LED HAT+  an LED on GPIO17, which the board does not use
@@ -16,7 +18,7 @@
 load ../../qemu/lib
 
 FIX=$BATS_TEST_DIRNAME/fixtures/raspi2b
-HATS="gpio18-led i2s gpio17-led"
+HATS="spi-led gpio8-led gpio18-led i2s gpio17-led"
 
 # pins CMD...: run CMD in the guest with fixtures/raspi2b/pins.sh sourced.
 pins() {
@@ -68,6 +70,13 @@ teardown() {
 	[ "${lines[9]}" = okay ]
 }
 
+@test "capebus-rpi holds for the board the GPIOs its own nodes mux: the hogs', the console UART's, the ID bus's" {
+	guest_run 'dmesg | sed -n "s/.*rpi-capebus hat-capebus: \(.* muxes .*\)/\1/p"'
+	printf '%s\n' "$output"
+	[ "$status" = 0 ]
+	[ "${lines[*]}" = "/soc/gpio@7e200000 muxes GPIO4-11,18-21: the board's /soc/serial@7e201000 muxes GPIO14-15: the board's /soc/i2c@7e205000 muxes GPIO0-1: the board's" ]
+}
+
 @test "a HAT+ on a GPIO the board does not use loads, drives it, and gives it back" {
 	pins "$(declare_hat led17 gpio17-led)"' && l=/sys/class/leds/gpio17-led-hat:red && echo 1 > $l/brightness &&
 		pin_fn 17 && rmdir $d && pin_fn 17 && pin_owner 17'
@@ -77,6 +86,24 @@ teardown() {
 	[ "${lines[2]}" = "17 gpio_out hi" ]
 	[[ ${lines[3]} == "17 gpio_in "* ]]
 	[ "${lines[4]}" = "17: - -" ]
+}
+
+@test "a HAT+ enabling SPI0 on the hogs' pins is refused naming the board, not loaded: SPI0 stays disabled" {
+	pins "$(declare_hat spi spi-led)"' && rmdir $d && cat /proc/device-tree/soc/spi@7e204000/status && echo &&
+		ls /sys/class/leds | grep -c spi-led; pin_fn 7 8 17'
+	[ "${lines[0]}" = enable=1 ]
+	[[ ${lines[1]} == *"spi0: pin GPIO7 is held by the board"* ]]
+	[ "${lines[2]}" = disabled ]
+	[ "${lines[3]}" = 0 ]
+	[ "${lines[*]:4}" = "7 alt0 lo 8 alt0 lo 17 gpio_in lo" ]
+}
+
+@test "a HAT+ LED on GPIO8, which a hog holds, is refused naming the board: GPIO8 stays ALT0" {
+	pins "$(declare_hat cs gpio8-led)"' && rmdir $d && ls /sys/class/leds | grep -c gpio8; pin_fn 8'
+	[ "${lines[0]}" = enable=1 ]
+	[[ ${lines[1]} == *"pin GPIO8 is held by the board"* ]]
+	[ "${lines[2]}" = 0 ]
+	[ "${lines[3]}" = "8 alt0 lo" ]
 }
 
 @test "a HAT+ enabling the board's own I2S is refused naming the board: I2S stays enabled, its pins ALT0" {
