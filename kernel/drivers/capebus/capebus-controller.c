@@ -1509,6 +1509,27 @@ int capebus_controller_set_console_pins(struct capebus_controller *ctrl,
 					 CAPEBUS_HOLDER_CONSOLE) ? -EINVAL : 0;
 }
 
+/*
+ * Hold for @holder, for good, the pins of @pins that are not shared and
+ * that nobody holds yet (board-pins, console-pins stay theirs).  ctrl->lock
+ * held, before registration: no cape holds any.
+ */
+static void capebus_controller_hold_free(struct capebus_controller *ctrl,
+					 const unsigned long *pins,
+					 const char *holder)
+{
+	struct capebus_resources *res = ctrl->res;
+	DECLARE_BITMAP(free, CAPEBUS_MAX_PINS);
+	unsigned int pin;
+
+	bitmap_andnot(free, pins, res->shared, ctrl->header->num_pins);
+	for_each_set_bit(pin, free, ctrl->header->num_pins)
+		if (res->holder[pin])
+			__clear_bit(pin, free);
+	/* Cannot fail: none of @free is held. */
+	capebus_resources_reserve(res, free, holder);
+}
+
 /**
  * capebus_controller_hold_board_pins() - the header pins the board's own
  *	devices use
@@ -1525,20 +1546,13 @@ int capebus_controller_set_console_pins(struct capebus_controller *ctrl,
 int capebus_controller_hold_board_pins(struct capebus_controller *ctrl,
 				       const unsigned long *pins)
 {
-	struct capebus_resources *res = ctrl->res;
-	DECLARE_BITMAP(free, CAPEBUS_MAX_PINS);
-	unsigned int pin;
-
 	guard(mutex)(&ctrl->lock);
 	if (ctrl->registered)
 		return -EBUSY;
 
-	bitmap_andnot(free, pins, res->shared, ctrl->header->num_pins);
-	for_each_set_bit(pin, free, ctrl->header->num_pins)
-		if (res->holder[pin])
-			__clear_bit(pin, free);
+	capebus_controller_hold_free(ctrl, pins, CAPEBUS_HOLDER_BOARD);
 
-	return capebus_resources_reserve(res, free, CAPEBUS_HOLDER_BOARD);
+	return 0;
 }
 EXPORT_SYMBOL_GPL(capebus_controller_hold_board_pins);
 
@@ -1943,23 +1957,17 @@ static void capebus_adopt_orphans(struct capebus_controller *ctrl)
  */
 static void capebus_controller_hold_board_targets(struct capebus_controller *ctrl)
 {
-	struct capebus_resources *res = ctrl->res;
-	DECLARE_BITMAP(own, CAPEBUS_MAX_PINS);
 	struct capebus_target *t;
-	unsigned int i, pin;
+	unsigned int i;
 
 	for (i = 0; i < ctrl->num_targets; i++) {
 		t = &ctrl->targets[i];
-		if (!t->shared || !bitmap_andnot(own, t->pins, res->shared,
-						 ctrl->header->num_pins))
+		if (!t->shared || bitmap_subset(t->pins, ctrl->res->shared,
+						ctrl->header->num_pins))
 			continue;
 		t->shared = false;
 		snprintf(t->holder, sizeof(t->holder), "the board's %s", t->name);
-		for_each_set_bit(pin, own, ctrl->header->num_pins)
-			if (res->holder[pin])
-				__clear_bit(pin, own);
-		/* Cannot fail: none of @own is held. */
-		capebus_resources_reserve(res, own, t->holder);
+		capebus_controller_hold_free(ctrl, t->pins, t->holder);
 	}
 }
 
