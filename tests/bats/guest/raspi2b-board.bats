@@ -13,12 +13,13 @@
 #   GPIO8 LED HAT+   an LED on GPIO8
 #   GPIO18 LED HAT+  an LED on GPIO18, I2S's PCM_CLK
 #   I2S HAT+         enables I2S (GPIO18-21)
+#   I2S codec HAT+   adds a codec node to I2S, not enabling it
 #   GPIO17 LED HAT+  an LED on GPIO17, which the board does not use
 
 load ../../qemu/lib
 
 FIX=$BATS_TEST_DIRNAME/fixtures/raspi2b
-HATS="spi-led gpio8-led gpio18-led i2s gpio17-led"
+HATS="spi-led gpio8-led gpio18-led i2s i2s-codec gpio17-led"
 
 # pins CMD...: run CMD in the guest with fixtures/raspi2b/pins.sh sourced.
 pins() {
@@ -112,6 +113,13 @@ teardown() {
 	[[ ${lines[1]} == *"i2s: pin GPIO18 is held by the board"* ]]
 	[ "${lines[2]}" = okay ]
 	[ "${lines[*]:3}" = "18 alt0 lo 19 alt0 lo 20 alt0 lo 21 alt0 lo" ]
+}
+
+@test "a HAT+ adding a node to the board's own I2S is refused: the board enables it for itself; the tree is unchanged" {
+	pins "$(declare_hat codec i2s-codec)"' && rmdir $d && ls /proc/device-tree/soc/i2s@7e203000 | grep -c codec'
+	[ "${lines[0]}" = enable=1 ]
+	[[ ${lines[1]} == *"targets: fragment fragment@0 targets /soc/i2s@7e203000, which it does not enable"*": the board enables it for itself"* ]]
+	[ "${lines[2]}" = 0 ]
 }
 
 @test "a HAT+ LED on GPIO18, a pin of the board's I2S, is refused naming the board: GPIO18 stays ALT0" {
