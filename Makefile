@@ -17,6 +17,8 @@ ZIMAGE  := $(KOBJ)/arch/arm/boot/zImage
 DTB     := $(B)/guest/board.dtb
 # The Raspberry Pi 2 B (QEMU's raspi2b), booted by the same kernel.
 DTB_RASPI2B := $(B)/guest/raspi2b.dtb
+# The same board as its own tree leaves the header (raspi2b-board.bats).
+DTB_RASPI2B_BOARD := $(B)/guest/raspi2b-board.dtb
 INITRD  := $(B)/guest/initramfs.cpio.gz
 ZIMAGE_DISTRO := $(KOBJ_DISTRO)/arch/arm/boot/zImage
 INITRD_DISTRO := $(B)/guest-distro/initramfs.cpio.gz
@@ -28,6 +30,7 @@ CAPETOOL_ARMHF := $(B)/capetool/armhf/capetool
 export CB_KERNEL := $(abspath $(ZIMAGE))
 export CB_DTB    := $(abspath $(DTB))
 export CB_RASPI2B_DTB := $(abspath $(DTB_RASPI2B))
+export CB_RASPI2B_BOARD_DTB := $(abspath $(DTB_RASPI2B_BOARD))
 export CB_INITRD := $(abspath $(INITRD))
 export CB_FIRMWARE := $(abspath $(FIRMWARE))
 export CB_CAPETOOL := $(abspath $(CAPETOOL_HOST))
@@ -68,7 +71,7 @@ kernel: kernel-tree
 	@flock -s $(CAPEBUS_CACHE)/kernel.lock flock $(KOBJ).lock \
 		scripts/kernel-build.sh $(KSRC) $(KOBJ)
 
-guest: kernel $(DTB) $(DTB_RASPI2B) initramfs
+guest: kernel $(DTB) $(DTB_RASPI2B) $(DTB_RASPI2B_BOARD) initramfs
 
 kernel-distro: kernel-tree
 	@mkdir -p $(dir $(KOBJ_DISTRO))
@@ -89,6 +92,11 @@ $(DTB): tests/qemu/capebus-vexpress-a9.dts kernel-tree
 	@scripts/mk-dtb.sh $(KSRC) $< $@
 
 $(DTB_RASPI2B): tests/qemu/capebus-raspi2b.dts kernel-tree
+	@mkdir -p $(@D)
+	@echo "  DTB     $@"
+	@scripts/mk-dtb.sh $(KSRC) $< $@
+
+$(DTB_RASPI2B_BOARD): tests/qemu/capebus-raspi2b-board.dts tests/qemu/capebus-raspi2b.dts kernel-tree
 	@mkdir -p $(@D)
 	@echo "  DTB     $@"
 	@scripts/mk-dtb.sh $(KSRC) $< $@

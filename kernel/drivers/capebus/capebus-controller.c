@@ -1509,6 +1509,53 @@ int capebus_controller_set_console_pins(struct capebus_controller *ctrl,
 					 CAPEBUS_HOLDER_CONSOLE) ? -EINVAL : 0;
 }
 
+/*
+ * Hold for @holder, for good, the pins of @pins that are not shared and
+ * that nobody holds yet (board-pins, console-pins stay theirs).  ctrl->lock
+ * held, before registration: no cape holds any.
+ */
+static void capebus_controller_hold_free(struct capebus_controller *ctrl,
+					 const unsigned long *pins,
+					 const char *holder)
+{
+	struct capebus_resources *res = ctrl->res;
+	DECLARE_BITMAP(free, CAPEBUS_MAX_PINS);
+	unsigned int pin;
+
+	bitmap_andnot(free, pins, res->shared, ctrl->header->num_pins);
+	for_each_set_bit(pin, free, ctrl->header->num_pins)
+		if (res->holder[pin])
+			__clear_bit(pin, free);
+	/* Cannot fail: none of @free is held. */
+	capebus_resources_reserve(res, free, holder);
+}
+
+/**
+ * capebus_controller_hold_board_pins() - the header pins the board's own
+ *	devices use
+ * @ctrl: the controller, not yet registered, its resources set
+ * @pins: bitmap (CAPEBUS_MAX_PINS) of header pins the board's device tree
+ *	muxes for devices of its own (a pin controller's hogs, say)
+ *
+ * Held for good as board-pins are: a cape asking for one is refused with
+ * "pin GPIO8 is held by the board".  A shared pin stays every cape's, and
+ * one board-pins or console-pins hold stays theirs.
+ *
+ * Return: 0, or -EBUSY if @ctrl is registered.
+ */
+int capebus_controller_hold_board_pins(struct capebus_controller *ctrl,
+				       const unsigned long *pins)
+{
+	guard(mutex)(&ctrl->lock);
+	if (ctrl->registered)
+		return -EBUSY;
+
+	capebus_controller_hold_free(ctrl, pins, CAPEBUS_HOLDER_BOARD);
+
+	return 0;
+}
+EXPORT_SYMBOL_GPL(capebus_controller_hold_board_pins);
+
 /**
  * capebus_controller_set_fdt_limits() - what one cape overlay may hold
  * @ctrl: the controller, not yet registered
@@ -1538,9 +1585,11 @@ EXPORT_SYMBOL_IF_KUNIT(capebus_controller_set_fdt_limits);
  *
  * A target translates no addresses (it has no "ranges"): a cape adds
  * devices on it, not in its parent's address space.  One the board enables
- * is shared: every cape may add nodes to it.  One the board leaves disabled
- * is the capes' that enable it (status = "okay" in their overlay): no other
- * cape adds to it or sets anything on it.
+ * is shared, every cape may add nodes to it, if the header pins behind it
+ * (capebus_controller_set_target_pins()) are shared pins; behind others, it
+ * is the board's, no cape's, and its pins are held for the board.  One the
+ * board leaves disabled is the capes' that enable it (status = "okay" in
+ * their overlay): no other cape adds to it or sets anything on it.
  *
  * Return: 0, -EBUSY if @ctrl is registered, -EINVAL if @np has "ranges" or
  * was added by an overlay, or -ENOMEM.
@@ -1897,6 +1946,31 @@ static void capebus_adopt_orphans(struct capebus_controller *ctrl)
 	}
 }
 
+/*
+ * A target the board enables is every cape's only if the board offers it to
+ * them: the header pins behind it, if any, are shared-pins (a Pi's I2C1, a
+ * bone's cape I2C bus).  One behind other header pins is a unit the board
+ * uses itself (a Pi's I2S, enabled by the firmware for dtparam=i2s=on): no
+ * cape adds to it or enables it, and its pins are held for the board, the
+ * ones board-pins or console-pins do not hold already.  ctrl->lock held,
+ * before registration: the targets and the shared pins are final.
+ */
+static void capebus_controller_hold_board_targets(struct capebus_controller *ctrl)
+{
+	struct capebus_target *t;
+	unsigned int i;
+
+	for (i = 0; i < ctrl->num_targets; i++) {
+		t = &ctrl->targets[i];
+		if (!t->shared || bitmap_subset(t->pins, ctrl->res->shared,
+						ctrl->header->num_pins))
+			continue;
+		t->shared = false;
+		snprintf(t->holder, sizeof(t->holder), "the board's %s", t->name);
+		capebus_controller_hold_free(ctrl, t->pins, t->holder);
+	}
+}
+
 /**
  * capebus_controller_register() - make a controller and its slots visible
  * @ctrl: from capebus_controller_alloc(), targets and resources set
@@ -1907,6 +1981,9 @@ int capebus_controller_register(struct capebus_controller *ctrl)
 {
 	unsigned int i;
 	int ret;
+
+	scoped_guard(mutex, &ctrl->lock)
+		capebus_controller_hold_board_targets(ctrl);
 
 	ret = device_add(&ctrl->dev);
 	if (ret)

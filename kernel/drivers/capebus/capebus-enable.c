@@ -701,7 +701,9 @@ bool capebus_enable_owner(struct device_node *np, char *buf, size_t len)
 		snprintf(buf, len, ": %s enabled it%s", capebus_enable_by(e),
 			 e->setter[0] ? ", with its properties" : "");
 	else
-		snprintf(buf, len, ": the board leaves it disabled");
+		snprintf(buf, len, of_device_is_available(np) ?
+			 ": the board enables it for itself" :
+			 ": the board leaves it disabled");
 
 	return e && e->users;
 }

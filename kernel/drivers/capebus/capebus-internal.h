@@ -79,7 +79,10 @@ struct capebus_slot {
  * @props_len: bytes at @props
  * @shared: the board enables it and offers it to every cape (the cape I2C
  *	bus, the bus capes add platform devices to); a target the board leaves
- *	disabled is the capes' that enable it, and only theirs
+ *	disabled is the capes' that enable it, and only theirs; one the board
+ *	enables for itself is no cape's
+ * @holder: "the board's <name>", holding @pins of a target the board enables
+ *	for itself
  */
 struct capebus_target {
 	struct device_node *np;
@@ -88,6 +91,7 @@ struct capebus_target {
 	char *props;
 	size_t props_len;
 	bool shared;
+	char holder[48];
 };
 
 /**

@@ -454,6 +454,8 @@ int capebus_controller_set_resources(struct capebus_controller *ctrl,
 				     const u32 *budget_ma,
 				     const unsigned long *board_pins,
 				     const unsigned long *shared_pins);
+int capebus_controller_hold_board_pins(struct capebus_controller *ctrl,
+				       const unsigned long *pins);
 int capebus_controller_add_target(struct capebus_controller *ctrl,
 				  struct device_node *np);
 int capebus_controller_add_platform_compatible(struct capebus_controller *ctrl,

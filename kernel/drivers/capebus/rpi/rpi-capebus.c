@@ -18,6 +18,9 @@
  * The GPIO map's functions and pulls are claimed and shown, not set: the
  * firmware sets them from the same EEPROM at boot, and a HAT+ has none (its
  * overlay's pin nodes set its pins).
+ *
+ * The GPIOs the board's own tree muxes are the board's from probe
+ * (rpi_board_pins()), as board-pins are.
  */
 
 #include <linux/capebus.h>
@@ -175,6 +178,7 @@ static const struct capebus_controller_ops rpi_capebus_ops = {
 
 static int rpi_capebus_probe(struct platform_device *pdev)
 {
+	DECLARE_BITMAP(board, CAPEBUS_MAX_PINS) = { };
 	struct device *dev = &pdev->dev;
 	struct capebus_eeprom_slots *slots;
 	struct rpi_capebus *rc;
@@ -198,6 +202,11 @@ static int rpi_capebus_probe(struct platform_device *pdev)
 		return PTR_ERR(rc->ctrl);
 
 	ret = capebus_controller_of_read(rc->ctrl, dev);
+	if (ret)
+		return ret;
+
+	rpi_board_pins(dev, board);
+	ret = capebus_controller_hold_board_pins(rc->ctrl, board);
 	if (ret)
 		return ret;
 

@@ -11,6 +11,7 @@
 #include <uapi/linux/capebus-hat.h>
 
 struct capebus_cape_info;
+struct device;
 struct rpi_eeprom;
 
 /* The family name capes of this header match by. */
@@ -43,6 +44,7 @@ bool rpi_firmware_hat_matches(const struct capebus_cape_info *info,
 			      const char *product_id, const char *product_ver);
 bool rpi_applied_by_firmware(const struct capebus_cape_info *info,
 			     unsigned int nr);
+void rpi_board_pins(struct device *dev, unsigned long *pins);
 int rpi_decode_image(const void *buf, size_t len,
 		     struct capebus_cape_info *info,
 		     const void **overlay, size_t *overlay_len,
