@@ -420,6 +420,29 @@ bool eeprom_has_magic(const uint8_t *buf, size_t len);
 const char *file_kind_not_image(const uint8_t *buf, size_t len);
 /* Text that begins "/dts-v1/" (after comments): a device tree source (util.c). */
 bool is_dt_source(const uint8_t *buf, size_t len);
+
+/* ---- dt-source.c: device tree sources, compiled as the kernel's build does ---- */
+/* A name a source goes by: .dts, .dtso. */
+bool dt_source_path(const char *path);
+/* Does the source text use the C preprocessor (#include, #define, #if)? */
+bool dt_source_wants_cpp(const uint8_t *text, size_t len);
+/*
+ * The kernel's dtc flow: cpp -nostdinc -undef -D__DTS__ -x
+ * assembler-with-cpp, the source's directory and each -I DIR on the include
+ * path (dt-bindings/: the kernel's include/ or scripts/dtc/include-prefixes).
+ * *out: the preprocessed source's temporary file (unlink and free it).  EXIT_*, said.
+ */
+int dt_source_preprocess(const char *src, char *const *incs, int nincs, char **out);
+/* dtc (-@ with @symbols) on @src into *blob (malloc'ed): NULL, or why not ("it failed"). */
+const char *dtc_compile(const char *src, bool symbols, uint8_t **blob, size_t *len);
+/*
+ * The blob at @path, or the one dtc (-@ with @symbols) makes of it when it
+ * is a source (named .dts/.dtso, or "/dts-v1/"), through cpp first when it
+ * uses the preprocessor or @nincs include directories are given.  EXIT_*,
+ * said (no dtc: EXIT_FAIL, saying what to install).
+ */
+int dt_source_read(const char *path, char *const *incs, int nincs, bool symbols, uint8_t **blob,
+		   size_t *len);
 bool buf_is_text(const uint8_t *buf, size_t len);
 
 /* ---- overlay.c: overlay building ---- */

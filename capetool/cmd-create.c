@@ -12,7 +12,7 @@ static const char usage_text[] =
 	"usage: capetool create DEF [--board B [--variant V]] [-o DIR | [--eeprom-out F] [--dtbo-out F]]\n"
 	"                       [--serial S] [--embed-overlay] [--force]\n"
 	"       capetool create SETTINGS [-o DIR | --eeprom-out F] [--hat-version N]\n"
-	"                       [--dt-blob F] [--custom F]...\n"
+	"                       [--dt-blob F] [--custom F]... [--board B] [--force]\n"
 	"\n"
 	"Write <part-number>-<version>.eeprom and <part-number>-<version>.dtbo.\n"
 	"DEF - reads the definition from standard input.\n"
@@ -48,10 +48,15 @@ static const char usage_text[] =
 	"writes; an all-zero product_uuid gets a random one, as with eepmake.\n"
 	"      --hat-version N  1: a HAT (eepmake -v1), 2: a HAT+ (eepmake's default);\n"
 	"                       default: 1 if the settings have a GPIO map, else 2\n"
-	"      --dt-blob F      a v1 HAT's device tree atom from .dtbo file F (eepmake's\n"
-	"                       dt_file argument)\n"
+	"      --dt-blob F      a v1 HAT's device tree atom from file F (eepmake's\n"
+	"                       dt_file argument): a .dtbo, or a source (.dts, .dtso)\n"
+	"                       compiled with dtc, through cpp if it #includes\n"
 	"      --custom F       a custom atom from file F, after the settings' own; may\n"
-	"                       be repeated (eepmake -c F...)\n";
+	"                       be repeated (eepmake -c F...)\n"
+	"      --board B        the Pi's profile (family rpi; default: raspberry-pi)\n"
+	"  -f, --force          write a HAT whose GPIO map the board's connector\n"
+	"                       refuses (bank 1, GPIO14/15 of the serial console), saying\n"
+	"                       why; its overlay is checked as check does, with no --force\n";
 
 /* The stem of the settings file's name: "dir/myhat.txt" -> "myhat". */
 static char *settings_stem(const char *path)
@@ -65,8 +70,9 @@ static char *settings_stem(const char *path)
 	return dot && dot != b ? xasprintf("%.*s", (int)(dot - b), b) : xstrdup(b);
 }
 
-static int create_hat(const char *in, int version, const char *dt_file, char **custom,
-		      size_t ncustom, const char *dir, const char *eout)
+static int create_hat(const char *in, const char *board, bool force, int version,
+		      const char *dt_file, char **custom, size_t ncustom, const char *dir,
+		      const char *eout)
 {
 	struct hat_settings s;
 	uint8_t *img;
@@ -74,8 +80,14 @@ static int create_hat(const char *in, int version, const char *dt_file, char **c
 	char *p, *tp = NULL;
 	int rc = hat_settings_load(in, version, dt_file, custom, ncustom, &s);
 
-	if (!rc)	/* and its overlay, as the kernel takes it */
-		rc = hat_overlay_verify(in, s.dt_line, s.version, s.has_dt ? s.dt.data : NULL, s.dt.len);
+	if (!rc) {	/* as check takes it alone: the connector's rules, its overlay */
+		struct hat_use u = { .file = xstrdup(in_name(in)), .path = xstrdup(in),
+				     .addr = RPI_HAT_I2C_ADDR };
+
+		hat_use_settings(&u, &s);
+		rc = hat_verify(&u, board, HAT_VERIFY_MISSING | (force ? HAT_VERIFY_FORCE : 0));
+		hat_use_free(&u);
+	}
 	if (rc) {
 		hat_settings_free(&s);
 		return rc;
@@ -225,8 +237,8 @@ int cmd_create(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (hat_input_kind(argv[optind]) == 1) {
-		const char *bad = board ? "--board" : serial ? "--serial" : embed ? "--embed-overlay"
-				  : dout ? "--dtbo-out" : force ? "--force" : NULL;
+		const char *bad = variant ? "--variant" : serial ? "--serial" : embed ? "--embed-overlay"
+				  : dout ? "--dtbo-out" : NULL;
 
 		if (bad) {
 			err("%s: a HAT settings file makes an image only; %s is for cape definitions",
@@ -242,8 +254,8 @@ int cmd_create(int argc, char **argv)
 		} else if (binary_to_tty(eout)) {
 			rc = EXIT_USAGE;
 		} else {
-			rc = create_hat(argv[optind], hat_version, dt_file, custom, ncustom,
-					!dir && !eout ? "." : dir, eout);
+			rc = create_hat(argv[optind], board, force, hat_version, dt_file, custom,
+					ncustom, !dir && !eout ? "." : dir, eout);
 		}
 		free(custom);
 		return rc;

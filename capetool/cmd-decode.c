@@ -316,6 +316,11 @@ int cmd_decode(int argc, char **argv)
 		return EXIT_IO;
 	}
 	rc = decode_buffer(in_name(path), buf, len, fmt, xfile);
+	/* a HAT printed as it is; then what the kernel refuses of it, as check says it */
+	if (!rc && hat_has_signature(buf, len)) {
+		fflush(stdout);
+		rc = hat_verify_image(path, buf, len, 0);
+	}
 	free(buf);
 	free(path);
 	return rc;

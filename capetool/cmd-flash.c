@@ -34,7 +34,10 @@ static const char usage_text[] =
 	"read back and decoded the same way; a HAT of another product UUID, or a\n"
 	"cape where a HAT is written (and the other way round), is only replaced\n"
 	"with --force, and so is an image for another header family than the\n"
-	"slot's controller (a HAT in a bone slot).\n"
+	"slot's controller (a HAT in a bone slot).  A HAT the kernel refuses, as\n"
+	"check of it alone says, is not written (exit 3, or decode's 12-14); one\n"
+	"whose GPIO map only the connector refuses (bank 1, the serial console's\n"
+	"GPIO14/15) is written with --force, saying why.\n"
 	"  -s, --slot N       the EEPROM of slot N (its nvmem device, from sysfs)\n"
 	"      --controller C the controller of that slot: a name (capebus1) or a\n"
 	"                     family (bone, rpi); without it, the one controller\n"
@@ -42,7 +45,7 @@ static const char usage_text[] =
 	"                     bone) with slot N, else the only one with slot N\n"
 	"  -d, --device PATH  a file or device (e.g. /sys/bus/nvmem/devices/0-00540/nvmem)\n"
 	"  -f, --force        replace an image with a different part number (HAT:\n"
-	"                     product UUID)\n"
+	"                     product UUID); write a HAT map the connector refuses\n"
 	"  -n, --no-backup    do not save the old content\n"
 	"      --backup FILE  where to save it (\"-\": standard output; default:\n"
 	"                     ./capetool-backup-<slotN|device>-<YYYYmmddHHMMSS>.eeprom)\n"
@@ -435,17 +438,14 @@ int cmd_flash(int argc, char **argv)
 	hat = hat_has_signature(img, imglen);
 	rc = hat ? hat_decode(img, imglen, &him, why, sizeof(why))
 		 : eeprom_decode(img, imglen, &im, why, sizeof(why));
-	if (hat && !rc)
-		rc = hat_kernel_refuses(img, imglen, &him, why, sizeof(why));
 	if (rc) {
 		err("%s: not a valid %s image, refusing to flash it: %s", in_name(argv[optind]),
 		    hat ? "HAT" : "cape", why);
 		goto out;
 	}
-	/* a HAT's overlay, as the kernel would take it: refused before a byte is written */
-	if (hat && (rc = hat_overlay_verify(argv[optind], 0, (int)him.version,
-					    him.dt >= 0 ? him.atoms[him.dt].data : NULL,
-					    him.dt >= 0 ? him.atoms[him.dt].len : 0))) {
+	/* a HAT as check takes it alone, the kernel's parser too: refused before a byte is written */
+	if (hat && (rc = hat_verify_image(argv[optind], img, imglen,
+					  HAT_VERIFY_MISSING | (force ? HAT_VERIFY_FORCE : 0)))) {
 		err("%s: refusing to flash it", in_name(argv[optind]));
 		goto out;
 	}

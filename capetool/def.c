@@ -1410,7 +1410,7 @@ int def_load(const char *path0, const struct board *b, struct cape_def *d)
 		return EXIT_DEF;
 	}
 	if (is_dt_source(buf, len)) {
-		err("%s: a device tree source (an overlay?), not a cape definition or HAT settings: a HAT+'s settings name its overlay (dt_blob \"NAME\"), and create and check find NAME.dtbo, NAME.dtso or NAME.dts beside them (a source compiled with dtc) and check it as the kernel would; a v1 HAT embeds the compiled one (create --dt-blob NAME.dtbo)",
+		err("%s: a device tree source (an overlay?), not a cape definition or HAT settings: a HAT+'s settings name its overlay (dt_blob \"NAME\"), and create and check find NAME.dtbo, NAME.dtso or NAME.dts beside them (a source compiled with dtc) and check it as the kernel would; a v1 HAT embeds it (create SETTINGS --dt-blob NAME.dts, compiled, or NAME.dtbo); a Raspberry Pi overlay goes through capetool import-rpi first",
 		    path);
 		free(buf);
 		return EXIT_DEF;

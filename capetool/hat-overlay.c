@@ -3,11 +3,11 @@
  * capetool: a HAT's overlay against the Raspberry Pi connector, as the
  * kernel takes it.  A v1 HAT embeds its overlay; a HAT+ names one, which
  * capetool looks for beside the settings or image (NAME.dtbo, or a source
- * NAME.dtso or NAME.dts, compiled with dtc as the Makefile compiles
- * cape-defs/hats/).  The overlay goes through the kernel's own resolver
- * (capebus-fdt.c, kcheck.h) with the connector's exports from the board
- * profile, then through the connector's rules the kernel applies on the
- * live tree (capebus-overlay.c, capebus-enable.c), as
+ * NAME.dtso or NAME.dts, compiled with dtc by dt-source.c, without -@: the
+ * kernel refuses an overlay's __symbols__).  The overlay goes through the
+ * kernel's own resolver (capebus-fdt.c, kcheck.h) with the connector's
+ * exports from the board profile, then through the connector's rules the
+ * kernel applies on the live tree (capebus-overlay.c, capebus-enable.c), as
  * tests/fuzz/kernel/bone-connector-check.c states them: each fragment's
  * target a cape target, nothing set on it but its #address-cells and
  * #size-cells, platform devices only of the listed compatibles, no target
@@ -15,91 +15,17 @@
  * it holds: exclusive-use, and the target-pins of each unit it enables.
  */
 #include <errno.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <libfdt.h>
 #include "capetool.h"
 #include "hat.h"
 #include "kcheck.h"
 
-extern char **environ;
-
 /* Exported names stand for these phandles: one per board node. */
 #define EXPORT_PHANDLE_BASE 0x40000000u
-
-static bool is_source(const char *path)
-{
-	size_t n = strlen(path);
-
-	return (n > 4 && !strcmp(path + n - 4, ".dts")) || (n > 5 && !strcmp(path + n - 5, ".dtso"));
-}
-
-/* dtc -@ on @src into *blob; EXIT_*, said (dtc says a source's errors). */
-static int compile(const char *src, uint8_t **blob, size_t *len)
-{
-	const char *dtc = getenv("CAPETOOL_DTC");
-	char *out = tmp_template("capetool-dtc-XXXXXX");
-	int fd = mkstemp(out), st = 0, r;
-	pid_t pid;
-
-	if (!dtc || !*dtc)
-		dtc = "dtc";
-	if (fd < 0) {
-		err("%s: cannot compile it: a temporary file: %s", in_name(src), strerror(errno));
-		free(out);
-		return EXIT_IO;
-	}
-	close(fd);
-	{
-		char *argv[] = { (char *)dtc, "-q", "-@", "-I", "dts", "-O", "dtb", "-o", out,
-				 (char *)src, NULL };
-
-		r = posix_spawnp(&pid, dtc, NULL, NULL, argv, environ);
-	}
-	if (!r && waitpid(pid, &st, 0) < 0)
-		r = errno;
-	if (r || !WIFEXITED(st) || WEXITSTATUS(st) == 127) {
-		err("%s: a device tree source: compiling it needs dtc, and %s cannot be run (%s): install it (Debian: apt-get install device-tree-compiler) or give the compiled overlay (dtc -@ -I dts -O dtb -o NAME.dtbo %s)",
-		    in_name(src), dtc, r ? strerror(r) : "not found", in_name(src));
-		unlink(out);
-		free(out);
-		return EXIT_FAIL;
-	}
-	if (WEXITSTATUS(st)) {
-		err("%s: dtc refuses it (exit %d)", in_name(src), WEXITSTATUS(st));
-		unlink(out);
-		free(out);
-		return EXIT_DEF;
-	}
-	r = read_file(out, blob, len);
-	unlink(out);
-	free(out);
-	if (r) {
-		err("%s: dtc wrote no overlay: %s", in_name(src), strerror(-r));
-		return EXIT_IO;
-	}
-	return EXIT_OK;
-}
-
-int hat_overlay_read(const char *path, uint8_t **blob, size_t *len)
-{
-	int r = read_file(path, blob, len);
-
-	if (r) {
-		err("%s: cannot read the overlay: %s", in_name(path), strerror(-r));
-		return EXIT_IO;
-	}
-	if (is_source(path) || is_dt_source(*blob, *len)) {
-		free(*blob);
-		*blob = NULL;
-		return compile(path, blob, len);
-	}
-	return EXIT_OK;
-}
 
 char *hat_overlay_find(const char *file, const char *name)
 {
@@ -203,7 +129,13 @@ int hat_overlay_check(const struct rpi_board *b, const void *blob, size_t len, s
 	ov->pins = ov->units = 0;
 	r = kcheck_resolve(blob, len, lookup, (void *)b, &out, &out_len, kwhy, sizeof(kwhy));
 	if (r) {
-		*why = xasprintf("the kernel refuses it: %s", kwhy);
+		/* one of Raspberry Pi's own: its parameters and board labels are import-rpi's to turn */
+		bool rpi = len >= sizeof(struct fdt_header) && !fdt_check_header(blob) &&
+			   fdt_totalsize(blob) <= len && fdt_subnode_offset(blob, 0, "__overrides__") >= 0;
+
+		*why = xasprintf("the kernel refuses it: %s%s", kwhy,
+				 rpi ? " (a Raspberry Pi overlay, with __overrides__: capetool import-rpi turns it into one for the connector)"
+				     : "");
 		return EXIT_DEF;
 	}
 	fdt_for_each_subnode(frag, out, 0) {
@@ -306,7 +238,7 @@ int hat_overlay_of(const struct rpi_board *b, const char *file, int version, con
 		return EXIT_OK;
 	}
 	free(name);
-	if ((rc = hat_overlay_read(ov->file, &blob, &len)))
+	if ((rc = dt_source_read(ov->file, NULL, 0, false, &blob, &len)))
 		return rc;
 	rc = hat_overlay_check(b, blob, len, ov, why);
 	free(blob);
@@ -318,27 +250,4 @@ void hat_overlay_free(struct hat_overlay *ov)
 	free(ov->file);
 	free(ov->missing);
 	memset(ov, 0, sizeof(*ov));
-}
-
-int hat_overlay_verify(const char *file, int line, int version, const uint8_t *dt, size_t dtlen)
-{
-	struct rpi_board b;
-	struct hat_overlay ov;
-	char *why;
-	int rc = dt ? rpi_board_load(NULL, &b) : EXIT_OK;
-
-	if (!dt || rc)
-		return rc;
-	rc = hat_overlay_of(&b, file, version, dt, dtlen, &ov, &why);
-	if (rc == EXIT_DEF && line && !err_quiet)
-		fprintf(stderr, "%s:%d: dt_blob: its overlay (%s): %s\n", in_name(file), line, ov.file, why);
-	else if (rc == EXIT_DEF)
-		err("%s: its overlay (%s): %s", in_name(file), ov.file, why);
-	else if (!rc && ov.missing)
-		err("warning: %s: its overlay %s is not beside it (nor a .dtso or .dts source): not checked",
-		    in_name(file), ov.missing);
-	free(why);
-	hat_overlay_free(&ov);
-	rpi_board_free(&b);
-	return rc;
 }

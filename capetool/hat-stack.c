@@ -6,7 +6,8 @@
  * (hat-overlay.c); and check's rules for them alone and stacked
  * (rpi-hat.md, eepflash.sh, and the series' connector as the rpi profile
  * states it): a HAT's map leaves GPIO0/GPIO1 (ID_SD/ID_SC, the ID EEPROM's
- * bus) and the board's other pins alone, and bank 1 (not on the header), a
+ * bus) and the board's other pins alone, and bank 1 (not on the header:
+ * the kernel's rpi-header.c says so, linked in through kcheck.h), a
  * HAT+ has no map, one ID EEPROM per address (0x50 a HAT or a standard
  * HAT+, 0x51 a stackable HAT+, 0x52/0x53 a stackable power HAT+), one HAT
  * per GPIO but the shared ones, and a unit's pins shared by the HATs that
@@ -67,6 +68,43 @@ static void use_image(struct hat_use *u, const struct hat_image *im)
 	}
 }
 
+/* @u (zeroed, its file and path set) from an image, and what the kernel's parser says of it. */
+static void hat_use_image(struct hat_use *u, const uint8_t *buf, size_t len, const struct hat_image *im)
+{
+	char why[200];
+
+	use_image(u, im);
+	if ((u->kernel_rc = hat_kernel_refuses(buf, len, im, why, sizeof(why))))
+		u->kernel_why = xstrdup(why);
+}
+
+void hat_use_settings(struct hat_use *u, const struct hat_settings *s)
+{
+	size_t len;
+	uint8_t *img = hat_encode(s, &len);
+	struct hat_image im;
+	char why[200];
+
+	/* the image they make, through the kernel's code: what check's rules miss, it says */
+	if (!hat_decode(img, len, &im, why, sizeof(why)) &&
+	    (u->kernel_rc = hat_kernel_refuses(img, len, &im, why, sizeof(why))))
+		u->kernel_why = xstrdup(why);
+	hat_image_free(&im);
+	free(img);
+	u->version = s->version;
+	memcpy(u->vendor, s->vendor, sizeof(u->vendor));
+	memcpy(u->product, s->product, sizeof(u->product));
+	memcpy(u->pins, s->pins, sizeof(u->pins));
+	memcpy(u->line, s->gpio_line, sizeof(u->line));
+	u->current_supply = s->current_supply;
+	if (s->has_dt) {
+		u->dtlen = s->dt.len;
+		u->dt = xmalloc(u->dtlen ? u->dtlen : 1);
+		memcpy(u->dt, s->dt.data, u->dtlen);
+		u->dt_line = s->dt_line;
+	}
+}
+
 int hat_use_load(const char *arg, int version, struct hat_use *u)
 {
 	char *path, why[200];
@@ -89,13 +127,10 @@ int hat_use_load(const char *arg, int version, struct hat_use *u)
 			free(path);
 			return EXIT_IO;
 		}
-		if ((rc = hat_decode(buf, len, &im, why, sizeof(why)))) {
+		if ((rc = hat_decode(buf, len, &im, why, sizeof(why))))
 			err("%s: %s", u->file, why);
-		} else {
-			use_image(u, &im);
-			if ((u->kernel_rc = hat_kernel_refuses(buf, len, &im, why, sizeof(why))))
-				u->kernel_why = xstrdup(why);
-		}
+		else
+			hat_use_image(u, buf, len, &im);
 		hat_image_free(&im);
 		free(buf);
 	} else {
@@ -106,18 +141,7 @@ int hat_use_load(const char *arg, int version, struct hat_use *u)
 			version = RPI_HAT_VERSION_2;
 		rc = hat_settings_load(path, version, NULL, NULL, 0, &s);
 		if (!rc) {
-			u->version = s.version;
-			memcpy(u->vendor, s.vendor, sizeof(u->vendor));
-			memcpy(u->product, s.product, sizeof(u->product));
-			memcpy(u->pins, s.pins, sizeof(u->pins));
-			memcpy(u->line, s.gpio_line, sizeof(u->line));
-			u->current_supply = s.current_supply;
-			if (s.has_dt) {
-				u->dt = s.dt.data;	/* taken */
-				u->dtlen = s.dt.len;
-				s.dt.data = NULL;
-				u->dt_line = s.dt_line;
-			}
+			hat_use_settings(u, &s);
 			hat_settings_free(&s);
 		}
 	}
@@ -211,6 +235,8 @@ void hat_gpio_name(const struct rpi_board *b, int g, char *out, size_t n)
 
 struct problems {
 	char *all;		/* "a; b": for the FILE: line */
+	char *unlined;		/* those of them no line of the file says */
+	bool warn;		/* said as warnings (create --force) */
 };
 
 static void problem(struct problems *p, const char *file, int line, const char *key,
@@ -229,11 +255,22 @@ static void problem(struct problems *p, const char *file, int line, const char *
 		return;
 	/* where the settings say it, as check says a definition's problems */
 	if (line && !err_quiet)
-		fprintf(stderr, "%s:%d: %s: %s\n", file, line, key, m);
+		fprintf(stderr, "%s%s:%d: %s: %s\n", p->warn ? "warning: " : "", file, line, key, m);
+	if (!line) {
+		j = p->unlined ? xasprintf("%s; %s", p->unlined, m) : xstrdup(m);
+		free(p->unlined);
+		p->unlined = j;
+	}
 	j = p->all ? xasprintf("%s; %s", p->all, m) : xstrdup(m);
 	free(p->all);
 	free(m);
 	p->all = j;
+}
+
+static void problems_free(struct problems *p)
+{
+	free(p->all);
+	free(p->unlined);
 }
 
 static const char *hat_kind(const struct hat_use *u)
@@ -241,8 +278,8 @@ static const char *hat_kind(const struct hat_use *u)
 	return u->version == RPI_HAT_VERSION_1 ? "HAT" : "HAT+";
 }
 
-/* What is wrong with HAT @u itself that its reader let through (an image's). */
-static void own_problems(const struct rpi_board *b, const struct hat_use *u, struct problems *p)
+/* What the connector refuses of HAT @u's GPIO map (an image's or its settings'). */
+static void map_problems(const struct rpi_board *b, const struct hat_use *u, struct problems *p)
 {
 	char g[32];
 
@@ -254,11 +291,18 @@ static void own_problems(const struct rpi_board *b, const struct hat_use *u, str
 			"%s is %s, the ID EEPROM's own bus: a GPIO map leaves GPIO0 and GPIO1 alone",
 			g, i ? "ID_SC" : "ID_SD");
 	}
-	/* the connector's rules, as the kernel applies them */
-	for (int i = RPI_HAT_GPIO_BANK0_NUM; i < HAT_GPIO_TOTAL; i++)
-		if (u->pins[i] & RPI_HAT_PIN_USED)
-			problem(p, u->file, u->line[i], "setgpio",
-				"GPIO map bank 1 uses GPIO%d, which the 40-pin header does not have", i);
+	/*
+	 * The 40-pin header's own rule, the kernel's code (rpi-header.c) on
+	 * the image: at the line of the first GPIO of bank 1, which it names.
+	 */
+	if (u->kernel_why && u->kernel_rc == EXIT_DEF) {
+		int line = 0;
+
+		for (int i = HAT_GPIO_TOTAL - 1; i >= RPI_HAT_GPIO_BANK0_NUM; i--)
+			if (u->pins[i] & RPI_HAT_PIN_USED)
+				line = u->line[i];
+		problem(p, u->file, line, "setgpio", "%s", u->kernel_why);
+	}
 	for (int i = RPI_HAT_GPIO_FIRST; i < RPI_HAT_GPIO_BANK0_NUM; i++) {
 		if (!hat_board_pin_holder(b, i) || !(u->pins[i] & RPI_HAT_PIN_USED))
 			continue;
@@ -266,12 +310,72 @@ static void own_problems(const struct rpi_board *b, const struct hat_use *u, str
 		problem(p, u->file, u->line[i], "setgpio", "%s is held by %s: %s",
 			g, hat_board_pin_holder(b, i), hat_board_pin_why(b, i));
 	}
+}
+
+/* What else is wrong with HAT @u itself that its reader let through (an image's). */
+static void own_problems(const struct hat_use *u, struct problems *p)
+{
 	if (u->ov_why)
 		problem(p, u->file, u->dt_line, "dt_blob", "its overlay (%s): %s", u->ov.file, u->ov_why);
 	if (u->gpio_map_v2)
 		problem(p, u->file, 0, "", "a GPIO map in a HAT+ (eepmake refuses every GPIO keyword on HAT+: a v1 HAT's atom)");
 	if (u->power_v1)
 		problem(p, u->file, 0, "", "a power supply atom in a v1 HAT (HAT+ only)");
+}
+
+int hat_verify(struct hat_use *u, const char *board, unsigned int flags)
+{
+	struct rpi_board b;
+	struct problems map = { .warn = !!(flags & HAT_VERIFY_FORCE) }, own = { 0 };
+	int rc = rpi_board_load(board, &b);
+
+	if (rc)
+		return rc;
+	if ((rc = hat_use_overlay(&b, u))) {
+		rpi_board_free(&b);
+		return rc;
+	}
+	map_problems(&b, u, &map);
+	own_problems(u, &own);
+	if (map.unlined)
+		err("%s%s: %s", map.warn ? "warning: " : "", u->file, map.unlined);
+	if (own.unlined)
+		err("%s: %s", u->file, own.unlined);
+	rc = own.all || (map.all && !map.warn) ? EXIT_DEF : EXIT_OK;
+	/* what the kernel's parser refuses besides, in its words, as check says it */
+	if (!rc && u->kernel_why && u->kernel_rc != EXIT_DEF) {
+		err("%s: %s", u->file, u->kernel_why);
+		rc = u->kernel_rc;
+	}
+	if (!rc && map.all)
+		err("warning: %s: --force: the kernel's connector on board %s refuses it, going on",
+		    u->file, b.name);
+	if (!rc && u->ov.missing && (flags & HAT_VERIFY_MISSING))
+		err("warning: %s: its overlay %s is not beside it (nor a .dtso or .dts source): not checked",
+		    u->file, u->ov.missing);
+	problems_free(&map);
+	problems_free(&own);
+	rpi_board_free(&b);
+	return rc;
+}
+
+int hat_verify_image(const char *path, const uint8_t *buf, size_t len, unsigned int flags)
+{
+	struct hat_use u = { .file = xstrdup(in_name(path)), .path = xstrdup(path),
+			     .addr = RPI_HAT_I2C_ADDR };
+	struct hat_image im;
+	char why[200];
+	int rc = hat_decode(buf, len, &im, why, sizeof(why));
+
+	if (rc)
+		err("%s: %s", u.file, why);
+	else
+		hat_use_image(&u, buf, len, &im);
+	hat_image_free(&im);
+	if (!rc)
+		rc = hat_verify(&u, NULL, flags);
+	hat_use_free(&u);
+	return rc;
 }
 
 /* Where HAT @u sits, beside the HATs before it: address and GPIOs held. */
@@ -337,9 +441,10 @@ int hat_check(const char *board, char *const *args, int n, int version, bool qui
 			u[i].version = 0;
 			continue;
 		}
-		own_problems(&b, &u[i], &own);
+		map_problems(&b, &u[i], &own);
+		own_problems(&u[i], &own);
 		/* what the kernel's parser refuses besides, in its words */
-		if (!own.all && u[i].kernel_why) {
+		if (!own.all && u[i].kernel_why && u[i].kernel_rc != EXIT_DEF) {
 			err("%s: %s", u[i].file, u[i].kernel_why);
 			printf("%s: invalid\n", u[i].file);
 			rc = rc ? rc : u[i].kernel_rc;
@@ -379,8 +484,8 @@ int hat_check(const char *board, char *const *args, int n, int version, bool qui
 			}
 			printf(" (board %s)\n", b.name);
 		}
-		free(own.all);
-		free(stack.all);
+		problems_free(&own);
+		problems_free(&stack);
 	}
 	if (!rc && conflict)
 		rc = EXIT_CONFLICT;

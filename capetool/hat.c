@@ -790,16 +790,10 @@ int hat_settings_parse(const char *name, const uint8_t *buf, size_t len, int ver
 		hat_settings_free(s);
 		return EXIT_DEF;
 	}
-	if (dt_file) {
-		if ((r = read_blob(dt_file, "the device tree blob", &s->dt))) {
+	if (dt_file) {	/* a .dtbo, or a source compiled as import-rpi compiles one */
+		if ((r = dt_source_read(dt_file, NULL, 0, false, &s->dt.data, &s->dt.len))) {
 			hat_settings_free(s);
 			return r;
-		}
-		if (is_dt_source(s->dt.data, s->dt.len)) {
-			err("%s: a device tree source: --dt-blob embeds the compiled overlay (dtc -@ -I dts -O dtb -o NAME.dtbo %s)",
-			    in_name(dt_file), in_name(dt_file));
-			hat_settings_free(s);
-			return EXIT_DEF;
 		}
 		s->has_dt = true;
 	}
@@ -1142,11 +1136,14 @@ int hat_kernel_refuses(const uint8_t *buf, size_t len, const struct hat_image *i
 		       size_t whylen)
 {
 	char kwhy[256];
-	int r = kcheck_hat_image(buf, len, kwhy, sizeof(kwhy));
+	bool header;
+	int r = kcheck_hat_image(buf, len, &header, kwhy, sizeof(kwhy));
 
 	if (r) {
 		snprintf(why, whylen, "the kernel refuses it: %s", kwhy);
-		return r == -EBADMSG ? EXIT_CRC : strstr(kwhy, "overlay name") ? EXIT_TEXT : EXIT_TRUNCATED;
+		/* the 40-pin header's rule, as check's for a GPIO map (exit 3) */
+		return header ? EXIT_DEF : r == -EBADMSG ? EXIT_CRC
+		       : strstr(kwhy, "overlay name") ? EXIT_TEXT : EXIT_TRUNCATED;
 	}
 	if (im->dt >= 0 && im->version == RPI_HAT_VERSION_2 &&
 	    dotdot_name(im->atoms[im->dt].data, im->atoms[im->dt].len)) {

@@ -99,7 +99,8 @@ int hat_decode(const uint8_t *buf, size_t len, struct hat_image *im, char *why, 
 void hat_image_free(struct hat_image *im);
 /*
  * What the kernel refuses of an image hat_decode() took: its parser
- * (rpi-eeprom.c, linked in), and a HAT+ overlay file name the capebus core
+ * (rpi-eeprom.c, linked in), the 40-pin header (rpi-header.c: a GPIO of
+ * bank 1, EXIT_DEF), and a HAT+ overlay file name the capebus core
  * refuses.  0, or decode's EXIT_* for it and *why.
  */
 int hat_kernel_refuses(const uint8_t *buf, size_t len, const struct hat_image *im, char *why,
@@ -159,8 +160,6 @@ struct hat_overlay {
 	uint64_t pins;			/* its exclusive-use, bit n GPIOn */
 	uint64_t units;			/* bit i: it enables the target of exports[i] */
 };
-/* A .dtbo, or a source (.dts, .dtso, "/dts-v1/") compiled with dtc (or $CAPETOOL_DTC). EXIT_*, said. */
-int hat_overlay_read(const char *path, uint8_t **blob, size_t *len);
 /* NAME.dtbo, NAME.dtso or NAME.dts in @file's directory (malloc'ed), or NULL. */
 char *hat_overlay_find(const char *file, const char *name);
 /*
@@ -184,13 +183,6 @@ void hat_overlay_free(struct hat_overlay *ov);
 const char *hat_board_pin_why(const struct rpi_board *b, int g);
 /* Who holds GPIO @g of @b for good: "the board", "the board's serial console", or NULL. */
 const char *hat_board_pin_holder(const struct rpi_board *b, int g);
-/*
- * create's and flash's check of the overlay of the HAT in @file (@line:
- * its dt_blob's, 0: none), against the rpi profile's connector: EXIT_*,
- * said; a HAT+'s overlay not beside @file is a warning.
- */
-int hat_overlay_verify(const char *file, int line, int version, const uint8_t *dt, size_t dtlen);
-
 /* ---- hat-stack.c: HATs on the header, as check and pinout take them ---- */
 struct hat_use {
 	char *file;			/* as messages name it */
@@ -224,6 +216,20 @@ int hat_arg(const char *arg, char **path, int *addr);
  */
 int hat_use_load(const char *arg, int version, struct hat_use *u);
 void hat_use_free(struct hat_use *u);
+/* @u (zeroed, its file and path set) from settings read. */
+void hat_use_settings(struct hat_use *u, const struct hat_settings *s);
+#define HAT_VERIFY_FORCE	1u	/* the connector's GPIO map rules: warnings */
+#define HAT_VERIFY_MISSING	2u	/* a warning for a HAT+ overlay not beside it */
+/*
+ * create's, flash's and decode's check of HAT @u, as check takes it alone
+ * on @board's connector (NULL: rpi): what the kernel's parser refuses of
+ * an image, its GPIO map against the connector (board and console pins,
+ * bank 1), its overlay through the kernel's resolver.  EXIT_*, every
+ * problem said (FILE:LINE: KEY: for settings).
+ */
+int hat_verify(struct hat_use *u, const char *board, unsigned int flags);
+/* hat_verify() of the image of @len bytes at @buf, read from @path (rpi). */
+int hat_verify_image(const char *path, const uint8_t *buf, size_t len, unsigned int flags);
 /* Its overlay against @b's connector (u->ov, u->ov_why); EXIT_* but EXIT_DEF, said. */
 int hat_use_overlay(const struct rpi_board *b, struct hat_use *u);
 /* The GPIOs it holds: its map's and its overlay's, not the shared ones. */

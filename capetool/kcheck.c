@@ -6,17 +6,28 @@
 #include <linux/errno.h>
 #include <linux/types.h>
 
+#include <linux/capebus.h>
+
 #include "capebus-fdt.h"
 #include "rpi-eeprom.h"
+#include "rpi.h"
 #include "kcheck.h"
 
 const size_t kcheck_hat_overlay_max = RPI_EEPROM_OVERLAY_MAX;
 
-int kcheck_hat_image(const void *buf, size_t len, char *why, size_t why_len)
+int kcheck_hat_image(const void *buf, size_t len, bool *header, char *why, size_t why_len)
 {
 	struct rpi_eeprom ee;
+	struct capebus_cape_info info;
+	int ret = rpi_eeprom_parse(&ee, buf, len, why, why_len);
 
-	return rpi_eeprom_parse(&ee, buf, len, why, why_len);
+	*header = false;
+	if (ret)
+		return ret;
+	/* as rpi_decode_image(): the HAT on the 40-pin header */
+	ret = rpi_info_from_eeprom(&info, &ee, why, why_len);
+	*header = ret != 0;
+	return ret;
 }
 
 int kcheck_resolve(const void *blob, size_t len, kcheck_lookup_t lookup, void *ctx,

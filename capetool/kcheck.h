@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * capetool: the kernel's own parsers, linked in.  kcheck.c calls
- * kernel/drivers/capebus/rpi/rpi-eeprom.c (HAT ID EEPROM images) and
+ * kernel/drivers/capebus/rpi/rpi-eeprom.c and rpi-header.c (HAT ID EEPROM
+ * images, and what the 40-pin header takes of them) and
  * capebus-fdt.c (the overlay resolver every cape's overlay goes through),
  * both built unmodified against the userspace shim the kernel fuzzers use
  * (tests/fuzz/kernel/shim): what they refuse, capetool refuses, in their
@@ -10,6 +11,7 @@
 #ifndef CAPETOOL_KCHECK_H
 #define CAPETOOL_KCHECK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,10 +19,13 @@
 extern const size_t kcheck_hat_overlay_max;
 
 /*
- * rpi_eeprom_parse() of @len bytes at @buf: 0, or a negative errno
- * (-EBADMSG: an atom's CRC) and the kernel's reason in @why.
+ * rpi_eeprom_parse() of @len bytes at @buf, then rpi_info_from_eeprom()
+ * (rpi-header.c: the HAT on the 40-pin header, as rpi_decode_image()
+ * takes it): 0, or a negative errno (-EBADMSG: an atom's CRC), the
+ * kernel's reason in @why, and *@header: the header refuses it (a GPIO of
+ * bank 1), not the parser.
  */
-int kcheck_hat_image(const void *buf, size_t len, char *why, size_t why_len);
+int kcheck_hat_image(const void *buf, size_t len, bool *header, char *why, size_t why_len);
 
 /* What an exported name stands for: 0 and *phandle, or -ENOENT. */
 typedef int (*kcheck_lookup_t)(void *ctx, const char *name, uint32_t *phandle);

@@ -15,17 +15,13 @@
 #include <stdarg.h>
 #include <errno.h>
 #include <getopt.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <libfdt.h>
 #include "capetool.h"
 #include "hat.h"
-
-extern char **environ;
 
 /* Source indentation: a tab a level, as the kernel's .dts. */
 static const char TABS[] = "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t";
@@ -925,80 +921,14 @@ static int convert(struct imp *m)
 	return m->why ? EXIT_DEF : EXIT_OK;
 }
 
-/* Run @argv; 0, or why not (static). */
-static const char *run(char *const argv[])
+/* dtc (no -@: a HAT adds no symbols) on the source capetool wrote at @src. */
+static int compile_plain(const char *src, uint8_t **blob, size_t *len)
 {
-	pid_t pid;
-	int st = 0, r = posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ);
+	const char *dtc = getenv("CAPETOOL_DTC"), *why = dtc_compile(src, false, blob, len);
 
-	if (!r && waitpid(pid, &st, 0) < 0)
-		r = errno;
-	if (r)
-		return strerror(r);
-	if (!WIFEXITED(st) || WEXITSTATUS(st) == 127)
-		return "not found";
-	return WEXITSTATUS(st) ? "it failed" : NULL;
-}
-
-/* Does the source use the C preprocessor (#include, #define)? */
-static bool wants_cpp(const uint8_t *t, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		size_t j = i;
-
-		while (j < n && (t[j] == ' ' || t[j] == '\t'))
-			j++;
-		if (j < n && t[j] == '#' && (n - j > 8 && (!memcmp(t + j, "#include", 8) ||
-							   !memcmp(t + j, "#define", 7) ||
-							   !memcmp(t + j, "#if", 3))))
-			return true;
-		while (i < n && t[i] != '\n')
-			i++;
-	}
-	return false;
-}
-
-/*
- * The kernel's dtc flow: cpp -nostdinc -undef -D__DTS__ -x
- * assembler-with-cpp, the source's directory and each -I DIR on the include
- * path (dt-bindings/: the kernel's include/ or scripts/dtc/include-prefixes).
- * *out: the preprocessed source's temporary file.
- */
-static int preprocess(const char *src, char **incs, int nincs, char **out)
-{
-	const char *cpp = getenv("CAPETOOL_CPP"), *why;
-	char *dir = path_dirname(src), **argv = xcalloc((size_t)(2 * nincs + 14), sizeof(char *));
-	int a = 0, fd;
-
-	*out = tmp_template("capetool-rpi-cpp-XXXXXX.dts");
-	fd = mkstemps(*out, 4);
-	if (fd >= 0)
-		close(fd);
-	argv[a++] = (char *)(cpp && *cpp ? cpp : "cpp");
-	argv[a++] = "-nostdinc";
-	argv[a++] = "-undef";
-	argv[a++] = "-D__DTS__";
-	argv[a++] = "-x";
-	argv[a++] = "assembler-with-cpp";
-	argv[a++] = "-I";
-	argv[a++] = dir;
-	for (int i = 0; i < nincs; i++) {
-		argv[a++] = "-I";
-		argv[a++] = incs[i];
-	}
-	argv[a++] = "-o";
-	argv[a++] = *out;
-	argv[a++] = (char *)src;
-	why = fd < 0 ? strerror(errno) : run(argv);
-	free(argv);
-	free(dir);
 	if (why) {
-		err("%s: it uses the C preprocessor (#include), and %s -x assembler-with-cpp on it: %s%s",
-		    in_name(src), cpp && *cpp ? cpp : "cpp", why,
-		    !strcmp(why, "it failed") ? " (its includes: -I DIR, the kernel's include/ for dt-bindings/)" : "");
-		unlink(*out);
-		free(*out);
-		*out = NULL;
+		err("%s on the HAT+ overlay capetool wrote: %s (a capetool bug if dtc runs; see its source with -o NAME.dts)",
+		    dtc && *dtc ? dtc : "dtc", why);
 		return strcmp(why, "it failed") ? EXIT_FAIL : EXIT_DEF;
 	}
 	return EXIT_OK;
@@ -1089,33 +1019,6 @@ static int confined_source(const char *src, const char *text_path, const char *d
 	return EXIT_OK;
 }
 
-/* dtc (no -@) on the source at @src into *blob. */
-static int compile_plain(const char *src, uint8_t **blob, size_t *len)
-{
-	const char *dtc = getenv("CAPETOOL_DTC"), *why;
-	char *out = tmp_template("capetool-rpi-XXXXXX");
-	int fd = mkstemp(out), r;
-
-	if (!dtc || !*dtc)
-		dtc = "dtc";
-	if (fd >= 0)
-		close(fd);
-	char *argv[] = { (char *)dtc, "-q", "-I", "dts", "-O", "dtb", "-o", out, (char *)src, NULL };
-
-	why = fd < 0 ? strerror(errno) : run(argv);
-	if (why) {
-		err("%s on the HAT+ overlay capetool wrote: %s (a capetool bug if dtc runs; see its source with -o NAME.dts)",
-		    dtc, why);
-		unlink(out);
-		free(out);
-		return strcmp(why, "it failed") ? EXIT_FAIL : EXIT_DEF;
-	}
-	r = read_file(out, blob, len);
-	unlink(out);
-	free(out);
-	return r ? EXIT_IO : EXIT_OK;
-}
-
 static bool ends_with(const char *s, const char *e)
 {
 	size_t n = strlen(s), k = strlen(e);
@@ -1193,8 +1096,8 @@ int cmd_import_rpi(int argc, char **argv)
 		rc = EXIT_IO;
 		goto out;
 	}
-	if (nincs || wants_cpp(in, inlen)) {
-		if ((rc = preprocess(m.src, incs, nincs, &ppsrc)))
+	if (nincs || dt_source_wants_cpp(in, inlen)) {
+		if ((rc = dt_source_preprocess(m.src, incs, nincs, &ppsrc)))
 			goto out;
 	}
 	free(in);
@@ -1207,7 +1110,8 @@ int cmd_import_rpi(int argc, char **argv)
 		if (rc)
 			goto out;
 	}
-	if ((rc = hat_overlay_read(ppsrc ? ppsrc : m.src, &in, &inlen)))
+	/* -@: its __overrides__ name labels */
+	if ((rc = dt_source_read(ppsrc ? ppsrc : m.src, NULL, 0, true, &in, &inlen)))
 		goto out;
 	if (fdt_check_untrusted(in, inlen) ||
 	    fdt_subnode_offset(in, 0, "fragment@0") < 0) {

@@ -207,10 +207,92 @@ PY
 		> "$BATS_TEST_TMPDIR/cm.txt"
 	run ct check "$BATS_TEST_TMPDIR/cm.txt"
 	[ "$status" -eq 3 ]
-	[[ "$output" == *"cm.txt:15: setgpio: GPIO map bank 1 uses GPIO30, which the 40-pin header does not have"* ]]
+	[[ "$output" == *"cm.txt:15: setgpio: the kernel refuses it: GPIO map bank 1 uses GPIO30, which the 40-pin header does not have"* ]]
 	# the profile draws them as the board's
 	run ct pinout --board rpi
 	[ "${lines[4]}" = "                   . GPIO4 GPCLK0  7 () () 8  # GPIO14 TXD1 (serial console)" ]
+}
+
+@test "create and flash refuse a GPIO map on the console's GPIO14/15 or in bank 1 as check does; --force writes it, saying why" {
+	local d=$BATS_TEST_TMPDIR
+	{ cat "$HAT/v1-minimal.txt"; echo 'setgpio 14 ALT0 DEFAULT'; } > "$d/serial.txt"
+	run ct create "$d/serial.txt" -o "$d/out"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[ "$output" = "$d/serial.txt:12: setgpio: GPIO14 (pin 8) is held by the board's serial console: TXD1 (serial console), one of the connector's console-pins, which no HAT may claim" ]
+	[ ! -e "$d/out/serial.eep" ]
+	run ct create "$HAT/v1-bank1.txt" -o "$d/out"
+	[ "$status" -eq 3 ]
+	# the kernel's own rule (rpi-header.c, linked in), at the line of the GPIO it names
+	[ "$output" = "$HAT/v1-bank1.txt:15: setgpio: the kernel refuses it: GPIO map bank 1 uses GPIO28, which the 40-pin header does not have" ]
+	[ ! -e "$d/out/v1-bank1.eep" ]
+	# --force: written (a compute module carrier's map), each rule a warning
+	run ct create "$d/serial.txt" --force -o "$d/out"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"warning: $d/serial.txt:12: setgpio: GPIO14 (pin 8) is held by the board's serial console"* ]]
+	[[ "$output" == *"warning: $d/serial.txt: --force: the kernel's connector on board raspberry-pi refuses it, going on"* ]]
+	[ -s "$d/out/serial.eep" ]
+	# flash: nothing written, the device as it was
+	head -c 256 /dev/zero > "$d/eeprom.bin"
+	cp "$d/eeprom.bin" "$d/eeprom.orig"
+	run ct flash "$d/out/serial.eep" --device "$d/eeprom.bin" --no-backup
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"serial.eep: GPIO14 (pin 8) is held by the board's serial console: TXD1 (serial console)"* ]]
+	[[ "$output" == *"serial.eep: refusing to flash it"* ]]
+	cmp "$d/eeprom.bin" "$d/eeprom.orig"
+	run ct flash "$HAT/v1-bank1.eep" --device "$d/eeprom.bin" --no-backup
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"v1-bank1.eep: the kernel refuses it: GPIO map bank 1 uses GPIO28, which the 40-pin header does not have"* ]]
+	cmp "$d/eeprom.bin" "$d/eeprom.orig"
+	run ct flash "$HAT/v1-bank1.eep" --device "$d/eeprom.bin" --no-backup --force
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"warning: $HAT/v1-bank1.eep: the kernel refuses it: GPIO map bank 1 uses GPIO28"* ]]
+	cmp -n 150 "$d/eeprom.bin" "$HAT/v1-bank1.eep"
+}
+
+@test "decode prints an image the kernel refuses whole, then says why and exits as check does" {
+	local d=$BATS_TEST_TMPDIR f
+	hat_build "$d/a.eep" "atoms = [(6, bytes(4)), (1, vendor())]"
+	hat_build "$d/b.eep" "atoms = [(1, vendor()), (3, b'a' * 251)]"
+	hat_build "$d/c.eep" "atoms = [(1, vendor()), (3, b'hats/leds')]"
+	hat_build "$d/dot.eep" "atoms = [(1, vendor()), (3, b'my-hat.')]"
+	hat_build "$d/serial.eep" "v = 1; atoms = [(1, vendor()), (2, gpio_map({15: 0x84}))]"
+	hat_build "$d/junk.eep" "v = 1; atoms = [(1, vendor()), (2, gpio_map({})), (3, bytes([0, 1, 2, 3]))]"
+	for f in a b c dot serial junk; do
+		run ct check "$d/$f.eep"
+		local want=$status
+		run ct decode "$d/$f.eep"
+		no_sanitizer_report
+		[ "$status" -eq "$want" ] || { echo "$f: decode $status, check $want: $output"; false; }
+		[[ "${lines[0]}" == "source:        $d/$f.eep" ]]
+		[[ "$output" == *"atoms:"* ]]
+	done
+	run ct decode "$d/a.eep"
+	[ "$status" -eq 14 ]
+	[ "${lines[-1]}" = "capetool: $d/a.eep: the kernel refuses it: atom 0 (power supply, type 0x0006) is not the vendor atom" ]
+	run ct decode "$d/b.eep"
+	[ "$status" -eq 12 ]
+	[[ "${lines[-1]}" == *"the kernel refuses it: device tree atom at offset 56: overlay name of 251 bytes, longer than 250" ]]
+	run ct decode "$d/c.eep"
+	[ "$status" -eq 12 ]
+	[[ "${lines[-1]}" == *"the kernel refuses it: overlay name: '/' at offset 68 (it names a firmware file)" ]]
+	run ct decode "$d/dot.eep"
+	[ "$status" -eq 12 ]
+	[[ "${lines[-1]}" == *'makes the file my-hat..dtbo, which the capebus core refuses (".." in a firmware file name)' ]]
+	run ct decode --json "$d/serial.eep"
+	[ "$status" -eq 3 ]
+	[ "${lines[-1]}" = "capetool: $d/serial.eep: GPIO15 (pin 10) is held by the board's serial console: RXD1 (serial console), one of the connector's console-pins, which no HAT may claim" ]
+	python3 -c 'import json, sys; json.loads(sys.argv[1])' "${lines[0]}"
+	run ct decode "$d/junk.eep"
+	[ "$status" -eq 3 ]
+	[[ "${lines[-1]}" == "capetool: $d/junk.eep: its overlay (its device tree atom): the kernel refuses it: overlay is not a flattened device tree" ]]
+	# -x still extracts what is there, to look at
+	run ct decode -x "$d/junk.dtbo" "$d/junk.eep"
+	[ "$status" -eq 3 ]
+	[ "$(od -An -tx1 "$d/junk.dtbo" | tr -d ' ')" = 00010203 ]
+	# what the kernel takes decodes with exit 0
+	run ct decode "$HAT/v1-gpio-dt.eep"
+	[ "$status" -eq 0 ]
 }
 
 @test "a HAT+ taking GPIO25's interrupt through hat_irq passes; one on GPIO14 (TXD) is refused naming the board's serial console" {
@@ -274,13 +356,56 @@ PY
 		[[ "$output" != *"syntax error"* ]]
 		[[ "$output" == *"leds-overlay.dts: a device tree source (an overlay?), not a cape definition or HAT settings: a HAT+'s settings name its overlay (dt_blob \"NAME\"), and create and check find NAME.dtbo, NAME.dtso or NAME.dts beside them"* ]]
 	done
-	run ct create "$HAT/v1-minimal.txt" --dt-blob "$BATS_TEST_TMPDIR/leds-overlay.dts" -o "$BATS_TEST_TMPDIR"
-	[ "$status" -eq 3 ]
-	[[ "$output" == *"leds-overlay.dts: a device tree source: --dt-blob embeds the compiled overlay (dtc -@ -I dts -O dtb -o NAME.dtbo"* ]]
 	# no dtc to compile a HAT+'s overlay source with: said, and what to do
 	hat_plus "$BATS_TEST_TMPDIR/h" leds-overlay
 	cp "$BATS_TEST_TMPDIR/leds-overlay.dts" "$BATS_TEST_TMPDIR/h/"
 	CAPETOOL_DTC=/nonexistent/dtc run ct check "$BATS_TEST_TMPDIR/h/leds-overlay.txt"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"leds-overlay.dts: a device tree source: compiling it needs dtc, and /nonexistent/dtc cannot be run (No such file or directory): install it (Debian: apt-get install device-tree-compiler)"* ]]
+}
+
+@test "--dt-blob takes an overlay source: compiled as import-rpi compiles one (cpp for #include), no -@, then checked" {
+	local d=$BATS_TEST_TMPDIR
+	# a label (a __symbols__ node with dtc -@, which the kernel refuses) and an #include
+	printf '#define LED_GPIO 17\n' > "$d/pins.h"
+	printf '%s\n' '/dts-v1/;' '/plugin/;' '#include "pins.h"' '/ {' '	exclusive-use = "GPIO17";' \
+		'	fragment@0 {' '		target = <&hat_devices>;' '		__overlay__ {' \
+		'			#address-cells = <1>;' '			#size-cells = <0>;' \
+		'			led: leds { compatible = "gpio-leds"; led-0 { gpios = <&hat_gpio LED_GPIO 0>; }; };' \
+		'		};' '	};' '};' > "$d/led-overlay.dts"
+	run ct create "$HAT/v1-minimal.txt" --dt-blob "$d/led-overlay.dts" -o "$d/out"
+	no_sanitizer_report
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"v1-minimal.eep ("*"HAT v1, 3 atoms)"* ]]
+	run ct check "$d/out/v1-minimal.eep"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"overlay its device tree atom: 1 GPIO (board raspberry-pi)" ]]
+	# the atom is the overlay dtc makes of the preprocessed source, without -@
+	ct decode -x "$d/atom.dtbo" "$d/out/v1-minimal.eep"
+	cpp -nostdinc -undef -D__DTS__ -x assembler-with-cpp -I "$d" "$d/led-overlay.dts" |
+		dtc -q -I dts -O dtb -o "$d/want.dtbo" -
+	cmp "$d/atom.dtbo" "$d/want.dtbo"
+	# a HAT+ naming it: the source beside it, compiled the same way
+	hat_plus "$d/h" led-overlay
+	cp "$d/pins.h" "$d/led-overlay.dts" "$d/h/"
+	run ct check "$d/h/led-overlay.txt"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"overlay $d/h/led-overlay.dts: 1 GPIO (board raspberry-pi)" ]]
+	# dtc refuses a broken source: its messages, then which file
+	printf '/dts-v1/;\n/ { x = <1>\n' > "$d/broken.dts"
+	run ct create "$HAT/v1-minimal.txt" --dt-blob "$d/broken.dts" -o "$d/out2"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"$d/broken.dts: dtc refuses it (its messages above)"* ]]
+	[[ "$output" != *"syntax error in"* ]]
+	[ ! -e "$d/out2/v1-minimal.eep" ]
+	# one of Raspberry Pi's own overlays: compiled, refused, pointing at import-rpi
+	run ct create "$HAT/v1-minimal.txt" --dt-blob "$FIX/rpi-overlays/w1-gpio-overlay.dts" -o "$d/out2"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"v1-minimal.txt: its overlay (its device tree atom): the kernel refuses it: "*"(a Raspberry Pi overlay, with __overrides__: capetool import-rpi turns it into one for the connector)"* ]]
+	# and what import-rpi makes of it goes in
+	ct import-rpi "$FIX/rpi-overlays/w1-gpio-overlay.dts" -o "$d/w1.dts"
+	run ct create "$HAT/v1-minimal.txt" --dt-blob "$d/w1.dts" -o "$d/out3"
+	[ "$status" -eq 0 ]
+	run ct check "$d/out3/v1-minimal.eep"
+	[ "$status" -eq 0 ]
 }

@@ -16,6 +16,7 @@
 #include <linux/crc16.h>
 #include <linux/crc32.h>
 #include <linux/ctype.h>
+#include <linux/string.h>
 #include <linux/types.h>
 
 #include "kshim.h"
@@ -348,4 +349,20 @@ void kshim_selftest(void)
 		fprintf(stderr, "kshim: _ctype is not the kernel's\n");
 		abort();
 	}
+}
+
+ssize_t kshim_strscpy(char *dst, const char *src, size_t count)
+{
+	size_t len;
+
+	if (!count)
+		return -E2BIG;
+	len = strnlen(src, count);
+	if (len == count) {
+		memcpy(dst, src, count - 1);
+		dst[count - 1] = '\0';
+		return -E2BIG;
+	}
+	memcpy(dst, src, len + 1);
+	return (ssize_t)len;
 }

@@ -100,4 +100,11 @@ static inline void *kmemdup(const void *src, size_t len, gfp_t flags)
 
 #define kvmemdup(src, len, flags)	kmemdup(src, len, flags)
 
+/* <linux/cleanup.h>'s __free(kfree), which slab.h defines in the kernel. */
+static inline void __free_kfree(void *p)
+{
+	kfree(*(void **)p);
+}
+#define __free(name)	__attribute__((__cleanup__(__free_##name)))
+
 #endif
