@@ -34,7 +34,7 @@ checkpatch 15
 dtbinding  11
 bisect     20
 kunit      184
-guest      256
+guest      258
 build-distro 1
 guest-distro 66
 '

@@ -553,6 +553,59 @@ static int capebus_attach_unbound(struct device *dev, void *data)
 	return ret < 0 ? ret : 0;
 }
 
+/*
+ * Root's bind and unbind of a cape driver, in place of the driver core's
+ * (suppress_bind_attrs): the same files and effect, under the cape's
+ * controller's transition lock, as every other probe and remove of a cape.
+ */
+static ssize_t bind_store(struct device_driver *drv, const char *buf,
+			  size_t count)
+{
+	struct device *dev = bus_find_device_by_name(&capebus_bus_type, NULL, buf);
+	struct cape_device *cape;
+	int ret = -ENODEV;
+
+	if (!dev)
+		return -ENODEV;
+	cape = to_cape_device(dev);
+	scoped_guard(mutex, &cape->ctrl->transition)
+		if (cape->registered && capebus_match(dev, drv))
+			ret = device_driver_attach(drv, dev);
+	put_device(dev);
+
+	return ret ?: count;
+}
+static DRIVER_ATTR_WO(bind);
+
+static ssize_t unbind_store(struct device_driver *drv, const char *buf,
+			    size_t count)
+{
+	struct device *dev = bus_find_device_by_name(&capebus_bus_type, NULL, buf);
+	struct cape_device *cape;
+	int ret = -ENODEV;
+
+	if (!dev)
+		return -ENODEV;
+	cape = to_cape_device(dev);
+	scoped_guard(mutex, &cape->ctrl->transition) {
+		if (cape->registered && READ_ONCE(dev->driver) == drv) {
+			device_release_driver(dev);
+			ret = 0;
+		}
+	}
+	put_device(dev);
+
+	return ret ?: count;
+}
+static DRIVER_ATTR_WO(unbind);
+
+static struct attribute *capebus_driver_attrs[] = {
+	&driver_attr_bind.attr,
+	&driver_attr_unbind.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(capebus_driver);
+
 /**
  * __capebus_driver_register() - register a cape driver
  * @drv: the driver; its probe and id_table must be set
@@ -560,7 +613,8 @@ static int capebus_attach_unbound(struct device *dev, void *data)
  *
  * Capes its id table names that the generic driver holds (the driver's
  * module loaded after they appeared) are handed over to it, each under its
- * controller's transition lock.
+ * controller's transition lock.  The driver's sysfs bind and unbind files
+ * are capebus's (@drv->driver.groups), which take that lock too.
  *
  * Return: 0 or a negative errno.
  */
@@ -573,6 +627,8 @@ int __capebus_driver_register(struct capebus_driver *drv, struct module *owner)
 
 	drv->driver.owner = owner;
 	drv->driver.bus = &capebus_bus_type;
+	drv->driver.suppress_bind_attrs = true;
+	drv->driver.groups = capebus_driver_groups;
 
 	ret = driver_register(&drv->driver);
 	if (ret || drv == &capebus_generic_driver)

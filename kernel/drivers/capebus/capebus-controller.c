@@ -19,12 +19,21 @@
  *   2a. capebus_orphans_lock: the stuck capes a controller left behind
  *   3. device_lock() of a cape (driver core: probe, remove, bind, unbind).
  *      A cape's overlay is applied and removed under it, whoever started
- *      the probe or remove: root's sysfs bind and unbind take it alone,
- *      so they wait for a transition's own work on that cape only
+ *      the probe or remove; root's sysfs bind and unbind are capebus's
+ *      (capebus-bus.c) and take 2 first
+ *   3a. capebus_enable.lock, one per header bus capebus enables
+ *      (capebus-enable.c): held across that bus's changeset and its
+ *      device's probe and remove (capebus-target.c), so only the capes
+ *      asking for that bus wait for it; one at a time, never nested
  *   4. of_overlay_mutex, of_mutex (of_overlay_fdt_apply(), of_overlay_remove())
  *      and, below them, the locks of the devices an overlay adds or removes;
  *      the controller module's attach and detach (under 2) take of_mutex
- *      and the pin controller's locks the same way
+ *      and the pin controller's locks the same way.  No probe of a bus
+ *      capebus enables runs under them; what a cape's overlay adds below a
+ *      bus already enabled still probes under them (the overlay code's
+ *      notifiers), as upstream
+ *   4a. capebus_enable_lock: the list of enabled buses and their entries,
+ *      held for short sections around nothing but allocations and 5
  *   5. capebus_controller.lock: slot state, reason and cape, the resource
  *      table, which capes are registered.  Held only for short sections
  *      that wait for nothing below (no probe, no overlay, no ops); every

@@ -61,9 +61,18 @@
 #include "capebus-fdt.h"
 #include "capebus-internal.h"
 
+/*
+ * One target capebus enabled once.  @users, @applied and @cs change under
+ * both its @lock and capebus_enable_lock, and are read under either; the
+ * rest is capebus_enable_lock's.  @lock is held across a change of the
+ * target in the tree (capebus-target.c: its probe and remove), so that
+ * only capes asking for this target wait for it; capebus_enable_lock is
+ * held for short sections only.  An entry stays until the module goes.
+ */
 struct capebus_enable {
 	struct list_head node;
 	struct device_node *np;
+	struct mutex lock;	/* see above: changes of the target */
 	unsigned int users;
 	struct of_changeset cs;	/* built while @users, in the tree if @applied */
 	bool applied;
@@ -92,7 +101,10 @@ struct capebus_enable_prop {
 	bool in_tree;		/* live, or on the node's deadprops */
 };
 
-/* Protects capebus_enables.  Taken under a cape's device lock. */
+/*
+ * Protects capebus_enables and its entries' fields; inside an entry's lock,
+ * outside a controller's lock.  Never held across a changeset or a probe.
+ */
 static DEFINE_MUTEX(capebus_enable_lock);
 static LIST_HEAD(capebus_enables);
 
@@ -147,6 +159,7 @@ static struct capebus_enable *capebus_enable_of(struct device_node *np)
 	if (!e)
 		return NULL;
 	e->np = of_node_get(np);
+	mutex_init(&e->lock);
 	INIT_LIST_HEAD(&e->props);
 	list_add(&e->node, &capebus_enables);
 
@@ -406,7 +419,8 @@ static bool capebus_enable_sets_props(struct cape_device *cape,
 /*
  * Reserve @np for one more cape: every rule checked, its pins held for the
  * bus, the changeset that enables it built; nothing in the tree changes
- * until capebus_enable_apply().  capebus_enable_lock held.
+ * until capebus_enable_apply().  Under @np's entry's lock: a cape reserving
+ * it waits for another's enable or disable of it, and for nothing else.
  */
 static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 			      char *why, size_t why_len)
@@ -430,9 +444,12 @@ static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 		return 0;
 
 	props = capebus_enable_sets_props(cape, np);
-	e = capebus_enable_of(np);
+	scoped_guard(mutex, &capebus_enable_lock)
+		e = capebus_enable_of(np);
 	if (!e)
 		return -ENOMEM;
+	guard(mutex)(&e->lock);
+	guard(mutex)(&capebus_enable_lock);
 	/*
 	 * Properties describe one cape's hardware (an RS-485 transceiver's
 	 * driver enable on one of its pins): a target carrying them has one
@@ -482,56 +499,52 @@ static int capebus_enable_get(struct device_node *np, struct cape_device *cape,
 	return 0;
 }
 
+/* @np's entry, or NULL: capebus_enable_lock not held. */
+static struct capebus_enable *capebus_enable_lookup(struct device_node *np)
+{
+	guard(mutex)(&capebus_enable_lock);
+	return capebus_enable_find(np);
+}
+
 /*
  * Put @e's status and properties in the tree, if no cape that reserved it
- * has yet (none for a target the board enables): its device probes now.
- * capebus_enable_lock held.
+ * has yet (none for a target the board enables): its device probes now,
+ * under @e's lock only.
  */
 static int capebus_enable_apply(struct capebus_enable *e)
 {
 	struct of_changeset_entry *ce;
 	struct capebus_enable_prop *k;
+	bool applied;
 	int ret;
 
-	if (!e || !e->users || e->applied)
+	if (!e)
 		return 0;
-	/*
-	 * Once the tree has seen a property (even an apply that fails may
-	 * have put it there, then on the node's deadprops), it stays with
-	 * the node.
-	 */
-	list_for_each_entry(ce, &e->cs.entries, node)
-		list_for_each_entry(k, &e->props, node)
-			if (ce->prop == k->prop)
-				k->in_tree = true;
-	ret = of_changeset_apply(&e->cs);
-	e->applied = !ret;
+	guard(mutex)(&e->lock);
+	scoped_guard(mutex, &capebus_enable_lock) {
+		if (!e->users || e->applied)
+			return 0;
+		/*
+		 * Once the tree has seen a property (even an apply that fails
+		 * may have put it there, then on the node's deadprops), it
+		 * stays with the node.
+		 */
+		list_for_each_entry(ce, &e->cs.entries, node)
+			list_for_each_entry(k, &e->props, node)
+				if (ce->prop == k->prop)
+					k->in_tree = true;
+	}
+	ret = capebus_target_enable(e->np, &e->cs, &applied);
+	scoped_guard(mutex, &capebus_enable_lock)
+		e->applied = applied;
 
 	return ret;
 }
 
-/* @cape no longer uses @np: the last one puts its status back. */
-static void capebus_enable_put(struct device_node *np,
-			       const struct cape_device *cape)
+/* @e's target, disabled or never enabled: forget it.  Both locks held. */
+static void capebus_enable_clear(struct capebus_enable *e)
 {
-	struct capebus_enable *e = capebus_enable_find(np);
-	int ret;
-
-	if (!e || !e->users)
-		return;
-	if (--e->users) {
-		if (!strcmp(e->muxer, cape->holder))
-			e->muxer[0] = '\0';
-		return;
-	}
-	ret = e->applied ? of_changeset_revert(&e->cs) : 0;
-	if (ret) {
-		/* Still enabled: the next cape that asks shares it. */
-		pr_err("capebus: %pOF stays enabled: revert failed (%d)\n",
-		       np, ret);
-		e->users = 1;
-		return;
-	}
+	e->users = 0;
 	e->applied = false;
 	of_changeset_destroy(&e->cs);
 	capebus_enable_forget_unset(e);
@@ -541,17 +554,43 @@ static void capebus_enable_put(struct device_node *np,
 	e->setter[0] = '\0';
 }
 
-/* capebus_enable_lock held. */
-static void capebus_overlay_disable_locked(struct cape_device *cape)
+/*
+ * @cape no longer uses @np: the last one puts its status back (its device
+ * removed under @np's entry's lock only; the entry keeps that last user
+ * until then).
+ */
+static void capebus_enable_put(struct device_node *np,
+			       const struct cape_device *cape)
 {
-	lockdep_assert_held(&capebus_enable_lock);
+	struct capebus_enable *e = capebus_enable_lookup(np);
+	int ret;
 
-	while (cape->num_enabled) {
-		struct device_node *np = cape->enabled[--cape->num_enabled];
-
-		capebus_enable_put(np, cape);
-		of_node_put(np);
+	if (!e)
+		return;
+	guard(mutex)(&e->lock);
+	scoped_guard(mutex, &capebus_enable_lock) {
+		if (!e->users)
+			return;
+		if (e->users > 1) {
+			e->users--;
+			if (!strcmp(e->muxer, cape->holder))
+				e->muxer[0] = '\0';
+			return;
+		}
+		if (!e->applied) {
+			capebus_enable_clear(e);
+			return;
+		}
 	}
+	ret = capebus_target_disable(np, &e->cs);
+	if (ret) {
+		/* Still enabled: the next cape that asks shares it. */
+		pr_err("capebus: %pOF stays enabled: revert failed (%d)\n",
+		       np, ret);
+		return;
+	}
+	guard(mutex)(&capebus_enable_lock);
+	capebus_enable_clear(e);
 }
 
 /*
@@ -628,7 +667,6 @@ int capebus_overlay_enable(struct cape_device *cape, char *why, size_t why_len)
 	ph = capebus_fdt_root_prop(cape->resolved, CAPEBUS_FDT_ENABLE_PROP, &len);
 	n = ph ? min_t(u32, len / 4, CAPEBUS_FDT_MAX_ENABLES) : 0;
 
-	guard(mutex)(&capebus_enable_lock);
 	for (i = 0; i < n && !ret; i++) {
 		np = of_find_node_by_phandle(be32_to_cpu(ph[i]));
 		ret = capebus_enable_get(np, cape, why, why_len);
@@ -640,7 +678,7 @@ int capebus_overlay_enable(struct cape_device *cape, char *why, size_t why_len)
 	if (!ret)
 		ret = capebus_overlay_check_props(cape, why, why_len);
 	if (ret)
-		capebus_overlay_disable_locked(cape);
+		capebus_overlay_disable(cape);
 
 	return ret;
 }
@@ -648,7 +686,8 @@ int capebus_overlay_enable(struct cape_device *cape, char *why, size_t why_len)
 /*
  * Once @cape's overlay is applied (it passed every rule): enable the
  * targets capebus_overlay_enable() reserved that are not yet; their devices
- * probe now, with the cape's nodes below them.  The cape's device lock held.
+ * probe now, with the cape's nodes below them, each under its target's
+ * entry's lock only.  The cape's device lock held.
  */
 int capebus_overlay_enable_commit(struct cape_device *cape, char *why,
 				  size_t why_len)
@@ -656,9 +695,8 @@ int capebus_overlay_enable_commit(struct cape_device *cape, char *why,
 	unsigned int i;
 	int ret;
 
-	guard(mutex)(&capebus_enable_lock);
 	for (i = 0; i < cape->num_enabled; i++) {
-		ret = capebus_enable_apply(capebus_enable_find(cape->enabled[i]));
+		ret = capebus_enable_apply(capebus_enable_lookup(cape->enabled[i]));
 		if (ret) {
 			snprintf(why, why_len, "cannot enable %pOF: error %d",
 				 cape->enabled[i], ret);
@@ -808,12 +846,19 @@ int capebus_overlay_bus_pins(struct cape_device *cape,
  * capebus_overlay_disable() - give back what capebus_overlay_enable() enabled
  * @cape: the cape, its overlay removed (or never applied)
  *
+ * Each target's device is removed and its changeset reverted under that
+ * target's lock only (capebus-target.c).
+ *
  * Context: the cape's device lock held, or the cape unregistered.
  */
 void capebus_overlay_disable(struct cape_device *cape)
 {
-	guard(mutex)(&capebus_enable_lock);
-	capebus_overlay_disable_locked(cape);
+	while (cape->num_enabled) {
+		struct device_node *np = cape->enabled[--cape->num_enabled];
+
+		capebus_enable_put(np, cape);
+		of_node_put(np);
+	}
 }
 
 /**
@@ -910,6 +955,7 @@ void capebus_enable_exit(void)
 								  struct capebus_enable_prop,
 								  node));
 		of_node_put(e->np);
+		mutex_destroy(&e->lock);
 		kfree(e);
 	}
 }

@@ -317,6 +317,12 @@ int capebus_enable_adopt(struct cape_device *cape,
 			 size_t why_len);
 void capebus_enable_exit(void);
 
+/* capebus-target.c: the device of a target capebus enables. */
+struct of_changeset;
+int capebus_target_enable(struct device_node *np, struct of_changeset *cs,
+			  bool *applied);
+int capebus_target_disable(struct device_node *np, struct of_changeset *cs);
+
 /*
  * A registered cape's state word: loaded once a driver's probe returned
  * (capebus-bus.c keeps @bound), detected before and while it runs.

@@ -10,22 +10,27 @@
 
 load ../../qemu/lib
 load cfs-run
+load test-module
 
 FIX=$BATS_TEST_DIRNAME/fixtures
 I2C1=/proc/device-tree/i2c-header1
 
 setup_file() {
 	local f
-	for f in enable-i2c1-a enable-i2c1-b; do
+	for f in enable-i2c1-a enable-i2c1-b enable-i2c1-slow; do
 		dtc -q -@ -I dts -O dtb -o "$BATS_FILE_TMPDIR/$f.dtbo" "$FIX/$f.dtso"
 	done
 	for f in enable-non-target disable-target; do
 		dtc -q -@ -I dts -O dtb -o "$BATS_FILE_TMPDIR/$f.dtbo" "$FIX/hostile/$f.dtso"
 	done
+	dtc -q -@ -I dts -O dtb -o "$BATS_FILE_TMPDIR/hat-serial.dtbo" "$FIX/hat/hat-serial.dtso"
+	dtc -q -@ -I dts -O dtb -o "$BATS_FILE_TMPDIR/leds.dtbo" "$FIX/configfs-leds.dtso"
+	build_test_module slowi2c
 	guest_boot
-	for f in enable-i2c1-a enable-i2c1-b enable-non-target disable-target; do
+	for f in enable-i2c1-a enable-i2c1-b enable-i2c1-slow enable-non-target disable-target hat-serial leds; do
 		guest_put "$BATS_FILE_TMPDIR/$f.dtbo"
 	done
+	guest_put "$BATS_FILE_TMPDIR/mod/capebus-slowi2c.ko"
 	guest_put "$FIX/configfs-lib.sh" cfs.sh
 	guest_ok '. /host/cfs.sh; dt_hash > /tmp/dt.base'
 }
@@ -104,4 +109,65 @@ i2c1_adapter='a=none; for d in /sys/bus/i2c/devices/i2c-*; do
 	cfs_run "cat \$CAPES/h/status; [ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.base)\" ] && echo same-tree; rmdir \$CAPES/h"
 	[[ "${lines[0]}" == "failed: overlay refused: add only: fragment fragment@0 sets property status of "* ]]
 	[ "${lines[1]}" = same-tree ]
+}
+
+# One slow cape delays only its own bus (Documentation/capebus/threat-model.rst,
+# "Locking"): while the bus a cape enables is still probing (its device's
+# probe held by tests/modules/slowi2c), a serial HAT+ declared on the Pi
+# header enables its UART and loads.  Asserted by order, not time: the HAT
+# has loaded while the slow device's probe is still waiting, and the bone
+# cape's enable has not returned.  Both durations are printed for the note.
+@test "a cape whose bus probes slowly delays no other connector: a HAT+ enabling its UART loads meanwhile" {
+	local hat
+	guest_ok "for c in /sys/class/capebus/*; do [ \"\$(cat \$c/family)\" = rpi ] && basename \$c && break; done"
+	hat=/sys/kernel/config/capebus/$output
+	cfs_run "S=/sys/kernel/debug/capebus-slowi2c; H=$hat/capes; up() { cut -d' ' -f1 /proc/uptime; }
+		insmod /host/capebus-slowi2c.ko && declare_cape slow CFS-I2C1-SLOW &&
+		cat /host/enable-i2c1-slow.dtbo > \$CAPES/slow/dtbo && (CAPES=\$H; declare_cape gps CFS-HAT-GPS) &&
+		cat /host/hat-serial.dtbo > \$H/gps/dtbo || exit 1
+		rm -f /tmp/slow.out /tmp/hat.out; t0=\$(up)
+		{ echo 1 > \$CAPES/slow/enable; echo \"slow \$? \$(up)\" > /tmp/slow.out; } &
+		for i in \$(seq 150); do [ \"\$(cat \$S/probing)\" = 1 ] && break; sleep 0.2; done
+		h0=\$(up)
+		{ echo 1 > \$H/gps/enable; echo \"hat \$? \$(up)\" > /tmp/hat.out; } &
+		# Until the HAT's enable returns, or 30 s with the slow probe held.
+		for i in \$(seq 150); do [ -s /tmp/hat.out ] && break; sleep 0.2; done
+		echo \"\$(cat \$S/probing) \$(cut -d' ' -f1,2 /tmp/hat.out 2>/dev/null || echo hat-waiting) \$(cat \$H/gps/status) \$([ -s /tmp/slow.out ] && echo slow-done || echo slow-enabling)\"
+		echo 1 > \$S/release; wait
+		echo \"\$(cut -d' ' -f1,2 /tmp/slow.out /tmp/hat.out | tr '\n' ' ')\$(cat \$CAPES/slow/status \$H/gps/status | tr '\n' ' ')\"
+		echo \"# durations: slow cape \$(awk -v a=\$t0 '{ print \$3 - a }' /tmp/slow.out) s (its device held until the HAT was seen), HAT \$(awk -v a=\$h0 '{ print \$3 - a }' /tmp/hat.out) s\"
+		rmdir \$CAPES/slow \$H/gps && rmmod capebus_slowi2c && [ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.base)\" ] && echo same-tree"
+	echo "${lines[2]}" >&3
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "1 hat 0 loaded slow-enabling" ]
+	[ "${lines[1]}" = "slow 0 hat 0 loaded loaded " ]
+	[ "${lines[3]}" = same-tree ]
+}
+
+# Root's sysfs unbind (capebus's own file, Documentation/ABI/testing/
+# sysfs-bus-capebus) is a transition of the cape's connector as any other:
+# while a cape of the same controller is enabling its bus (its device's
+# probe held), the unbind of another cape waits, and goes through after.
+@test "root's unbind of a cape waits for the transition under way on its connector" {
+	cfs_run "S=/sys/kernel/debug/capebus-slowi2c; G=/sys/bus/capebus/drivers/capebus-generic
+		drv() { basename \$(readlink /sys/bus/capebus/devices/capebus0-slot2/driver 2>/dev/null || echo none); }
+		insmod /host/capebus-slowi2c.ko && declare_cape leds CFS-LEDS && cat /host/leds.dtbo > \$CAPES/leds/dtbo &&
+		echo 2 > \$CAPES/leds/slot && echo 1 > \$CAPES/leds/enable && declare_cape slow CFS-I2C1-SLOW &&
+		cat /host/enable-i2c1-slow.dtbo > \$CAPES/slow/dtbo || exit 1
+		rm -f /tmp/unbind.out
+		echo 1 > \$CAPES/slow/enable &
+		for i in \$(seq 150); do [ \"\$(cat \$S/probing)\" = 1 ] && break; sleep 0.2; done
+		{ echo capebus0-slot2 > \$G/unbind; echo \"unbind \$?\" > /tmp/unbind.out; } &
+		# What has not returned in 2 s waits for the slow probe.
+		sleep 2
+		echo \"\$(cat \$S/probing) \$(cat /tmp/unbind.out 2>/dev/null || echo unbind-waiting) \$(drv)\"
+		echo 1 > \$S/release; wait
+		echo \"\$(cat /tmp/unbind.out) \$(drv) \$(cat \$CAPES/slow/status)\"
+		echo capebus0-slot2 > \$G/bind; echo \"bind \$? \$(drv)\"
+		rmdir \$CAPES/slow \$CAPES/leds && rmmod capebus_slowi2c && [ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.base)\" ] && echo same-tree"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "1 unbind-waiting capebus-generic" ]
+	[ "${lines[1]}" = "unbind 0 none loaded" ]
+	[ "${lines[2]}" = "bind 0 capebus-generic" ]
+	[ "${lines[3]}" = same-tree ]
 }
