@@ -821,6 +821,7 @@ static void __exit capebus_exit(void)
 	capebus_overlay_exit();
 	capebus_parents_exit();
 	capebus_enable_exit();
+	capebus_controller_exit();
 	class_unregister(&capebus_class);
 	bus_unregister_notifier(&capebus_bus_type, &capebus_bound_nb);
 	bus_unregister(&capebus_bus_type);

@@ -385,6 +385,36 @@ static void toy_test_attach_detach(struct kunit *test)
 	capebus_cape_put(a);
 }
 
+/* The pins a connector may put back: those nothing in the table holds. */
+static void toy_test_pins_unheld(struct kunit *test)
+{
+	struct toy_test *t = test->priv;
+	DECLARE_BITMAP(pins, CAPEBUS_MAX_PINS);
+	char why[CAPEBUS_REASON_LEN];
+	struct cape_device *a;
+
+	a = toy_add(test, "TOY1 TOY-A 0001 0x1 10", 0, why);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a);
+	bitmap_fill(pins, CAPEBUS_MAX_PINS);
+	capebus_controller_pins_unheld(t->ctrl, pins);
+	/* J1.1 the cape's, J1.4 the board's, none past the header's pins. */
+	KUNIT_EXPECT_FALSE(test, test_bit(0, pins));
+	KUNIT_EXPECT_TRUE(test, test_bit(1, pins));
+	KUNIT_EXPECT_FALSE(test, test_bit(3, pins));
+	KUNIT_EXPECT_EQ(test, bitmap_weight(pins, CAPEBUS_MAX_PINS),
+			toy_header.num_pins - 2);
+
+	capebus_cape_remove(a);
+	bitmap_fill(pins, CAPEBUS_MAX_PINS);
+	capebus_controller_pins_unheld(t->ctrl, pins);
+	KUNIT_EXPECT_TRUE(test, test_bit(0, pins));
+	KUNIT_EXPECT_FALSE(test, test_bit(3, pins));
+	capebus_cape_put(a);
+
+	/* No connector node: nowhere to keep the board's pad values. */
+	KUNIT_EXPECT_NULL(test, capebus_controller_board_pads(t->ctrl));
+}
+
 static void toy_test_attach_refuses(struct kunit *test)
 {
 	struct toy_test *t = test->priv;
@@ -641,6 +671,7 @@ static struct kunit_case toy_test_cases[] = {
 	KUNIT_CASE(toy_test_unregistered),
 	KUNIT_CASE(toy_test_platform_compatibles),
 	KUNIT_CASE(toy_test_attach_detach),
+	KUNIT_CASE(toy_test_pins_unheld),
 	KUNIT_CASE(toy_test_attach_refuses),
 	KUNIT_CASE(toy_test_bad_header),
 	KUNIT_CASE(toy_test_header_copied),

@@ -411,6 +411,13 @@ static void capebus_retry_stuck_overlays(struct capebus_controller *ctrl)
 		scoped_guard(mutex, &ctrl->lock)
 			list_splice_tail_init(&todo, &ctrl->stuck_capes);
 	} while (progress);
+
+	/*
+	 * Pins and buses let go (or adopted) without a detach: the connector
+	 * puts back what it held for them.
+	 */
+	if (ctrl->ops && ctrl->ops->settle)
+		ctrl->ops->settle(ctrl);
 }
 
 /*
@@ -1849,6 +1856,93 @@ EXPORT_SYMBOL_GPL(capebus_controller_add_export);
 static LIST_HEAD(capebus_orphans);
 static DEFINE_MUTEX(capebus_orphans_lock);
 
+/*
+ * A connector's pads as the board had them (struct capebus_board_pads),
+ * one entry per connector node that asked, kept until the core module
+ * goes: what a stuck cape leaves muxed outlives its controller.  A
+ * connector added by an overlay is refused, so the board's nodes bound
+ * them.
+ */
+struct capebus_connector_pads {
+	struct list_head node;
+	struct device_node *np;
+	struct capebus_board_pads pads;
+};
+
+static LIST_HEAD(capebus_connector_pads);
+static DEFINE_MUTEX(capebus_connector_pads_lock);
+
+/**
+ * capebus_controller_board_pads() - where a controller module keeps its
+ *	connector's pads as the board had them
+ * @ctrl: the controller, with a connector node
+ *
+ * The same for every controller of the connector node, so that the next
+ * one puts back the pads a stuck cape, or a bus its overlay keeps enabled,
+ * left muxed once they are let go.  Use it under @ctrl's transition lock
+ * (in its ops): one controller of a connector is registered at a time.
+ *
+ * Return: the connector's, or NULL (no connector node, or no memory).
+ */
+struct capebus_board_pads *
+capebus_controller_board_pads(struct capebus_controller *ctrl)
+{
+	struct capebus_connector_pads *c;
+
+	if (!ctrl->connector)
+		return NULL;
+
+	guard(mutex)(&capebus_connector_pads_lock);
+	list_for_each_entry(c, &capebus_connector_pads, node)
+		if (c->np == ctrl->connector)
+			return &c->pads;
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return NULL;
+	c->np = of_node_get(ctrl->connector);
+	list_add(&c->node, &capebus_connector_pads);
+
+	return &c->pads;
+}
+EXPORT_SYMBOL_GPL(capebus_controller_board_pads);
+
+/* Module exit: no controller is left. */
+void capebus_controller_exit(void)
+{
+	struct capebus_connector_pads *c, *next;
+
+	list_for_each_entry_safe(c, next, &capebus_connector_pads, node) {
+		list_del(&c->node);
+		of_node_put(c->np);
+		kfree(c);
+	}
+}
+
+/**
+ * capebus_controller_pins_unheld() - leave only the pins capebus holds for
+ *	nothing
+ * @ctrl: the controller
+ * @pins: bitmap (CAPEBUS_MAX_PINS) of header pins: those held in @ctrl's
+ *	table (by a cape, registered or stuck, by a bus capebus keeps enabled,
+ *	or by the board) are cleared
+ *
+ * Context: takes @ctrl's lock; call it under its transition lock (its
+ * ops), so that no cape comes or goes meanwhile.
+ */
+void capebus_controller_pins_unheld(struct capebus_controller *ctrl,
+				    unsigned long *pins)
+{
+	unsigned int pin;
+
+	guard(mutex)(&ctrl->lock);
+	for_each_set_bit(pin, pins, CAPEBUS_MAX_PINS)
+		if (pin >= ctrl->header->num_pins || !ctrl->res ||
+		    ctrl->res->holder[pin])
+			clear_bit(pin, pins);
+}
+EXPORT_SYMBOL_GPL(capebus_controller_pins_unheld);
+
 /* Let a cape with its overlay still in the tree go, for good. */
 static void capebus_cape_let_go(struct device *dev, struct cape_device *cape)
 {
@@ -2147,6 +2241,18 @@ void *capebus_controller_get_drvdata(const struct capebus_controller *ctrl)
 	return dev_get_drvdata(&ctrl->dev);
 }
 EXPORT_SYMBOL_GPL(capebus_controller_get_drvdata);
+
+/**
+ * capebus_controller_name() - a controller's name, "capebus<N>"
+ * @ctrl: the controller
+ *
+ * Return: its device's name, as sysfs and the log show it.
+ */
+const char *capebus_controller_name(const struct capebus_controller *ctrl)
+{
+	return dev_name(&ctrl->dev);
+}
+EXPORT_SYMBOL_GPL(capebus_controller_name);
 
 /**
  * cape_family() - the board family of a cape's connector

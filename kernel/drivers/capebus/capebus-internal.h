@@ -316,6 +316,7 @@ int capebus_enable_adopt(struct cape_device *cape,
 			 struct capebus_controller *ctrl, char *why,
 			 size_t why_len);
 void capebus_enable_exit(void);
+void capebus_controller_exit(void);
 
 /* capebus-target.c: the device of a target capebus enables. */
 struct of_changeset;

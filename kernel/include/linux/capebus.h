@@ -253,6 +253,14 @@ struct capebus_cape_desc {
  * @detach: undo @attach; called exactly once for every cape @attach
  *	succeeded for, after its device is deleted or when its registration
  *	is unwound.  Optional.
+ * @settle: capebus's hold on the header changed without an @attach or a
+ *	@detach: a stuck cape's overlay came off after all (its pins, and
+ *	those of the buses it kept enabled, are let go), or the controller
+ *	adopted the stuck capes of its connector's last controller, with the
+ *	buses their overlays keep enabled.  Bring what the connector holds
+ *	for capes in line (capebus_controller_pins_unheld(),
+ *	capebus_enabled_bus_of()): pads nothing holds go back as the board
+ *	had them.  Optional.
  *
  * The core calls them only while the controller is registered, with its
  * transition lock held (so one at a time per controller), never with its
@@ -273,6 +281,7 @@ struct capebus_controller_ops {
 		      char *why, size_t why_len);
 	void (*detach)(struct capebus_controller *ctrl,
 		       struct cape_device *cape);
+	void (*settle)(struct capebus_controller *ctrl);
 };
 
 /**
@@ -389,6 +398,28 @@ const char *cape_family(const struct cape_device *cape);
 void capebus_cape_pins(const struct cape_device *cape, unsigned long *pins);
 bool capebus_enabled_bus_of(struct capebus_controller *ctrl, unsigned int pin,
 			    unsigned long *pins);
+void capebus_controller_pins_unheld(struct capebus_controller *ctrl,
+				    unsigned long *pins);
+
+/**
+ * struct capebus_board_pads - a connector's pads as the board had them
+ * @known: the header pins whose pads the controller module changed for
+ *	capes and has not put back, their values in @value
+ * @value: per pin of @known, its pad's value before capes changed it, in
+ *	the controller module's encoding
+ *
+ * Kept by the core per connector node (capebus_controller_board_pads()):
+ * a stuck cape, and a bus its overlay keeps enabled, keep their pads as
+ * they are past their controller, and the connector's next controller
+ * puts them back.
+ */
+struct capebus_board_pads {
+	DECLARE_BITMAP(known, CAPEBUS_MAX_PINS);
+	u32 value[CAPEBUS_MAX_PINS];
+};
+
+struct capebus_board_pads *
+capebus_controller_board_pads(struct capebus_controller *ctrl);
 
 /**
  * CAPE_DEVICE() - an id table entry: a part of a family, any version
@@ -472,6 +503,7 @@ void capebus_controller_put(struct capebus_controller *ctrl);
 void capebus_controller_set_drvdata(struct capebus_controller *ctrl,
 				    void *data);
 void *capebus_controller_get_drvdata(const struct capebus_controller *ctrl);
+const char *capebus_controller_name(const struct capebus_controller *ctrl);
 int capebus_header_pin_index(const struct capebus_header *header,
 			     const char *name);
 int capebus_header_gpio_pin(const struct capebus_header *header, u32 code);

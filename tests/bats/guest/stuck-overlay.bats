@@ -10,6 +10,10 @@
 # (rmmod capebus-bone) the cape waits, its pins still held, for the next
 # controller of the same connector, which adopts it: with the buses its
 # overlay keeps enabled, and their pins; the capebus core stays meanwhile.
+# A bus such a cape enabled keeps its pads muxed and held (the connector's
+# keeper) while the overlay stays, across a reload too; once it comes off,
+# whichever path removes it, the pads go back to the board's values.
+# P9.17 and P9.18 are pads 0x15c and 0x158 (pins 87 and 86).
 
 load ../../qemu/lib
 load test-module
@@ -32,6 +36,10 @@ setup_file() {
 	# overlay on its RTC's node.
 	"${CB_CAPETOOL:-$CB_TOP/build/capetool/host/capetool}" create \
 		"$CB_TOP/cape-defs/bone/bb-i2c1-rtc-ds3231.cape" --board beaglebone-black \
+		-o "$BATS_FILE_TMPDIR" >/dev/null
+	# A display that joins I2C1 with the same pin words (bus-share.bats').
+	"${CB_CAPETOOL:-$CB_TOP/build/capetool/host/capetool}" create \
+		"$FIX/bus-share/i2c1-ssd1306.cape" --board beaglebone-black \
 		-o "$BATS_FILE_TMPDIR" >/dev/null
 	dtc -q -I dts -O dtb -o "$BATS_FILE_TMPDIR/foreign-rtc.dtbo" - <<'DTS'
 /dts-v1/;
@@ -64,8 +72,10 @@ DTS
 	guest_put "$BATS_FILE_TMPDIR/foreign-rtc.dtbo"
 	guest_put "$BATS_FILE_TMPDIR/BB-I2C1-DS3231-00A0.eeprom" rtc.eeprom
 	guest_put "$BATS_FILE_TMPDIR/BB-I2C1-DS3231-00A0.dtbo" rtc.dtbo
+	guest_put "$BATS_FILE_TMPDIR/CB-I2C1-SSD1306-00A0.eeprom" oled.eeprom
+	guest_put "$BATS_FILE_TMPDIR/CB-I2C1-SSD1306-00A0.dtbo" oled.dtbo
 	guest_put "$FIX/configfs-lib.sh" cfs.sh
-	guest_ok 'insmod /host/capebus-ovhold.ko; . /host/cfs.sh; dt_hash > /tmp/dt.base'
+	guest_ok 'insmod /host/capebus-ovhold.ko; . /host/cfs.sh; dt_hash > /tmp/dt.base; pad_state 87 86 > /tmp/pads.base'
 }
 
 teardown_file() {
@@ -182,5 +192,84 @@ teardown() {
 	[ "${lines[0]}" = disabled ]
 	[[ "${lines[1]}" == detected* ]]
 	[ "${lines[2]}" = same-tree ]
+	_guest_kmemleak
+}
+
+# Guest shell for the tests below (after cfs.sh).  STUCK: the RTC cape
+# enables I2C1 and muxes its pads, an overlay on its RTC's node keeps its
+# own overlay in, its removal leaves it stuck; the pads' state follows.
+# FREE: the foreign overlay goes; then whether the pads are the board's and
+# free again, and the tree as before.
+STUCK='mkdir $CAPES/rtc && cat /host/rtc.eeprom > $CAPES/rtc/eeprom && cat /host/rtc.dtbo > $CAPES/rtc/dtbo &&
+	echo 1 > $CAPES/rtc/enable && cat $CAPES/rtc/status &&
+	cat /host/foreign-rtc.dtbo > /sys/kernel/debug/capebus-ovhold/apply && rmdir $CAPES/rtc && pad_state 87 86'
+AFTER='echo "i2c1=$(cat /proc/device-tree/i2c-header1/status)"; pad_state 87 86 > /tmp/pads.now; cat /tmp/pads.now
+	{ cmp -s /tmp/pads.now /tmp/pads.base && echo board-pads || echo pads-changed; }
+	{ [ "$(dt_hash)" = "$(cat /tmp/dt.base)" ] && echo same-tree || echo tree-changed; }'
+OVHOLD_REMOVE='echo 1 > /sys/kernel/debug/capebus-ovhold/remove'
+RESCAN='echo 1 > /sys/class/capebus/$(basename $CB)/rescan'
+
+@test "a stuck cape's bus, disabled when a rescan removes its overlay: the pads are let go, as the board had them" {
+	# Red team round 14 F1: the bus's keeper stayed, pads muxed as I2C1
+	# and held, until another cape of the connector came.
+	cfs_run "$STUCK"' && '"$OVHOLD_REMOVE"' && '"$RESCAN"'; '"$AFTER"
+	[ "${lines[0]}" = loaded ]
+	[[ "${lines[1]}" == "00000072 capebus"*"-bus-pads"* ]]
+	[[ "${lines[2]}" == "00000072 capebus"*"-bus-pads"* ]]
+	[ "${lines[3]}" = i2c1=disabled ]
+	[ "${lines[6]}" = board-pads ]
+	[ "${lines[7]}" = same-tree ]
+	grep -q '(MUX' <<<"${lines[4]}"
+}
+
+@test "a stuck cape's bus, disabled by the last retry of a controller that goes: the pads are put back" {
+	# Red team round 14 F1, the rmmod in between: the controller's module
+	# let go of the keeper without putting the pads back.
+	cfs_run "$STUCK"' && '"$OVHOLD_REMOVE"' && rmmod capebus-bone; '"$AFTER; $RELOAD"
+	[ "${lines[0]}" = loaded ]
+	[ "${lines[3]}" = i2c1=disabled ]
+	[ "${lines[6]}" = board-pads ]
+	[ "${lines[7]}" = same-tree ]
+}
+
+@test "a stuck cape's bus across a controller reload: the next controller holds its pads, and puts them back when it goes" {
+	# Red team round 14 F2: the next controller knew neither the bus's
+	# pads nor their board values; the pads stayed muxed as I2C1.
+	cfs_run "$STUCK"
+	[ "${lines[0]}" = loaded ]
+	guest_ok 'rmmod capebus-bone'
+	cfs_run "$RELOAD"'; . /host/cfs.sh; pad_state 87 86'
+	[[ "${lines[0]}" == "00000072 capebus"*"-bus-pads"* ]]
+	[[ "${lines[1]}" == "00000072 capebus"*"-bus-pads"* ]]
+	cfs_run "$OVHOLD_REMOVE"' && '"$RESCAN"'; '"$AFTER"
+	[ "${lines[0]}" = i2c1=disabled ]
+	[ "${lines[3]}" = board-pads ]
+	[ "${lines[4]}" = same-tree ]
+	_guest_kmemleak
+}
+
+@test "a stuck enabler and a live joiner across a reload: the joiner, declared again, goes last and the pads go back" {
+	# Red team round 14 F2 with a joiner (its rt1.bats): the bus stayed
+	# enabled for the display after the RTC's overlay came off, and its
+	# removal disabled it with the pads left muxed.
+	cfs_run 'mkdir $CAPES/rtc && cat /host/rtc.eeprom > $CAPES/rtc/eeprom && cat /host/rtc.dtbo > $CAPES/rtc/dtbo &&
+		echo 1 > $CAPES/rtc/enable && cat $CAPES/rtc/status &&
+		mkdir $CAPES/oled && cat /host/oled.eeprom > $CAPES/oled/eeprom && cat /host/oled.dtbo > $CAPES/oled/dtbo &&
+		echo 1 > $CAPES/oled/enable && cat $CAPES/oled/status &&
+		cat /host/foreign-rtc.dtbo > /sys/kernel/debug/capebus-ovhold/apply && rmdir $CAPES/rtc'
+	[ "${lines[0]}" = loaded ]
+	[ "${lines[1]}" = loaded ]
+	guest_ok 'rmmod capebus-bone'
+	cfs_run "$RELOAD"'; . /host/cfs.sh
+		mkdir $CAPES/oled && cat /host/oled.eeprom > $CAPES/oled/eeprom && cat /host/oled.dtbo > $CAPES/oled/dtbo &&
+		echo 1 > $CAPES/oled/enable && cat $CAPES/oled/status &&
+		'"$OVHOLD_REMOVE"' && '"$RESCAN"' && cat /proc/device-tree/i2c-header1/status && echo && pad_state 87 86'
+	[ "${lines[0]}" = loaded ]
+	[ "${lines[1]}" = okay ]
+	[[ "${lines[2]}" == "00000072 capebus"*"-bus-pads"* ]]
+	cfs_run 'rmdir $CAPES/oled; '"$AFTER"
+	[ "${lines[0]}" = i2c1=disabled ]
+	[ "${lines[3]}" = board-pads ]
+	[ "${lines[4]}" = same-tree ]
 	_guest_kmemleak
 }

@@ -216,11 +216,19 @@ static void bone_capebus_detach(struct capebus_controller *ctrl,
 	bone_pinmux_detach(&bc->pinmux, bc->dev->of_node, cape);
 }
 
+static void bone_capebus_settle(struct capebus_controller *ctrl)
+{
+	struct bone_capebus *bc = capebus_controller_get_drvdata(ctrl);
+
+	bone_pinmux_sync(&bc->pinmux, bc->dev->of_node, ctrl);
+}
+
 static const struct capebus_controller_ops bone_capebus_ops = {
 	.decode		= bone_capebus_decode,
 	.overlay_name	= bone_capebus_overlay_name,
 	.attach		= bone_capebus_attach,
 	.detach		= bone_capebus_detach,
+	.settle		= bone_capebus_settle,
 };
 
 static void bone_pinmux_exit_action(void *pm)
@@ -255,7 +263,7 @@ static int bone_capebus_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
-	ret = bone_pinmux_init(dev, &bc->pinmux);
+	ret = bone_pinmux_init(dev, bc->ctrl, &bc->pinmux);
 	if (ret)
 		return ret;
 	ret = devm_add_action_or_reset(dev, bone_pinmux_exit_action,

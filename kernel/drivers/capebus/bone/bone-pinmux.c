@@ -46,11 +46,16 @@
  *
  * pinctrl-single writes a pad when a state is selected and leaves its
  * register as it is when the pad is freed.  So the connector reads each
- * pad's value before it first muxes it for a cape, and when capebus lets go
- * of the pad (its cape removed, or the bus it was kept for disabled) a
- * consumer of the connector's own selects that value again and lets go:
- * a removed cape's function is not left routed to the pad.  Not so for a
- * cape whose overlay could not be removed: its devices still use its pads.
+ * pad's value before it first muxes it for a cape, and once capebus holds
+ * the pad for nothing (its cape removed, the stuck overlay of a cape
+ * removed before come off, the bus it was muxed for disabled: whichever
+ * path let go of it) a consumer of the connector's own selects that value
+ * again and lets go: a removed cape's function is not left routed to the
+ * pad.  Not so while capebus holds it: a stuck cape's devices, or an
+ * enabled bus's, still use it.  The values are kept by the capebus core
+ * for the connector node (capebus_controller_board_pads()), not by its
+ * controller: a stuck cape and the buses it keeps enabled outlive the
+ * controller, and the next one (which adopts them) puts their pads back.
  */
 
 #include <linux/bitmap.h>
@@ -98,10 +103,18 @@ static int bone_pinmux_read_cells(struct device *dev, struct bone_pinmux *pm)
 /*
  * Map the pin controller's registers to read the pads' values before capes
  * change them: pinctrl-single has no call that reads a pad.  Read only;
- * pinctrl-single writes them.  Without them, pads are not put back.
+ * pinctrl-single writes them.  Without them (or without the core's place
+ * for the values), pads are not put back, nor held for a bus once the cape
+ * that muxed them is gone.
  */
-static void bone_pinmux_map(struct device *dev, struct bone_pinmux *pm)
+static void bone_pinmux_map(struct device *dev, struct capebus_controller *ctrl,
+			    struct bone_pinmux *pm)
 {
+	pm->board = capebus_controller_board_pads(ctrl);
+	if (!pm->board) {
+		dev_warn(dev, "no memory for the board's pad values: pads are not put back when capes go\n");
+		return;
+	}
 	if (of_property_read_u32(pm->pctl_np, "pinctrl-single,register-width",
 				 &pm->width) ||
 	    (pm->width != 8 && pm->width != 16 && pm->width != 32)) {
@@ -133,6 +146,7 @@ static u32 bone_pad_read(const struct bone_pinmux *pm, unsigned int pin)
 /**
  * bone_pinmux_init() - read the connector's pin controller and pad table
  * @dev: the connector's device (its of_node is the connector)
+ * @ctrl: the connector's controller (not registered yet)
  * @pm: filled in; bone_pinmux_exit() undoes it
  *
  * Without cape-pinctrl the connector muxes nothing.
@@ -140,7 +154,8 @@ static u32 bone_pad_read(const struct bone_pinmux *pm, unsigned int pin)
  * Return: 0, or -EINVAL (bad cape-pads, or a pin controller whose cell
  * layout the connector cannot write; the log says which).
  */
-int bone_pinmux_init(struct device *dev, struct bone_pinmux *pm)
+int bone_pinmux_init(struct device *dev, struct capebus_controller *ctrl,
+		     struct bone_pinmux *pm)
 {
 	struct device_node *np = dev->of_node;
 	struct property *prop;
@@ -158,7 +173,7 @@ int bone_pinmux_init(struct device *dev, struct bone_pinmux *pm)
 		return 0;
 	if (bone_pinmux_read_cells(dev, pm))
 		goto err;
-	bone_pinmux_map(dev, pm);
+	bone_pinmux_map(dev, ctrl, pm);
 
 	n = of_property_count_u32_elems(np, "cape-pads");
 	if (n < 0 || n % 3) {
@@ -618,11 +633,11 @@ static __printf(1, 2) struct bone_pad_keeper *bone_keeper_new(const char *fmt,
 }
 
 /*
- * Put the pads behind the pins of @mask back as they were before capebus
- * first muxed them (those it knows), for @ctrl_name's connector: none of
- * its consumers holds them now.  pinctrl-single left the registers as the
- * last consumer set them: a consumer of the connector's own selects the
- * old values, then lets go.
+ * Put the pads behind the pins of @mask (of those capebus muxed) back as
+ * they were before capebus first muxed them, for @ctrl_name's connector:
+ * none of its consumers holds them now.  pinctrl-single left the registers
+ * as the last consumer set them: a consumer of the connector's own selects
+ * the old values, then lets go.
  */
 static void bone_pinmux_restore(struct bone_pinmux *pm,
 				struct device_node *conn, const char *ctrl_name,
@@ -633,13 +648,14 @@ static void bone_pinmux_restore(struct bone_pinmux *pm,
 	struct bone_pad_keeper *k;
 	int ret = -ENOMEM;
 
-	if (!bitmap_and(pins, mask, pm->board_known, CAPEBUS_MAX_PINS))
+	if (!bitmap_and(pins, mask, pm->board->known, CAPEBUS_MAX_PINS))
 		return;
-	bitmap_andnot(pm->board_known, pm->board_known, pins, CAPEBUS_MAX_PINS);
+	bitmap_andnot(pm->board->known, pm->board->known, pins,
+		      CAPEBUS_MAX_PINS);
 
 	k = bone_keeper_new("%s-board-pads", ctrl_name);
 	if (k) {
-		memcpy(k->pads.conf, pm->board, sizeof(k->pads.conf));
+		memcpy(k->pads.conf, pm->board->value, sizeof(k->pads.conf));
 		ret = bone_pads_get(pm, conn, &k->dev, dev_name(&k->dev), 0x800,
 				    pins, &k->pads, why, sizeof(why));
 		bone_pads_put(&k->dev, &k->pads);
@@ -650,43 +666,38 @@ static void bone_pinmux_restore(struct bone_pinmux *pm,
 			ctrl_name, CAPEBUS_MAX_PINS, pins, ret, why);
 }
 
-/*
- * Let go of a keeper's pads; put them back as the board had them if
- * @restore (its bus was disabled; not when the connector goes while a stuck
- * cape's overlay keeps the bus enabled).
- */
-static void bone_keeper_free(struct bone_pinmux *pm, struct device_node *conn,
-			     const char *ctrl_name, struct bone_pad_keeper *k,
-			     bool restore)
+/* Let go of a keeper's pads, muxed as they are. */
+static void bone_keeper_free(struct bone_pad_keeper *k)
 {
 	list_del(&k->node);
 	bone_pads_put(&k->dev, &k->pads);
-	if (restore)
-		bone_pinmux_restore(pm, conn, ctrl_name, k->pads.pins);
 	put_device(&k->dev);
 }
 
 /*
- * @cape, which muxed the pads of @keep (the pins of one bus capebus holds
- * enabled), is going while the bus stays: hold them for the bus, muxed as
- * they are.  Called once the cape let go of them: pinctrl-single leaves a
- * pad's register as it is when it is freed, and writes the same value again.
+ * Hold the pads of @keep (the pins of one bus capebus holds enabled for
+ * @ctrl's capes), muxed as they are, for the bus: the cape that muxed them
+ * is gone (or was its connector's last controller's).  pinctrl-single
+ * writes a held pad's value when the keeper selects it: the value read
+ * back.
  */
 static void bone_pinmux_keep(struct bone_pinmux *pm, struct device_node *conn,
-			     struct cape_device *cape, const unsigned long *keep)
+			     struct capebus_controller *ctrl,
+			     const unsigned long *keep)
 {
-	DECLARE_BITMAP(pins, CAPEBUS_MAX_PINS);
 	char why[CAPEBUS_REASON_LEN] = "";
 	struct bone_pad_keeper *k;
+	unsigned int pin;
 	int ret = -ENOMEM;
 
-	k = bone_keeper_new("%s-bus-pads%u", dev_name(cape->dev.parent),
+	k = bone_keeper_new("%s-bus-pads%u", capebus_controller_name(ctrl),
 			    pm->next_keeper);
 	if (!k)
 		goto fail;
-	bone_pinmux_confs(pm, cape->info, keep, k->pads.conf, pins);
+	for_each_set_bit(pin, keep, CAPEBUS_MAX_PINS)
+		k->pads.conf[pin] = bone_pad_read(pm, pin);
 	ret = bone_pads_get(pm, conn, &k->dev, dev_name(&k->dev),
-			    0xfff - pm->next_keeper % 0x100, pins, &k->pads,
+			    0xfff - pm->next_keeper % 0x100, keep, &k->pads,
 			    why, sizeof(why));
 	if (!ret) {
 		pm->next_keeper++;
@@ -696,32 +707,82 @@ static void bone_pinmux_keep(struct bone_pinmux *pm, struct device_node *conn,
 	bone_pads_put(&k->dev, &k->pads);
 	put_device(&k->dev);
 fail:
-	dev_warn(&cape->dev,
-		 "the pads of %*pbl it muxed for a bus other capes still use stay as they are, but unheld: %d %s\n",
-		 CAPEBUS_MAX_PINS, keep, ret, why);
+	pr_warn("%s: the pads of %*pbl, of a bus capes still use, stay as they are, but unheld: %d %s\n",
+		capebus_controller_name(ctrl), CAPEBUS_MAX_PINS, keep, ret, why);
 }
 
 /*
- * Keepers whose bus capebus no longer holds enabled let go of its pads, put
- * back as the board had them: a cape that enables it again muxes them anew.
- * (Not the capes that shared the bus decide: one whose driver is unbound no
- * longer uses it.)  @cape: a cape of the connector, coming or going.
+ * Bring the pads in line with what capebus holds for @ctrl's capes, once
+ * a cape came or went, or capebus let go of (or adopted) pins without
+ * either.  A keeper whose bus is disabled lets go of its pads.  Of the pads
+ * capebus muxed that no consumer of the connector holds: those of a bus
+ * capebus holds enabled get a keeper (their cape is gone, or was the
+ * connector's last controller's); those capebus holds for nothing now go
+ * back as the board had them, as do those of @mine (the pins of a cape
+ * being detached whose claim is not yet given back, or NULL) but a bus's.
+ * Not capes but capebus's holds decide: a cape whose driver is unbound no
+ * longer uses the bus it shares.
  */
-static void bone_pinmux_unkeep(struct bone_pinmux *pm, struct device_node *conn,
-			       struct cape_device *cape)
+static void bone_pinmux_settle(struct bone_pinmux *pm, struct device_node *conn,
+			       struct capebus_controller *ctrl,
+			       const unsigned long *mine)
 {
+	DECLARE_BITMAP(loose, CAPEBUS_MAX_PINS);
+	DECLARE_BITMAP(back, CAPEBUS_MAX_PINS);
 	DECLARE_BITMAP(bus, CAPEBUS_MAX_PINS);
 	struct bone_pad_keeper *k, *next;
+	unsigned int pin;
 
 	list_for_each_entry_safe(k, next, &pm->keepers, node) {
-		if (!capebus_enabled_bus_of(cape->ctrl,
-					    find_first_bit(k->pads.pins,
-							   CAPEBUS_MAX_PINS),
-					    bus) ||
+		pin = find_first_bit(k->pads.pins, CAPEBUS_MAX_PINS);
+		if (!capebus_enabled_bus_of(ctrl, pin, bus) ||
 		    !bitmap_subset(k->pads.pins, bus, CAPEBUS_MAX_PINS))
-			bone_keeper_free(pm, conn, dev_name(cape->dev.parent),
-					 k, true);
+			bone_keeper_free(k);
 	}
+	if (!pm->board || !pm->regs)
+		return;
+
+	bitmap_andnot(loose, pm->board->known, pm->capes, CAPEBUS_MAX_PINS);
+	list_for_each_entry(k, &pm->keepers, node)
+		bitmap_andnot(loose, loose, k->pads.pins, CAPEBUS_MAX_PINS);
+	bitmap_copy(back, loose, CAPEBUS_MAX_PINS);
+	capebus_controller_pins_unheld(ctrl, back);
+	for_each_set_bit(pin, loose, CAPEBUS_MAX_PINS)
+		if (mine && test_bit(pin, mine) &&
+		    !capebus_enabled_bus_of(ctrl, pin, bus))
+			set_bit(pin, back);
+	bone_pinmux_restore(pm, conn, capebus_controller_name(ctrl), back);
+
+	bitmap_andnot(loose, loose, back, CAPEBUS_MAX_PINS);
+	while ((pin = find_first_bit(loose, CAPEBUS_MAX_PINS)) < CAPEBUS_MAX_PINS) {
+		if (!capebus_enabled_bus_of(ctrl, pin, bus)) {
+			clear_bit(pin, loose);
+			continue;
+		}
+		bitmap_and(bus, bus, loose, CAPEBUS_MAX_PINS);
+		bitmap_andnot(loose, loose, bus, CAPEBUS_MAX_PINS);
+		bone_pinmux_keep(pm, conn, ctrl, bus);
+	}
+}
+
+/**
+ * bone_pinmux_sync() - bring the pads in line with what capebus holds
+ * @pm: the connector's pin table
+ * @conn: the connector's node
+ * @ctrl: its controller
+ *
+ * For the controller's settle op: a stuck cape's overlay came off (its
+ * pads, and a bus's it kept enabled, go back as the board had them), or
+ * the controller adopted stuck capes (the buses they keep enabled get a
+ * keeper).
+ *
+ * Context: the controller's transition lock is held (it serializes @pm).
+ */
+void bone_pinmux_sync(struct bone_pinmux *pm, struct device_node *conn,
+		      struct capebus_controller *ctrl)
+{
+	if (pm->pctl_np)
+		bone_pinmux_settle(pm, conn, ctrl, NULL);
 }
 
 /**
@@ -767,16 +828,16 @@ int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,
 		return ret;
 
 	/* A bus disabled since (its last user's driver unbound): its pads. */
-	bone_pinmux_unkeep(pm, conn, cape);
+	bone_pinmux_settle(pm, conn, cape->ctrl, NULL);
 	cp = kzalloc(sizeof(*cp), GFP_KERNEL);
 	if (!cp)
 		return -ENOMEM;
 	bone_pinmux_confs(pm, cape->info, mask, cp->pads.conf, muxed);
 	bitmap_zero(read, CAPEBUS_MAX_PINS);
-	if (pm->regs)
-		bitmap_andnot(read, muxed, pm->board_known, CAPEBUS_MAX_PINS);
+	if (pm->regs && pm->board)
+		bitmap_andnot(read, muxed, pm->board->known, CAPEBUS_MAX_PINS);
 	for_each_set_bit(pin, read, CAPEBUS_MAX_PINS)
-		pm->board[pin] = bone_pad_read(pm, pin);
+		pm->board->value[pin] = bone_pad_read(pm, pin);
 	ret = bone_pads_get(pm, conn, &cape->dev, dev_name(&cape->dev),
 			    cape->slot_nr, muxed, &cp->pads, why, why_len);
 	if (ret) {
@@ -784,7 +845,11 @@ int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,
 		kfree(cp);
 		return ret;
 	}
-	bitmap_or(pm->board_known, pm->board_known, read, CAPEBUS_MAX_PINS);
+	if (pm->board)
+		bitmap_or(pm->board->known, pm->board->known, read,
+			  CAPEBUS_MAX_PINS);
+	if (cp->pads.pinctrl)
+		bitmap_or(pm->capes, pm->capes, cp->pads.pins, CAPEBUS_MAX_PINS);
 
 	cape->ctrl_data = cp;
 
@@ -800,7 +865,8 @@ int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,
  * The pads it muxed for a bus capebus still holds enabled (other capes'
  * overlays use it) stay muxed, held for the bus (a keeper per bus), until
  * the bus is disabled.  The others are put back as the board had them,
- * unless the cape's overlay could not be removed (its devices use them).
+ * unless the cape's overlay could not be removed (its devices use them):
+ * then once it comes off (bone_pinmux_sync()).
  *
  * Context: the controller's transition lock is held; the cape device is not
  * registered, its overlay removed (the buses it enabled are given back).
@@ -809,34 +875,21 @@ void bone_pinmux_detach(struct bone_pinmux *pm, struct device_node *conn,
 			struct cape_device *cape)
 {
 	struct bone_cape_pinmux *cp = cape->ctrl_data;
-	DECLARE_BITMAP(left, CAPEBUS_MAX_PINS);
-	DECLARE_BITMAP(back, CAPEBUS_MAX_PINS);
-	DECLARE_BITMAP(keep, CAPEBUS_MAX_PINS);
-	unsigned int pin;
+	DECLARE_BITMAP(mine, CAPEBUS_MAX_PINS);
 
 	if (!cp)
 		return;
 
 	cape->ctrl_data = NULL;
-	bitmap_zero(left, CAPEBUS_MAX_PINS);
-	if (cp->pads.pinctrl)
-		bitmap_copy(left, cp->pads.pins, CAPEBUS_MAX_PINS);
-	bitmap_copy(back, left, CAPEBUS_MAX_PINS);
-	bone_pads_put(&cape->dev, &cp->pads);
-	/* What it muxed, one bus at a time: each still enabled gets a keeper. */
-	while ((pin = find_first_bit(left, CAPEBUS_MAX_PINS)) < CAPEBUS_MAX_PINS) {
-		if (!capebus_enabled_bus_of(cape->ctrl, pin, keep)) {
-			clear_bit(pin, left);
-			continue;
-		}
-		bitmap_and(keep, keep, left, CAPEBUS_MAX_PINS);
-		bitmap_andnot(left, left, keep, CAPEBUS_MAX_PINS);
-		bitmap_andnot(back, back, keep, CAPEBUS_MAX_PINS);
-		bone_pinmux_keep(pm, conn, cape, keep);
+	bitmap_zero(mine, CAPEBUS_MAX_PINS);
+	if (cp->pads.pinctrl) {
+		bitmap_andnot(pm->capes, pm->capes, cp->pads.pins,
+			      CAPEBUS_MAX_PINS);
+		if (!cape->overlay_stuck)
+			bitmap_copy(mine, cp->pads.pins, CAPEBUS_MAX_PINS);
 	}
-	if (!cape->overlay_stuck)
-		bone_pinmux_restore(pm, conn, dev_name(cape->dev.parent), back);
-	bone_pinmux_unkeep(pm, conn, cape);
+	bone_pads_put(&cape->dev, &cp->pads);
+	bone_pinmux_settle(pm, conn, cape->ctrl, mine);
 	kfree(cp);
 }
 
@@ -850,14 +903,16 @@ void bone_pinmux_detach(struct bone_pinmux *pm, struct device_node *conn,
  * alone), and the bus's pins stay held, in capebus's table, by the
  * connector's next controller, which adopts the stuck cape with its buses
  * (capebus_enable_adopt()), as they do for the stuck cape's own pads, which
- * its detach let go.
+ * its detach let go.  Their values before stay with the core: the next
+ * controller holds the bus's pads again, and puts them back once capebus
+ * lets go of them.
  */
 void bone_pinmux_exit(struct bone_pinmux *pm)
 {
 	struct bone_pad_keeper *k, *next;
 
 	list_for_each_entry_safe(k, next, &pm->keepers, node)
-		bone_keeper_free(pm, NULL, NULL, k, false);
+		bone_keeper_free(k);
 	if (pm->regs)
 		iounmap(pm->regs);
 	pm->regs = NULL;

@@ -43,9 +43,10 @@ struct property;
  * @regs: the pin controller's pad registers, read only (NULL: pads are not
  *	put back)
  * @width: their width in bits (pinctrl-single,register-width)
- * @board: per header pin of @board_known, its pad's value before capebus
- *	muxed it, put back when capebus lets go of it
- * @board_known: the pins whose pads capebus muxed, with their value before
+ * @board: the pads capebus muxed and their values before, put back when
+ *	capebus lets go of them: the core's, for the connector node, so that
+ *	they outlive the controller (NULL: pads are not put back)
+ * @capes: the pins whose pads attached capes hold
  */
 struct bone_pinmux {
 	struct device_node *pctl_np;
@@ -56,16 +57,19 @@ struct bone_pinmux {
 	unsigned int next_keeper;
 	void __iomem *regs;
 	u32 width;
-	u32 board[CAPEBUS_MAX_PINS];
-	DECLARE_BITMAP(board_known, CAPEBUS_MAX_PINS);
+	struct capebus_board_pads *board;
+	DECLARE_BITMAP(capes, CAPEBUS_MAX_PINS);
 };
 
-int bone_pinmux_init(struct device *dev, struct bone_pinmux *pm);
+int bone_pinmux_init(struct device *dev, struct capebus_controller *ctrl,
+		     struct bone_pinmux *pm);
 void bone_pinmux_exit(struct bone_pinmux *pm);
 int bone_pinmux_attach(struct bone_pinmux *pm, struct device_node *conn,
 		       struct cape_device *cape, char *why, size_t why_len);
 void bone_pinmux_detach(struct bone_pinmux *pm, struct device_node *conn,
 			struct cape_device *cape);
+void bone_pinmux_sync(struct bone_pinmux *pm, struct device_node *conn,
+		      struct capebus_controller *ctrl);
 
 bool bone_overlay_record_matches(const char *record, const char *part,
 				 const char *version);
