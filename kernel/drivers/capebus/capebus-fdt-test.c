@@ -375,7 +375,7 @@ static void fdt_test_enable_only_okay(struct kunit *test)
 static void fdt_test_reserved_enable(struct kunit *test)
 {
 	static const char * const reserved[] = {
-		CAPEBUS_FDT_ENABLE_PROP, CAPEBUS_FDT_PROPS_PROP,
+		CAPEBUS_FDT_ENABLE_PROP, CAPEBUS_FDT_PROPS_PROP, "capebus,apply-id",
 	};
 	const u32 ph = PH_GPIO;
 	unsigned int i;
