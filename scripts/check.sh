@@ -33,8 +33,8 @@ build      1
 checkpatch 15
 dtbinding  11
 bisect     20
-kunit      184
-guest      248
+kunit      186
+guest      249
 build-distro 1
 guest-distro 66
 '
