@@ -33,8 +33,8 @@ build      1
 checkpatch 15
 dtbinding  11
 bisect     20
-kunit      185
-guest      262
+kunit      186
+guest      263
 build-distro 1
 guest-distro 66
 '

@@ -6,6 +6,7 @@
 
 #include <kunit/test.h>
 #include <linux/i2c.h>
+#include <linux/of.h>
 #include <dt-bindings/i2c/i2c.h>
 
 #include "capebus-internal.h"
@@ -83,7 +84,7 @@ static void busaddr_test_i2c_flags(struct kunit *test)
 	u64 a[CAPEBUS_BUS_MAX_ADDRS];
 
 	expect_refused(test, &i2c7,
-		       "reg 0x80000250 asks for 10-bit address 0x250; allowed: 7-bit addresses 0x01-0x7f (the adapter does no 10-bit addressing)",
+		       "reg 0x80000250 asks for 10-bit address 0x250; allowed: 7-bit addresses 0x01-0x7f (the adapter does no 10-bit addressing, or is not up)",
 		       (const u32 []){ I2C_TEN_BIT_ADDRESS | 0x250 }, 1);
 	KUNIT_ASSERT_EQ(test, addrs_of(&i2c10, ten, 1, a, why), 1);
 	KUNIT_EXPECT_EQ(test, a[0], 0x250 | CAPEBUS_I2C_TEN_BIT_KEY);
@@ -168,6 +169,66 @@ static void busaddr_test_holds(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, capebus_bus_holds(&unnamed, NULL, 0, 0));
 }
 
+/* A node @name below @parent in @cs, with the given chip-select property. */
+static struct device_node *bus_node(struct kunit *test, struct of_changeset *cs,
+				    struct device_node *parent, const char *name,
+				    const char *cs_prop, u32 num_cs)
+{
+	struct device_node *np = of_changeset_create_node(cs, parent, name);
+
+	KUNIT_ASSERT_NOT_NULL(test, np);
+	KUNIT_ASSERT_EQ(test, of_changeset_add_prop_u32(cs, np, "#address-cells", 1), 0);
+	KUNIT_ASSERT_EQ(test, of_changeset_add_prop_u32(cs, np, "#size-cells", 0), 0);
+	if (cs_prop)
+		KUNIT_ASSERT_EQ(test, of_changeset_add_prop_u32(cs, np, cs_prop, num_cs), 0);
+
+	return np;
+}
+
+/*
+ * A live bus with no adapter (a bus a cape enables, checked before it is):
+ * its node's name says I2C or SPI; the McSPI's ti,spi-num-cs counts.
+ */
+static void busaddr_test_describe(struct kunit *test)
+{
+	struct device_node *top, *np[4];
+	struct capebus_bus b[4] = {};
+	struct of_changeset cs;
+	unsigned int i;
+
+	of_changeset_init(&cs);
+	top = of_changeset_create_node(&cs, of_root, "capebus-busaddr-kunit");
+	KUNIT_ASSERT_NOT_NULL(test, top);
+	KUNIT_ASSERT_EQ(test, of_changeset_add_prop_string(&cs, top, "status", "disabled"), 0);
+	np[0] = bus_node(test, &cs, top, "i2c@1", NULL, 0);
+	np[1] = bus_node(test, &cs, top, "spi@2", "ti,spi-num-cs", 2);
+	np[2] = bus_node(test, &cs, top, "spi-3", NULL, 0);
+	np[3] = bus_node(test, &cs, top, "i2cmux@4", NULL, 0);
+	KUNIT_ASSERT_EQ(test, of_changeset_apply(&cs), 0);
+	for (i = 0; i < ARRAY_SIZE(b); i++) {
+		b[i].address_cells = 1;
+		capebus_bus_describe(np[i], true, &b[i]);
+	}
+	KUNIT_EXPECT_EQ(test, of_changeset_revert(&cs), 0);
+	for (i = 0; i < ARRAY_SIZE(np); i++)
+		of_node_put(np[i]);
+	of_node_put(top);
+	of_changeset_destroy(&cs);
+
+	KUNIT_EXPECT_EQ(test, b[0].kind, CAPEBUS_BUS_I2C);
+	KUNIT_EXPECT_FALSE(test, b[0].ten_bit);
+	expect_refused(test, &b[0], "reg 0x0 is no 7-bit I2C address",
+		       (const u32 []){ 0 }, 1);
+	KUNIT_EXPECT_EQ(test, b[1].kind, CAPEBUS_BUS_SPI);
+	KUNIT_EXPECT_EQ(test, b[1].num_cs, 2);
+	expect_refused(test, &b[1], "reg 0x2 is no chip select of the bus",
+		       (const u32 []){ 2 }, 1);
+	KUNIT_EXPECT_EQ(test, b[2].kind, CAPEBUS_BUS_SPI);
+	expect_refused(test, &b[2], "reg 0x100 is no chip select",
+		       (const u32 []){ 0x100 }, 1);
+	KUNIT_EXPECT_EQ(test, b[3].kind, CAPEBUS_BUS_UNNAMED);
+}
+
 static struct kunit_case capebus_busaddr_test_cases[] = {
 	KUNIT_CASE(busaddr_test_i2c_high_bits),
 	KUNIT_CASE(busaddr_test_i2c_ok),
@@ -176,6 +237,7 @@ static struct kunit_case capebus_busaddr_test_cases[] = {
 	KUNIT_CASE(busaddr_test_unnamed),
 	KUNIT_CASE(busaddr_test_mapped),
 	KUNIT_CASE(busaddr_test_holds),
+	KUNIT_CASE(busaddr_test_describe),
 	{}
 };
 

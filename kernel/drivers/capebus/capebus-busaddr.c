@@ -14,11 +14,13 @@
  * will register, or is refused if the core would read it otherwise.
  *
  * Which core reads a bus's reg is chosen by the driver bound to the bus's
- * node.  capebus_bus_describe() names it where the live tree says so (an
- * I2C adapter registered for the node, a node that states its chip
- * selects); on a bus it cannot name (a bus of the cape's own nodes, a
- * target whose adapter is not up) the address must be the same to every
- * core: one cell of 0-0x7f.
+ * node.  capebus_bus_describe() names it where the live tree says so: an
+ * I2C adapter registered for the node; before its driver is up (a bus a
+ * cape enables is enabled only once the overlay has passed the rules) the
+ * node's name as its binding gives it (i2c@..., spi@...); a node that
+ * states its chip selects.  On a bus it cannot name (a bus of the cape's
+ * own nodes) the address must be the same to every core: one cell of
+ * 0-0x7f.
  */
 
 #include <linux/i2c.h>
@@ -32,6 +34,19 @@
 
 /* The most chip selects the SPI core reads: a u8, 0xff meaning none. */
 #define CAPEBUS_SPI_MAX_CS	0xfe
+
+/*
+ * Is @np named as a controller of @bus (i2c-controller.yaml's and
+ * spi-controller.yaml's $nodename: "i2c", "i2c@...", "i2c-...")?
+ */
+static bool capebus_bus_named(const struct device_node *np, const char *bus)
+{
+	const char *name = kbasename(np->full_name);
+	size_t len = strlen(bus);
+
+	return !strncmp(name, bus, len) &&
+	       (!name[len] || name[len] == '@' || name[len] == '-');
+}
 
 /**
  * capebus_bus_describe - which core reads the addresses of @np's children
@@ -68,16 +83,27 @@ void capebus_bus_describe(struct device_node *np, bool live,
 		}
 	}
 #endif
-	/* As the SPI core counts them: the larger of the two (spi.c). */
-	of_property_read_u32(np, "num-cs", &num_cs);
+	/* No adapter yet: 10-bit addresses wait until it says it does them. */
+	if (capebus_bus_named(np, "i2c")) {
+		bus->kind = CAPEBUS_BUS_I2C;
+		return;
+	}
+	/*
+	 * As the SPI core counts them: the larger of the two (spi.c); the
+	 * McSPI's driver reads its own property.  An SPI controller that
+	 * states none: the SPI core's bound, its driver checks its own.
+	 */
+	if (of_property_read_u32(np, "num-cs", &num_cs))
+		of_property_read_u32(np, "ti,spi-num-cs", &num_cs);
 	n = of_count_phandle_with_args(np, "cs-gpios", "#gpio-cells");
 	if (n > 0)
 		num_cs = max_t(u32, num_cs, n);
-	if (num_cs) {
+	if (num_cs || capebus_bus_named(np, "spi")) {
 		bus->kind = CAPEBUS_BUS_SPI;
-		bus->num_cs = num_cs;
+		bus->num_cs = num_cs ?: CAPEBUS_SPI_MAX_CS + 1;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(capebus_bus_describe);
 
 /* What an address on @bus may be, for a refusal. */
 static void capebus_bus_allowed(const struct capebus_bus *bus, char *buf,
@@ -87,7 +113,7 @@ static void capebus_bus_allowed(const struct capebus_bus *bus, char *buf,
 	case CAPEBUS_BUS_I2C:
 		snprintf(buf, len, "7-bit addresses 0x01-0x7f%s",
 			 bus->ten_bit ? ", or 10-bit 0x000-0x3ff with bit 31 set" :
-					" (the adapter does no 10-bit addressing)");
+					" (the adapter does no 10-bit addressing, or is not up)");
 		break;
 	case CAPEBUS_BUS_SPI:
 		snprintf(buf, len, "one cell, a chip select 0-%u", bus->num_cs - 1);

@@ -375,7 +375,7 @@ static void fdt_test_enable_only_okay(struct kunit *test)
 static void fdt_test_reserved_enable(struct kunit *test)
 {
 	static const char * const reserved[] = {
-		CAPEBUS_FDT_ENABLE_PROP, CAPEBUS_FDT_PROPS_PROP,
+		CAPEBUS_FDT_ENABLE_PROP, CAPEBUS_FDT_PROPS_PROP, "capebus,apply-id",
 	};
 	const u32 ph = PH_GPIO;
 	unsigned int i;
@@ -1791,6 +1791,29 @@ static void rules_test_address_flags(struct kunit *test)
 		    "reg 0x40000054 may read otherwise to its bus's core; allowed: one cell of 0x00-0x7f");
 }
 
+/*
+ * A reg below a cape node that states #address-cells but no #size-cells:
+ * its bus has no cells, and capebus_bus_addrs() refuses the reg.
+ */
+static void rules_test_address_no_cells(struct kunit *test)
+{
+	struct tb *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	size_t len;
+	void *blob;
+
+	tb_rules_begin(b);
+	tb_begin(b, "mux@70");
+	tb_prop_cells(b, "reg", (const u32 []){ 0x70 }, 1);
+	tb_prop_cells(b, "#address-cells", (const u32 []){ 1 }, 1);
+	tb_begin(b, "a@1");
+	tb_prop_cells(b, "reg", (const u32 []){ 1 }, 1);
+	tb_end(b);
+	tb_end(b);
+	blob = tb_rules_end(test, b, NULL, &len);
+	expect_rule(test, blob, len,
+		    "bus addresses: node a on mux@70: reg of 4 bytes does not match the bus's 0 address and 0 size cells");
+}
+
 /* The address rule holds at every depth: two children of one cape node. */
 static void rules_test_address_deep(struct kunit *test)
 {
@@ -1830,6 +1853,7 @@ static struct kunit_case capebus_overlay_rules_cases[] = {
 	KUNIT_CASE(rules_test_irq_extended),
 	KUNIT_CASE(rules_test_address_flags),
 	KUNIT_CASE(rules_test_address_deep),
+	KUNIT_CASE(rules_test_address_no_cells),
 	{}
 };
 

@@ -3,50 +3,27 @@
  * capebus: check an untrusted cape overlay, resolve it against the names
  * its connector exports, and write the blob the overlay code will apply.
  *
- * The blob comes from an EEPROM or from userspace.  Before the kernel's
- * overlay code sees it, this file
- *  - walks the structure block twice: once to check every token, offset,
- *    name, nesting and limit without writing anything, then, into arrays
- *    sized by what the first walk counted, to index it; so no write
- *    depends on an assumption about the blob;
- *  - checks it is a tree the kernel reads as we do: properties before
- *    subnodes (libfdt, and so the kernel's unflattening, does not see a
- *    property that follows a subnode), names by the DT spec's characters,
- *    no two siblings equal ignoring case (the kernel matches node names
- *    with strcasecmp) and no two properties of a node with one name;
- *  - checks the root holds only what the overlay format defines: fragments
- *    (one "target" or "target-path", one "__overlay__" child),
- *    "__fixups__" and "__local_fixups__" ("__symbols__" is refused: a
- *    cape does not add labels to the board);
- *  - bounds what the kernel reads into fixed arrays or pays for per item:
- *    every "#...-cells" value, the nodes, properties, references and size;
- *  - confines references by construction, without knowing which property
- *    names carry phandles: a __fixups__ entry resolves through the caller's
- *    lookup (the connector's exports) and nothing else; a __local_fixups__
- *    cell must hold the phandle of a node of the overlay's fragments; the
- *    overlay's own phandles are renumbered 1..n (so that the kernel's
- *    renumbering, which adds the live tree's largest phandle, can neither
- *    wrap nor land on a live node); "linux,phandle" is refused (the kernel
- *    reads it, this file would not); no cell is patched twice and none
- *    outside the fragments' bodies (but a fragment's target, and by a
- *    __fixups__ entry a property a fragment sets on its target);
- *  - takes out of the fragments the one edit of an existing node a cape
- *    may ask for, status = "okay" on a target (enabling a header bus the
- *    board leaves disabled), and lists those targets at the root: capebus
- *    makes that edit itself, counted and exactly reverted, rather than
- *    through the overlay (whose removal would leak the property); the other
- *    properties such a fragment sets on its target (an RS-485 UART's) are
- *    taken out with it, for capebus to refuse or set (a reference in them
- *    is a __fixups__ one: an export);
- *  - writes a new blob without __fixups__, so that nothing is left for
- *    the kernel's resolver (of_resolve_phandles()) to look up in the
- *    board's __symbols__.
- * The overlay's __local_fixups__ stay: only the kernel knows the live
- * tree's largest phandle.  Each step costs O(n log n) in the blob's size.
+ * The blob comes from an EEPROM or from userspace.  Its structure, bounds,
+ * phandles and declared references are checked here, before the kernel's
+ * overlay code sees it (Documentation/capebus/threat-model.rst: Structure,
+ * Bounds, References, Phandles), in two walks of the structure block: the
+ * first checks every token, offset, name, nesting and limit without writing
+ * anything, the second indexes it into arrays sized by what the first
+ * counted, so no write depends on an assumption about the blob.  Each step
+ * costs O(n log n) in the blob's size.
+ *
+ * The blob written has no __fixups__ (each resolved through the caller's
+ * lookup: nothing is left for of_resolve_phandles() to look up in the
+ * board's __symbols__), its own phandles renumbered 1..n, and its
+ * __local_fixups__ (only the kernel knows the live tree's largest phandle).
+ * The one edit of an existing node a cape may ask for, status = "okay" on
+ * a target, is taken out of its fragment with the properties set beside it
+ * and listed at the root, for capebus to make itself, counted and exactly
+ * reverted (capebus-enable.c).
  *
  * What the overlay then does to the live tree is checked by the notifier
  * (capebus-overlay.c) on the tree the overlay code unflattened from this
- * very blob.  Documentation/capebus/threat-model.rst states the rules.
+ * very blob.
  */
 
 #include <kunit/visibility.h>
@@ -758,12 +735,11 @@ static int cb_check_root(struct cb_fdt *f)
 	f->fixups = -1;
 	f->local_fixups = -1;
 
-	if (cb_find_prop(f, 0, CAPEBUS_FDT_ENABLE_PROP))
-		return cb_bad(f, "overlay sets %s, which capebus reserves",
-			      CAPEBUS_FDT_ENABLE_PROP);
-	if (cb_find_prop(f, 0, CAPEBUS_FDT_PROPS_PROP))
-		return cb_bad(f, "overlay sets %s, which capebus reserves",
-			      CAPEBUS_FDT_PROPS_PROP);
+	/* The root properties cb_emit() writes are capebus's: "capebus,..." */
+	for (i = root->first_prop; i < root->first_prop + root->num_props; i++)
+		if (!strncmp(f->props[i].name, "capebus,", 8))
+			return cb_bad(f, "overlay sets %s, which capebus reserves",
+				      f->props[i].name);
 
 	for (i = 0; i < root->num_children; i++) {
 		int c = f->children[root->first_child + i];
@@ -807,13 +783,6 @@ static bool cb_is_cells(const char *name)
 	return name[0] == '#' && len > 6 && !strcmp(name + len - 6, "-cells");
 }
 
-/*
- * Properties the kernel reads specially, wherever they are: a phandle only
- * in the nodes a cape adds (4 bytes, neither 0 nor the kernel's "illegal"),
- * never "linux,phandle" or "ibm,phandle" (the kernel's unflattener takes
- * them for a phandle as well, the latter over "phandle") nor a "name" (the
- * kernel derives it from the node's); every "#...-cells" one cell, bounded.
- */
 /* The strings of a string list, counted as the OF core counts them. */
 static u32 cb_count_strings(const u8 *val, u32 len)
 {
@@ -831,6 +800,13 @@ static bool cb_is_string_prop(const char *name)
 	       !strcmp(name, "device_type") || !strcmp(name, "label");
 }
 
+/*
+ * Properties the kernel reads specially, wherever they are: a phandle only
+ * in the nodes a cape adds (4 bytes, neither 0 nor the kernel's "illegal"),
+ * never "linux,phandle" or "ibm,phandle" (the kernel's unflattener takes
+ * them for a phandle as well, the latter over "phandle") nor a "name" (the
+ * kernel derives it from the node's); every "#...-cells" one cell, bounded.
+ */
 static int cb_check_props(struct cb_fdt *f)
 {
 	u32 i, v, max;
@@ -846,17 +822,13 @@ static int cb_check_props(struct cb_fdt *f)
 		 * in a NUL here, as the overlay code copies exactly their
 		 * bytes, and none overflows a uevent.
 		 */
+		max = strcmp(p->name, "compatible") ? CAPEBUS_FDT_MAX_LABEL :
+		      CAPEBUS_FDT_MAX_COMPATIBLE_LEN;
 		if (cb_is_string_prop(p->name) &&
-		    (!p->len || val[p->len - 1] ||
-		     p->len > (strcmp(p->name, "compatible") ?
-			       CAPEBUS_FDT_MAX_LABEL :
-			       CAPEBUS_FDT_MAX_COMPATIBLE_LEN)))
+		    (!p->len || val[p->len - 1] || p->len > max))
 			return cb_bad(f,
-				      "node %s has a %s that is no NUL-terminated string of at most %d bytes",
-				      cb_name(f, p->node), p->name,
-				      strcmp(p->name, "compatible") ?
-				      CAPEBUS_FDT_MAX_LABEL :
-				      CAPEBUS_FDT_MAX_COMPATIBLE_LEN);
+				      "node %s has a %s that is no NUL-terminated string of at most %u bytes",
+				      cb_name(f, p->node), p->name, max);
 		if (!strcmp(p->name, "compatible") &&
 		    cb_count_strings(val, p->len) > CAPEBUS_FDT_MAX_COMPATIBLES)
 			return cb_bad(f,
@@ -1159,16 +1131,23 @@ static void cb_renumber(struct cb_fdt *f)
 	}
 }
 
+/* Overwrite @p, tag to value, with FDT_NOP tokens: every reader skips them. */
+static void cb_nop_prop(struct cb_fdt *f, const struct cb_prop *p)
+{
+	u32 o;
+
+	for (o = p->value - 12; o < p->value + cb_align4(p->len); o += 4)
+		cb_put_be32(cb_struct(f) + o, CB_FDT_NOP);
+}
+
 /*
  * A fragment (by "target", after the fixups) that sets status = "okay" on
- * its target: record the target, and overwrite the property with FDT_NOP
- * tokens, which every reader of the format skips.  Any other value, or a
- * target-path fragment, is left for the notifier to refuse as an edit.
+ * its target: record the target, take the property out.  Any other value,
+ * or a target-path fragment, is left for the notifier to refuse as an edit.
  */
 static int cb_take_enables(struct cb_fdt *f)
 {
-	u8 *s = cb_struct(f);
-	u32 i, j, o, target;
+	u32 i, j, target;
 
 	for (i = 0; i < f->num_props; i++) {
 		const struct cb_prop *p = &f->props[i];
@@ -1182,7 +1161,7 @@ static int cb_take_enables(struct cb_fdt *f)
 			continue;
 		f->nodes[ov].enables = true;
 
-		memcpy(&target, s + t->value, sizeof(target));
+		memcpy(&target, cb_struct(f) + t->value, sizeof(target));
 		for (j = 0; j < f->num_enables; j++)
 			if (f->enables[j] == target)
 				break;
@@ -1192,18 +1171,17 @@ static int cb_take_enables(struct cb_fdt *f)
 					      CAPEBUS_FDT_MAX_ENABLES);
 			f->enables[f->num_enables++] = target;
 		}
-		for (o = p->value - 12; o < p->value + cb_align4(p->len); o += 4)
-			cb_put_be32(s + o, CB_FDT_NOP);
+		cb_nop_prop(f, p);
 	}
 
 	return 0;
 }
 
-/* Properties of an __overlay__ cb_take_props() leaves to the notifier. */
+/* cb_take_props() leaves status (taken) and the cells the notifier checks. */
 static bool cb_kept_prop(const char *name)
 {
-	return !strcmp(name, "status") || !strcmp(name, "phandle") ||
-	       !strcmp(name, "#address-cells") || !strcmp(name, "#size-cells");
+	return !strcmp(name, "status") || !strcmp(name, "#address-cells") ||
+	       !strcmp(name, "#size-cells");
 }
 
 /*
@@ -1211,14 +1189,12 @@ static bool cb_kept_prop(const char *name)
  * target: recorded at the root (CAPEBUS_FDT_PROPS_PROP), references
  * resolved, and overwritten with FDT_NOP tokens as its status is.  capebus
  * refuses them unless the connector lets capes set them on that target, and
- * sets them itself, before the status, reverted with it.  Its cell sizes
- * (the notifier compares them with the target's) and a phandle (refused
- * there as an edit) stay.
+ * sets them itself, before the status, reverted with it.
  */
 static int cb_take_props(struct cb_fdt *f)
 {
 	u8 *s = cb_struct(f), *r;
-	u32 i, o, len = 0;
+	u32 i, len = 0;
 
 	for (i = 0; i < f->num_props; i++) {
 		const struct cb_prop *p = &f->props[i];
@@ -1262,8 +1238,7 @@ static int cb_take_props(struct cb_fdt *f)
 		r += cb_align4(frag->name_len + 1 + nlen + 1);
 		memcpy(r, s + p->value, p->len);
 		r += cb_align4(p->len);
-		for (o = p->value - 12; o < p->value + cb_align4(p->len); o += 4)
-			cb_put_be32(s + o, CB_FDT_NOP);
+		cb_nop_prop(f, p);
 	}
 	f->tprops_len = len;
 

@@ -15,29 +15,10 @@
  * a task makes one apply at a time.  Nothing in the blob can make an apply
  * capebus makes look like someone else's.
  *
- * The rules (Documentation/capebus/threat-model.rst), each refusal naming
- * the rule, the node and the property:
- *  - targets: a fragment targets one of the connector's cape targets, one
- *    the board shares (enables) or one the cape's overlay enables;
- *  - add only: it sets no property of the target and adds no node the
- *    target has already;
- *  - bus addresses: every node added with a "reg", at every depth, states
- *    it in its bus's cells as the bus's core will use it
- *    (capebus-busaddr.c), and takes addresses no other node (the board's,
- *    another cape's, its own) has on that bus;
- *    no node named "i2c-bus" is added to a target (the I2C core takes its
- *    children for the adapter's);
- *  - references: a cell that names a node outside the overlay and the
- *    connector's exports is refused where the kernel reads it as a
- *    reference: in a property that node names as its own (its
- *    "#<stem>-cells": "<stem>s", "...-<stem>s", "<stem>", "...-<stem>",
- *    "assigned-<stem>..."), or in one the kernel's bindings read as
- *    phandles (capebus_plain_refs[]);
- *  - interrupts: an interrupt's parent is a node of the overlay or a
- *    nexus the connector exports (on a header pin the cape declares), never
- *    one inherited from the board;
- *  - GPIOs through the connector's nexus name header pins the cape
- *    declares.
+ * The notifier's rules (targets, add only, platform devices, bus
+ * addresses, references, interrupts, header GPIOs) are stated in
+ * Documentation/capebus/threat-model.rst; each refusal names the rule, the
+ * node and the property.
  * The structure, bounds and phandles of what is applied are capebus-fdt.c's:
  * the blob it checked is the blob the overlay code unflattens.
  * Removal is of_overlay_remove(); its failures are reported, not ignored.
@@ -81,9 +62,6 @@ struct capebus_apply {
 	struct task_struct *task;
 	struct cape_device *cape;
 	struct device_node *root;	/* the unflattened overlay, once seen */
-	struct device_node **own;	/* its nodes with a phandle, by phandle */
-	unsigned int num_own;
-	phandle own_base;		/* the phandle of own[0] */
 	struct rb_root claims;		/* verified, not yet in capebus_claims */
 	struct capebus_added *added;	/* the fragments' top nodes so far */
 	unsigned int num_added;
@@ -198,56 +176,27 @@ static __printf(2, 3) int capebus_refuse(struct capebus_apply *ap,
 	return -EINVAL;
 }
 
-/* ---- the overlay's own phandles ------------------------------------------ */
-
 /*
- * Count the overlay's nodes with a phandle below @np and find the smallest
- * phandle, or (@fill) put each node in @ap->own at its phandle's place.
+ * The node of the overlay at or below @np whose phandle is @ph, or NULL.
+ * The overlay's phandles are its own by construction: the resolver
+ * numbered them 1..n, each once, and the kernel's resolver added to each
+ * one offset past the live tree's largest phandle (of_resolve_phandles(),
+ * under of_overlay_mutex as this notifier).
  */
-static void capebus_collect_own(struct capebus_apply *ap,
-				struct device_node *np, bool fill)
-{
-	phandle at = np->phandle - ap->own_base;
-
-	if (np->phandle && fill && at < ap->num_own) {
-		ap->own[at] = np;
-	} else if (np->phandle && !fill) {
-		ap->num_own++;
-		if (!ap->own_base || np->phandle < ap->own_base)
-			ap->own_base = np->phandle;
-	}
-	for_each_child_of_node_scoped(np, child)
-		capebus_collect_own(ap, child, fill);
-}
-
-/*
- * The first notification of an apply: index the overlay's phandles, once
- * for all its fragments.  They are its own, and consecutive, by
- * construction: the resolver numbered them 1..n, each once, and the
- * kernel's resolver added to each one offset past the live tree's largest
- * phandle (of_resolve_phandles(), under of_overlay_mutex as this notifier).
- */
-static int capebus_index_own(struct capebus_apply *ap, struct device_node *root)
-{
-	ap->root = root;
-	capebus_collect_own(ap, root, false);
-	if (!ap->num_own)
-		return 0;
-	ap->own = kvcalloc(ap->num_own, sizeof(*ap->own), GFP_KERNEL);
-	if (!ap->own)
-		return -ENOMEM;
-	capebus_collect_own(ap, root, true);
-
-	return 0;
-}
-
-/* The node of the overlay whose phandle is @ph, or NULL. */
-static struct device_node *capebus_own_node(struct capebus_apply *ap,
+static struct device_node *capebus_own_node(struct device_node *np,
 					    phandle ph)
 {
-	phandle at = ph - ap->own_base;
+	struct device_node *found;
 
-	return at < ap->num_own ? ap->own[at] : NULL;
+	if (!np || np->phandle == ph)
+		return np;
+	for_each_child_of_node_scoped(np, child) {
+		found = capebus_own_node(child, ph);
+		if (found)
+			return found;
+	}
+
+	return NULL;
 }
 
 /* ---- what a cell names ---------------------------------------------------- */
@@ -272,7 +221,7 @@ static enum capebus_ref capebus_ref(struct capebus_apply *ap, phandle ph,
 	*np = NULL;
 	if (!ph)
 		return CAPEBUS_REF_NONE;
-	*np = capebus_own_node(ap, ph);
+	*np = capebus_own_node(ap->root, ph);
 	if (*np)
 		return CAPEBUS_REF_OWN;
 	for (i = 0; i < ctrl->num_exports; i++) {
@@ -826,33 +775,6 @@ static struct capebus_bus_claim *capebus_claim_find(struct rb_root *tree,
 }
 
 /*
- * The addresses @np takes on @bus as the bus's core will use them
- * (capebus-busaddr.c): their number, 0 if it has no reg.
- */
-static int capebus_node_addrs(struct capebus_apply *ap, struct device_node *bus,
-			      const struct capebus_bus *b,
-			      struct device_node *np, u64 *addrs)
-{
-	char why[CAPEBUS_REASON_LEN];
-	const __be32 *reg;
-	int len, n;
-
-	reg = of_get_property(np, "reg", &len);
-	if (!reg)
-		return 0;
-	if (!b->address_cells)
-		return capebus_refuse(ap,
-				      "bus addresses: node %pOFn has reg, but its bus %pOFn states no #address-cells and #size-cells",
-				      np, bus);
-	n = capebus_bus_addrs(b, reg, len, addrs, why, sizeof(why));
-	if (n < 0)
-		return capebus_refuse(ap, "bus addresses: node %pOFn on %pOFP: %s",
-				      np, bus, why);
-
-	return n;
-}
-
-/*
  * What @bus has at @addr (the board's node, or another cape's): said in
  * @buf, false if nothing.
  */
@@ -881,19 +803,6 @@ static bool capebus_addr_holder(struct device_node *bus,
 	return false;
 }
 
-/* The bus @np's children are on: its cells, and which core reads them. */
-static void capebus_bus_of(struct device_node *np, bool live,
-			   struct capebus_bus *b)
-{
-	*b = (struct capebus_bus){};
-	if (of_property_read_u32(np, "#address-cells", &b->address_cells) ||
-	    of_property_read_u32(np, "#size-cells", &b->size_cells)) {
-		b->address_cells = 0;	/* a reg below is refused */
-		return;
-	}
-	capebus_bus_describe(np, live, b);
-}
-
 /*
  * Claim @np's addresses on @bus: the target (@live, checked against what
  * the board and other capes hold there) or a node of the overlay.  Every
@@ -902,11 +811,12 @@ static void capebus_bus_of(struct device_node *np, bool live,
 static int capebus_claim_addr(struct capebus_apply *ap, struct device_node *bus,
 			      bool live, struct device_node *np)
 {
-	struct capebus_bus_claim *claim;
-	char holder[CAPEBUS_TEXT_LEN + 64];
+	char holder[CAPEBUS_TEXT_LEN + 64], why[CAPEBUS_REASON_LEN];
 	u64 addrs[CAPEBUS_BUS_MAX_ADDRS];
-	struct capebus_bus b;
-	int i, n;
+	struct capebus_bus_claim *claim;
+	struct capebus_bus b = {};
+	const __be32 *reg;
+	int i, n, len;
 
 	/*
 	 * The one child the I2C core looks up by name, whatever its unit
@@ -918,10 +828,17 @@ static int capebus_claim_addr(struct capebus_apply *ap, struct device_node *bus,
 		return capebus_refuse(ap,
 				      "bus addresses: node %pOFn added to %pOF: the I2C core takes the children of an i2c-bus node for the adapter's own",
 				      np, bus);
-	capebus_bus_of(bus, live, &b);
-	n = capebus_node_addrs(ap, bus, &b, np, addrs);
-	if (n <= 0)
-		return n;
+	reg = of_get_property(np, "reg", &len);
+	if (!reg)
+		return 0;
+	/* No address cells unless both are stated: capebus_bus_addrs() refuses. */
+	if (!of_property_read_u32(bus, "#size-cells", &b.size_cells) &&
+	    !of_property_read_u32(bus, "#address-cells", &b.address_cells))
+		capebus_bus_describe(bus, live, &b);
+	n = capebus_bus_addrs(&b, reg, len, addrs, why, sizeof(why));
+	if (n < 0)
+		return capebus_refuse(ap, "bus addresses: node %pOFn on %pOFP: %s",
+				      np, bus, why);
 
 	for (i = 0; i < n; i++) {
 		if (capebus_claim_find(&ap->claims, bus, addrs[i]))
@@ -1140,7 +1057,11 @@ static struct capebus_apply *capebus_apply_current(void)
 	return NULL;
 }
 
-static void capebus_claims_free(struct rb_root *claims,
+/*
+ * Take @cape's claims (every one if NULL) out of @claims: into @to if
+ * given (only those on @cape's targets), else freed.
+ */
+static void capebus_claims_move(struct rb_root *claims, struct rb_root *to,
 				struct cape_device *cape)
 {
 	struct capebus_bus_claim *c;
@@ -1149,27 +1070,16 @@ static void capebus_claims_free(struct rb_root *claims,
 	for (rb = rb_first(claims); rb; rb = next) {
 		next = rb_next(rb);
 		c = rb_entry(rb, struct capebus_bus_claim, rb);
-		if (cape && c->cape != cape)
+		if ((cape && c->cape != cape) ||
+		    (to && !capebus_controller_has_target(c->cape->ctrl, c->bus)))
 			continue;
 		rb_erase(rb, claims);
+		if (to) {
+			rb_add(&c->rb, to, capebus_claim_less);
+			continue;
+		}
 		of_node_put(c->bus);
 		kfree(c);
-	}
-}
-
-/* Applied: the addresses its fragments hold on their targets are held now. */
-static void capebus_claims_commit(struct capebus_apply *ap)
-{
-	struct capebus_bus_claim *c;
-	struct rb_node *rb, *next;
-
-	for (rb = rb_first(&ap->claims); rb; rb = next) {
-		next = rb_next(rb);
-		c = rb_entry(rb, struct capebus_bus_claim, rb);
-		if (!capebus_controller_has_target(ap->cape->ctrl, c->bus))
-			continue;
-		rb_erase(rb, &ap->claims);
-		rb_add(&c->rb, &capebus_claims, capebus_claim_less);
 	}
 }
 
@@ -1179,7 +1089,7 @@ static int capebus_overlay_notify(struct notifier_block *nb,
 	struct of_overlay_notify_data *nd = arg;
 	struct capebus_apply *ap;
 	ktime_t start;
-	int ret = 0;
+	int ret;
 
 	if (action != OF_OVERLAY_PRE_APPLY && action != OF_OVERLAY_POST_APPLY)
 		return NOTIFY_DONE;
@@ -1189,16 +1099,15 @@ static int capebus_overlay_notify(struct notifier_block *nb,
 	if (!ap)
 		return NOTIFY_DONE;	/* not a cape's overlay */
 
+	/* Applied: the addresses it holds on its targets are held now. */
 	if (action == OF_OVERLAY_POST_APPLY) {
-		capebus_claims_commit(ap);
+		capebus_claims_move(&ap->claims, &capebus_claims, NULL);
 		return NOTIFY_OK;
 	}
 
 	start = ktime_get();
-	if (!ap->root)
-		ret = capebus_index_own(ap, nd->overlay->parent->parent);
-	if (!ret)
-		ret = capebus_verify_fragment(ap, nd);
+	ap->root = nd->overlay->parent->parent;
+	ret = capebus_verify_fragment(ap, nd);
 	ap->verify_ns += ktime_to_ns(ktime_sub(ktime_get(), start));
 	if (ret && !ap->why[0])
 		snprintf(ap->why, sizeof(ap->why), "cannot verify: error %d", ret);
@@ -1217,7 +1126,7 @@ static struct notifier_block capebus_overlay_nb = {
 void capebus_overlay_forget(struct cape_device *cape)
 {
 	scoped_guard(mutex, &capebus_ov_lock)
-		capebus_claims_free(&capebus_claims, cape);
+		capebus_claims_move(&capebus_claims, NULL, cape);
 	kvfree(cape->resolved);
 	cape->resolved = NULL;
 }
@@ -1251,6 +1160,7 @@ int capebus_overlay_apply(struct cape_device *cape)
 	};
 	int id = 0, ret, ret2;
 	ktime_t start;
+	bool partial;
 
 	cape->apply_why[0] = '\0';
 	cape->apply_refused = false;
@@ -1283,9 +1193,8 @@ int capebus_overlay_apply(struct cape_device *cape)
 	scoped_guard(mutex, &capebus_ov_lock) {
 		cape->verify_ns = ap.verify_ns;
 		list_del(&ap.node);
-		capebus_claims_free(&ap.claims, NULL);
+		capebus_claims_move(&ap.claims, NULL, NULL);
 	}
-	kvfree(ap.own);
 	kfree(ap.added);
 
 	/* Every rule passed: the targets now, their devices probe. */
@@ -1299,21 +1208,12 @@ int capebus_overlay_apply(struct cape_device *cape)
 		return 0;
 	}
 
-	if (!id) {
-		capebus_overlay_disable(cape);
-		snprintf(cape->apply_why, sizeof(cape->apply_why), "error %d%s",
-			 ret, ret == -EBUSY ?
-			 " (device tree corrupt after an earlier failed overlay change)" :
-			 "");
-		dev_err(&cape->dev, "overlay not applied: %s\n", cape->apply_why);
-		return ret;
-	}
-
 	/*
 	 * Refused by the notifier (nothing was changed: the changeset is
 	 * empty), or partly applied: take it back.
 	 */
-	ret2 = of_overlay_remove(&id);
+	partial = id;
+	ret2 = id ? of_overlay_remove(&id) : 0;
 	if (ret2) {
 		cape->ovcs_id = id;
 		cape->overlay_stuck = true;
@@ -1339,8 +1239,11 @@ int capebus_overlay_apply(struct cape_device *cape)
 
 	/* A target that could not be enabled said which, else: */
 	if (!cape->apply_why[0])
-		snprintf(cape->apply_why, sizeof(cape->apply_why),
-			 "error %d (partial overlay removed)", ret);
+		snprintf(cape->apply_why, sizeof(cape->apply_why), "error %d%s",
+			 ret, partial ? " (partial overlay removed)" :
+			 ret == -EBUSY ?
+			 " (device tree corrupt after an earlier failed overlay change)" :
+			 "");
 	dev_err(&cape->dev, "overlay not applied: %s\n", cape->apply_why);
 
 	return ret;
@@ -1373,7 +1276,7 @@ int capebus_overlay_revert(struct cape_device *cape, bool quiet)
 	cape->overlay_stuck = !!cape->ovcs_id;
 	if (!cape->overlay_stuck) {
 		scoped_guard(mutex, &capebus_ov_lock)
-			capebus_claims_free(&capebus_claims, cape);
+			capebus_claims_move(&capebus_claims, NULL, cape);
 		capebus_overlay_disable(cape);
 	}
 	if (ret && !(quiet && cape->overlay_stuck))

@@ -2,24 +2,16 @@
 /*
  * capebus: a platform device made below a cape's own device gets no driver.
  *
- * Some drivers trust their parent device: they read its driver data as the
- * type their usual parent's driver stores there (MFD cells, the children of
- * vexpress-config's bridge, ...).  A cape chooses the compatible of every
- * node it adds, so it chooses drivers; if a driver bound to one of its nodes
- * makes platform devices of the nodes below (simple-pm-bus, an MFD reading
- * its cells from the tree, any driver that populates its node), the cape
- * chooses the parent's driver too, and with it what the child's driver
- * takes for its parent's data: a cape could hand a vexpress child a
- * simple-pm-bus's clocks as its bridge's operations, and the kernel would
- * call through them.
- *
- * So when a platform device is added whose parent device was made from a
- * cape's node, and it has a node of its own, it is given a driver override
- * no driver has: it binds nothing, and says so (root may still bind it by
- * hand, through its driver_override attribute).  The rule needs no list of
- * drivers or compatibles; what the cape adds directly under a board bus is
- * the subject of the connector's platform compatibles (capebus-overlay.c).
- * A cape's node is one an overlay added below a cape target.
+ * A cape chooses the compatible of every node it adds, so it chooses
+ * drivers; if one of them makes platform devices of the nodes below (a
+ * simple-pm-bus, an MFD), the cape chooses a driver and its parent's driver
+ * too, and with them what the child takes for its parent's driver data
+ * (Documentation/capebus/threat-model.rst, Parents).  So a platform device
+ * with a node of its own, whose parent device was made from a cape's node
+ * (one an overlay added below a cape target), is given a driver override no
+ * driver has: it binds nothing, and says so (root may still bind it through
+ * its driver_override attribute).  What a cape adds directly under a board
+ * bus is the connector's platform compatibles' (capebus-overlay.c).
  */
 
 #include <linux/device.h>

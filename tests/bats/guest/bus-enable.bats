@@ -17,7 +17,7 @@ I2C1=/proc/device-tree/i2c-header1
 
 setup_file() {
 	local f
-	for f in enable-i2c1-a enable-i2c1-b enable-i2c1-slow; do
+	for f in enable-i2c1-a enable-i2c1-b enable-i2c1-slow enable-i2c1-reg0; do
 		dtc -q -@ -I dts -O dtb -o "$BATS_FILE_TMPDIR/$f.dtbo" "$FIX/$f.dtso"
 	done
 	for f in enable-non-target disable-target; do
@@ -27,7 +27,7 @@ setup_file() {
 	dtc -q -@ -I dts -O dtb -o "$BATS_FILE_TMPDIR/leds.dtbo" "$FIX/configfs-leds.dtso"
 	build_test_module slowi2c
 	guest_boot
-	for f in enable-i2c1-a enable-i2c1-b enable-i2c1-slow enable-non-target disable-target hat-serial leds; do
+	for f in enable-i2c1-a enable-i2c1-b enable-i2c1-slow enable-i2c1-reg0 enable-non-target disable-target hat-serial leds; do
 		guest_put "$BATS_FILE_TMPDIR/$f.dtbo"
 	done
 	guest_put "$BATS_FILE_TMPDIR/mod/capebus-slowi2c.ko"
@@ -92,6 +92,15 @@ i2c1_adapter='a=none; for d in /sys/bus/i2c/devices/i2c-*; do
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = same-tree ]
 	[ "${lines[1]}" = none ]
+}
+
+@test "the bus a cape enables is I2C before its adapter is up: reg 0 is refused" {
+	cfs_run "declare_cape z CFS-I2C1-ZERO && cat /host/enable-i2c1-reg0.dtbo > \$CAPES/z/dtbo &&
+		{ echo 1 > \$CAPES/z/enable; } 2>/dev/null; cat \$CAPES/z/status; $i2c1_adapter; rmdir \$CAPES/z;
+		[ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.base)\" ] && echo same-tree"
+	[[ "${lines[0]}" == "failed: overlay refused: bus addresses: node zero on i2c-header1: reg 0x0 is no 7-bit I2C address"* ]]
+	[ "${lines[1]}" = none ]
+	[ "${lines[2]}" = same-tree ]
 }
 
 @test "enabling a node that is not a cape target is refused, naming it" {
