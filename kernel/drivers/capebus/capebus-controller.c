@@ -2051,9 +2051,9 @@ static void capebus_adopt_orphans(struct capebus_controller *ctrl)
 
 /*
  * A target the board enables is every cape's only if the board offers it to
- * them: the header pins behind it, if any, are shared-pins (a Pi's I2C1, a
- * bone's cape I2C bus).  One behind other header pins is a unit the board
- * uses itself (a Pi's I2S, enabled by the firmware for dtparam=i2s=on): no
+ * them: the header pins behind it, if any, are shared-pins (the header's
+ * I2C bus for capes).  One behind other header pins is a unit the board
+ * uses itself (an audio interface its firmware enables): no
  * cape adds to it or enables it, and its pins are held for the board, the
  * ones board-pins or console-pins do not hold already.  ctrl->lock held,
  * before registration: the targets and the shared pins are final.
