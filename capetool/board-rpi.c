@@ -86,6 +86,7 @@ static int rpi_parse_connector(const char *src, config_setting_t *root, struct r
 		config_setting_lookup_bool(e, "interrupt-map", &im);
 		config_setting_lookup_bool(e, "devices", &dv);
 		x->devices = dv;
+		x->irq = im;
 		if (!x->target == !(gm || im) || (gm && im)) {
 			err("%s: exports: %s: a target, the GPIO nexus (gpio-map = true) or the interrupt nexus (interrupt-map = true)",
 			    src, x->name);

@@ -527,10 +527,40 @@ int check_dtb_cape(struct check_dtb *c, const char *file, const struct cape_def 
 /* ---- kernel-rules.c: a portable overlay under the kernel's rules ---- */
 /*
  * @dtbo through the kernel's capebus_fdt_resolve() against @b's exports,
- * then the connector's rules on targets and their properties; EXIT_OK, or
- * EXIT_DEF after saying why (as "@src: ...").
+ * then the connector's rules on targets and their properties, and on the
+ * GPIOs and interrupts it takes through the connector's nexus: pins the
+ * cape declares (@words, its pin words by pin index, and the overlay's
+ * exclusive-use), not shared ones; EXIT_OK, or EXIT_DEF after saying why
+ * (as "@src: ...").
  */
-int kernel_rules_check(const char *src, const void *dtbo, size_t len, const struct board *b);
+int kernel_rules_check(const char *src, const void *dtbo, size_t len, const struct board *b,
+		       const uint16_t words[CAPE_NPINS]);
+
+/* ---- nexus.c: specifiers through the connector's GPIO and interrupt nexus ---- */
+/*
+ * What the nexus exports stand for in a resolved overlay: phandles (0:
+ * none), their cells, and the phandles every export stands for
+ * (@export_first up to @export_end).
+ */
+struct nexus_ids {
+	uint32_t gpio, irq;
+	uint32_t gpio_cells, irq_cells;
+	uint32_t export_first, export_end;
+};
+/* One specifier through a nexus: its node's name, property, and first cell (the header pin). */
+struct nexus_spec {
+	const char *node, *prop;
+	bool irq;
+	uint32_t code;
+};
+/* NULL: the pin is the cape's to use; else why not (malloc'ed). */
+typedef char *(*nexus_fn)(void *ctx, const struct nexus_spec *s);
+/*
+ * @fn on every specifier through the nexus in the nodes @fdt's fragments
+ * add, found as the kernel finds them (capebus-overlay.c): NULL, or the
+ * first refusal (malloc'ed), @fn's or the kernel's interrupt rules'.
+ */
+char *nexus_walk(const void *fdt, const struct nexus_ids *ids, nexus_fn fn, void *ctx);
 
 /* ---- sysfs.c: sysfs, configfs and nvmem access ---- */
 const char *sysfs_root(void);			/* $CAPETOOL_SYSFS or /sys */

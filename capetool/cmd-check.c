@@ -104,8 +104,11 @@ int def_build(const char *path, const struct board *b, struct cape_def *d, void 
 			    : d->overlay_line > 0 ? xasprintf("%s:%d: overlay %s", in_name(path),
 							      d->overlay_line, d->overlay)
 			    : xasprintf("%s: overlay %s", in_name(path), d->overlay);
+		uint16_t words[CAPE_NPINS] = { 0 };
 
-		rc = kernel_rules_check(src, o, l, b);
+		for (size_t i = 0; i < d->npins; i++)
+			words[d->pins[i].idx] = d->pins[i].word;
+		rc = kernel_rules_check(src, o, l, b, words);
 		free(src);
 	}
 	if (blob && !rc) {

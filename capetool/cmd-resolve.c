@@ -202,7 +202,7 @@ int cmd_resolve(int argc, char **argv)
 	if (rc)
 		goto out;
 	/* what the kernel would refuse, a bootloader would apply unchecked */
-	rc = kernel_rules_check(in_name(in), dtbo, len, &b);
+	rc = kernel_rules_check(in_name(in), dtbo, len, &b, words);
 	if (rc)
 		goto out;
 	/* what the tree the user boots lacks for the cape's units */

@@ -12,7 +12,10 @@
  * target a cape target, nothing set on it but its #address-cells and
  * #size-cells, platform devices only of the listed compatibles, no target
  * property the connector does not list (the Pi's lists none); then the pins
- * it holds: exclusive-use, and the target-pins of each unit it enables.
+ * it holds: exclusive-use, and the target-pins of each unit it enables; and
+ * every GPIO and interrupt it takes through the connector's nexus (hat_gpio,
+ * hat_irq; found by nexus.c as capebus-overlay.c finds them) on a pin it
+ * declares, not a shared one (capebus_verify_nexus_pin()).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -114,9 +117,45 @@ static char *check_fragment(const struct rpi_board *b, const void *out, int frag
 	return NULL;
 }
 
-int hat_overlay_check(const struct rpi_board *b, const void *blob, size_t len, struct hat_overlay *ov,
-		      char **why)
+/* What the kernel's capebus_verify_nexus_pin() makes of a nexus specifier. */
+struct nexus_ctx {
+	const struct rpi_board *b;
+	uint64_t declared;
+};
+
+static char *nexus_pin(void *ctx, const struct nexus_spec *s)
 {
+	const struct nexus_ctx *n = ctx;
+
+	if (s->code >= RPI_HAT_GPIO_BANK0_NUM)
+		return xasprintf("references: property %s of node %s names %u on the connector, which is no header pin",
+				 s->prop, s->node, s->code);
+	if (!(n->declared >> s->code & 1))
+		return xasprintf("references: property %s of node %s uses header pin GPIO%u, which the cape does not declare",
+				 s->prop, s->node, s->code);
+	if (n->b->shared_pins >> s->code & 1)
+		return xasprintf("references: property %s of node %s uses header pin GPIO%u as a GPIO, which every cape "
+				 "shares (a bus's pin)", s->prop, s->node, s->code);
+	return NULL;
+}
+
+/* The phandles the connector's nexus exports stand for; <&NEXUS PIN FLAGS>. */
+static void nexus_ids_of(const struct rpi_board *b, struct nexus_ids *ids)
+{
+	memset(ids, 0, sizeof(*ids));
+	ids->gpio_cells = ids->irq_cells = 2;
+	ids->export_first = EXPORT_PHANDLE_BASE;
+	ids->export_end = EXPORT_PHANDLE_BASE + (uint32_t)b->nexports;
+	for (int i = 0; i < b->nexports; i++)
+		if (!b->exports[i].target)
+			*(b->exports[i].irq ? &ids->irq : &ids->gpio) = EXPORT_PHANDLE_BASE + (uint32_t)node_of(b, i);
+}
+
+int hat_overlay_check(const struct rpi_board *b, const void *blob, size_t len, uint64_t map_pins,
+		      struct hat_overlay *ov, char **why)
+{
+	struct nexus_ids ids;
+	struct nexus_ctx nctx = { b, map_pins };
 	char kwhy[256] = "";
 	void *out = NULL;
 	size_t out_len;
@@ -178,6 +217,10 @@ int hat_overlay_check(const struct rpi_board *b, const void *blob, size_t len, s
 					 hat_board_pin_why(b, g));
 			goto refused;
 		}
+	nctx.declared |= ov->pins;
+	nexus_ids_of(b, &ids);
+	if ((*why = nexus_walk(out, &ids, nexus_pin, &nctx)))
+		goto refused;
 	free(out);
 	return EXIT_OK;
 refused:
@@ -215,7 +258,7 @@ uint64_t hat_overlay_held(const struct rpi_board *b, const struct hat_overlay *o
 }
 
 int hat_overlay_of(const struct rpi_board *b, const char *file, int version, const uint8_t *dt,
-		   size_t dtlen, struct hat_overlay *ov, char **why)
+		   size_t dtlen, uint64_t map_pins, struct hat_overlay *ov, char **why)
 {
 	uint8_t *blob;
 	size_t len;
@@ -228,7 +271,7 @@ int hat_overlay_of(const struct rpi_board *b, const char *file, int version, con
 		return EXIT_OK;
 	if (version == RPI_HAT_VERSION_1) {
 		ov->file = xstrdup("its device tree atom");
-		return hat_overlay_check(b, dt, dtlen, ov, why);
+		return hat_overlay_check(b, dt, dtlen, map_pins, ov, why);
 	}
 	name = xasprintf("%.*s", (int)dtlen, (const char *)dt);
 	ov->file = hat_overlay_find(file, name);
@@ -240,7 +283,7 @@ int hat_overlay_of(const struct rpi_board *b, const char *file, int version, con
 	free(name);
 	if ((rc = dt_source_read(ov->file, NULL, 0, false, &blob, &len)))
 		return rc;
-	rc = hat_overlay_check(b, blob, len, ov, why);
+	rc = hat_overlay_check(b, blob, len, map_pins, ov, why);
 	free(blob);
 	return rc;
 }

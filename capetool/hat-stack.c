@@ -163,7 +163,13 @@ void hat_use_free(struct hat_use *u)
 
 int hat_use_overlay(const struct rpi_board *b, struct hat_use *u)
 {
-	int rc = hat_overlay_of(b, u->path, u->version, u->dt, u->dtlen, &u->ov, &u->ov_why);
+	uint64_t map = 0;
+	int rc;
+
+	for (int g = 0; g < HAT_GPIO_TOTAL; g++)
+		if (u->pins[g] & RPI_HAT_PIN_USED)
+			map |= 1ULL << g;
+	rc = hat_overlay_of(b, u->path, u->version, u->dt, u->dtlen, map, &u->ov, &u->ov_why);
 
 	return rc == EXIT_DEF ? EXIT_OK : rc;
 }

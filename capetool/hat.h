@@ -130,6 +130,7 @@ struct rpi_pin {
 /* A name the connector exports (export-symbols), as the profile states it. */
 struct rpi_export {
 	char *name, *target;		/* target NULL: a nexus (gpio-map, interrupt-map) */
+	bool irq;			/* the interrupt nexus (interrupt-map), else the GPIO one */
 	uint64_t pins;			/* its target-pins, bit n GPIOn */
 	int cells[2];			/* #address-cells, #size-cells; -1: none */
 	bool devices;			/* platform devices go there */
@@ -165,17 +166,19 @@ char *hat_overlay_find(const char *file, const char *name);
 /*
  * The kernel's resolver on the overlay, through @b's exports, then the
  * connector's rules: EXIT_OK and what it holds in @ov, or EXIT_DEF and *why
- * (malloc'ed).
+ * (malloc'ed).  @map_pins: the GPIOs the HAT's GPIO map declares (a v1
+ * HAT's; bit n GPIOn), which its GPIOs and interrupts through the
+ * connector's nexus may use, as those its exclusive-use names.
  */
-int hat_overlay_check(const struct rpi_board *b, const void *blob, size_t len, struct hat_overlay *ov,
-		      char **why);
+int hat_overlay_check(const struct rpi_board *b, const void *blob, size_t len, uint64_t map_pins,
+		      struct hat_overlay *ov, char **why);
 /*
  * The overlay of the HAT read from @file: @dt/@dtlen its device tree atom
  * (NULL: none), a v1 HAT's overlay or a HAT+'s overlay name, found beside
  * @file (not found: ov->missing).  EXIT_* (*why for EXIT_DEF).
  */
 int hat_overlay_of(const struct rpi_board *b, const char *file, int version, const uint8_t *dt,
-		   size_t dtlen, struct hat_overlay *ov, char **why);
+		   size_t dtlen, uint64_t map_pins, struct hat_overlay *ov, char **why);
 /* The GPIOs its overlay holds: exclusive-use and its units' pins, not the shared ones. */
 uint64_t hat_overlay_held(const struct rpi_board *b, const struct hat_overlay *ov);
 void hat_overlay_free(struct hat_overlay *ov);

@@ -13,7 +13,10 @@
  * target-path, no raw phandle), sets no property of its target but status
  * (taken out by the resolver), #address-cells and #size-cells (on an I2C
  * or SPI bus, equal to the bus's: 1 and 0), and, on a target it enables,
- * the properties the export's target-properties lists.
+ * the properties the export's target-properties lists; every GPIO and
+ * interrupt through the connector's nexus (bone_gpio, bone_irq; found by
+ * nexus.c as capebus-overlay.c finds them) on a header pin the cape
+ * declares, not a shared one (capebus_verify_nexus_pin()).
  *
  * Not checked here, as the board profile does not know them: the
  * connector's cape-platform-compatibles (which platform devices a cape may
@@ -109,7 +112,61 @@ static int check_fragment(const char *src, const struct board *b, const void *ou
 	return bad;
 }
 
-int kernel_rules_check(const char *src, const void *dtbo, size_t len, const struct board *b)
+/* What the kernel's capebus_verify_nexus_pin() makes of a nexus specifier. */
+struct nexus_ctx {
+	const struct board *b;
+	bool declared[CAPE_NPINS];
+};
+
+static char *nexus_pin(void *ctx, const struct nexus_spec *s)
+{
+	const struct nexus_ctx *n = ctx;
+	int idx = pin_code_index(s->code);
+
+	if (idx < 0)
+		return xasprintf("references: property %s of node %s names %u on the connector, which is no "
+				 "header pin (800+n for P8.n, 900+n for P9.n)", s->prop, s->node, s->code);
+	if (!n->declared[idx])
+		return xasprintf("references: property %s of node %s uses header pin %s, which the cape does "
+				 "not declare", s->prop, s->node, cape_pin_names[idx]);
+	if (n->b->shared_pin[idx])
+		return xasprintf("references: property %s of node %s uses header pin %s as a GPIO, which every "
+				 "cape shares (a bus's pin)", s->prop, s->node, cape_pin_names[idx]);
+	return NULL;
+}
+
+/* The nexus specifiers of resolved overlay @out: EXIT_OK, or EXIT_DEF after saying why. */
+static int check_nexus(const char *src, const struct board *b, const void *out,
+		       const uint16_t words[CAPE_NPINS])
+{
+	const struct board_export *ge = board_gpio_export(b), *ie = board_irq_export(b);
+	struct nexus_ids ids = {
+		ge ? EXPORT_PHANDLE + (uint32_t)(ge - b->exports) : 0,
+		ie ? EXPORT_PHANDLE + (uint32_t)(ie - b->exports) : 0,
+		2, 2,	/* <&NEXUS PIN FLAGS>, <&NEXUS PIN TYPE> */
+		EXPORT_PHANDLE, EXPORT_PHANDLE + (uint32_t)b->nexports,
+	};
+	struct nexus_ctx n = { .b = b };
+	uint32_t len;
+	const char *s = kcheck_root_prop(out, "exclusive-use", &len);
+	char *why;
+
+	for (int i = 0; i < CAPE_NPINS; i++)
+		n.declared[i] = words[i] & CAPE_PIN_USED;
+	/* the kernel's claim: the EEPROM's pins and the overlay's exclusive-use */
+	for (const char *p = s; s && len && !s[len - 1] && p < s + len; p += strlen(p) + 1)
+		if (cape_pin_index(p) >= 0)
+			n.declared[cape_pin_index(p)] = true;
+	why = nexus_walk(out, &ids, nexus_pin, &n);
+	if (!why)
+		return EXIT_OK;
+	err("%s: the kernel refuses this overlay on board %s: %s", src, b->name, why);
+	free(why);
+	return EXIT_DEF;
+}
+
+int kernel_rules_check(const char *src, const void *dtbo, size_t len, const struct board *b,
+		       const uint16_t words[CAPE_NPINS])
 {
 	const char *tfrag, *tname;
 	uint32_t target;
@@ -151,6 +208,8 @@ int kernel_rules_check(const char *src, const void *dtbo, size_t len, const stru
 		if (fdt_subnode_offset(out, frag, "__overlay__") >= 0)
 			bad += check_fragment(src, b, out, frag);
 	}
+	if (!bad && check_nexus(src, b, out, words))
+		bad++;
 	free(out);
 	return bad ? EXIT_DEF : EXIT_OK;
 }

@@ -1339,7 +1339,12 @@ static void check_hatch(struct bctx *c, struct cape_def *d, size_t first_fix, un
 		if (irq && !strcmp(fx->prop, "interrupt-parent")) {
 			/* interrupt-parent = <&bone_irq>; interrupts = <PIN TYPE>... */
 			irqs = prop_find(fx->node, "interrupts");
-			if (!irqs || !irqs->len || irqs->len % 8)
+			if (!irqs) {
+				/* its subnodes' parent: kernel_rules_check() walks them as the kernel does */
+				free(where);
+				continue;
+			}
+			if (!irqs->len || irqs->len % 8)
 				herr(c, "%s:interrupt-parent is %s, whose interrupts are <PIN TYPE> pairs: "
 				     "interrupts has %zu bytes", where, fx->label, irqs ? irqs->len : 0);
 		} else if ((irq || (ge && !strcmp(fx->label, ge->name))) && (size_t)fx->off + 12 > p->len) {
@@ -1802,7 +1807,15 @@ static void resolve_refs(struct rctx *r)
 			struct oprop *ip = prop_find(f->node, "interrupts");
 			const char *bank = NULL;
 
-			if (f->off || !ip || !ip->len || ip->len % 8) {
+			if (!f->off && !ip) {
+				/* the kernel takes it (subnodes inherit it); a bank here cannot be one */
+				rerr(r, "%s:interrupt-parent is %s on a node without interrupts, which resolve "
+				     "cannot turn into one GPIO bank for the nodes inheriting it: name it on each "
+				     "node with interrupts, or write interrupts-extended = <&%s PIN TYPE>",
+				     where, f->label, f->label);
+				goto next;
+			}
+			if (f->off || !ip->len || ip->len % 8) {
 				rerr(r, "%s:interrupt-parent is %s, whose interrupts are <PIN TYPE> pairs: "
 				     "interrupts has %zu bytes", where, f->label, ip ? ip->len : 0);
 				goto next;

@@ -1206,7 +1206,7 @@ int cmd_import_rpi(int argc, char **argv)
 		struct hat_overlay ov = { 0 };
 		char *why = NULL;
 
-		rc = hat_overlay_check(&b, res, reslen, &ov, &why);
+		rc = hat_overlay_check(&b, res, reslen, 0, &ov, &why);
 		if (rc) {
 			err("%s: refused: the connector refuses the HAT+ overlay: %s", in_name(m.src), why);
 			free(why);

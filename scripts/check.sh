@@ -27,7 +27,7 @@ set -uo pipefail
 # floor when tests are added; lower it only in the commit that removes tests.
 STAGE_FLOORS='
 tooling    67
-host       417
+host       421
 fuzz-kernel 13
 build      1
 checkpatch 15

@@ -312,6 +312,55 @@ PY
 	[[ "$output" == *"pin GPIO14 is held by the board's serial console: TXD1 (serial console), one of the connector's console-pins, which no HAT may claim"* ]]
 }
 
+# irq_hat NAME: a HAT+ in $BATS_TEST_TMPDIR/h naming the guest suite's
+# fixtures/hat/NAME.dtso, the overlay the kernel refuses there (hat.bats).
+irq_hat() {
+	local d=$BATS_TEST_TMPDIR/h
+	hat_plus "$d" "$1"
+	cp "$TOP/tests/bats/guest/fixtures/hat/$1.dtso" "$d/$1.dtso"
+}
+
+# irq_refused NAME WHY: create and check refuse HAT+ NAME's overlay in the
+# kernel's words WHY (capebus_verify_nexus_pin()), create writing nothing.
+irq_refused() {
+	local d=$BATS_TEST_TMPDIR/h
+	run ct create "$d/$1.txt" -o "$d/out"
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"$1.txt:6: dt_blob: its overlay ($d/$1.dtso): $2"* ]]
+	[ ! -e "$d/out/$1.eep" ]
+	run ct check "$d/$1.txt"
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"$1.txt: invalid: its overlay ($d/$1.dtso): $2"* ]]
+}
+
+@test "a HAT+ interrupt through hat_irq on GPIO3, I2C1's shared pin, is refused as the kernel refuses it (red team 14 F4)" {
+	irq_hat hat-irq-gpio3
+	irq_refused hat-irq-gpio3 "references: property interrupts-extended of node key-0 uses header pin GPIO3 as a GPIO, which every cape shares (a bus's pin)"
+}
+
+@test "a HAT+ interrupt through hat_irq on GPIO14, which it does not declare, is refused as the kernel refuses it (red team 14 F4)" {
+	irq_hat hat-irq-gpio14
+	irq_refused hat-irq-gpio14 "references: property interrupts-extended of node key-0 uses header pin GPIO14, which the cape does not declare"
+}
+
+@test "a HAT+ interrupt on GPIO23 whose parent hat_irq is its parent node's is refused undeclared as the kernel refuses it; declared, it counts among the HAT's GPIOs (red team 14 F4)" {
+	local d=$BATS_TEST_TMPDIR/h
+	irq_hat hat-irq-inherited
+	irq_refused hat-irq-inherited "references: property interrupts of node key-0 uses header pin GPIO23, which the cape does not declare"
+	# declared, the kernel's walk takes it: GPIO22 and GPIO23 are the HAT's
+	sed -i 's/exclusive-use = "GPIO22";/exclusive-use = "GPIO22", "GPIO23";/' "$d/hat-irq-inherited.dtso"
+	run ct check "$d/hat-irq-inherited.txt"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"overlay $d/hat-irq-inherited.dtso: 2 GPIOs (board raspberry-pi)" ]]
+	run ct create "$d/hat-irq-inherited.txt" -o "$d/out"
+	[ "$status" -eq 0 ]
+	[ -s "$d/out/hat-irq-inherited.eep" ]
+}
+
 @test "two HAT+s whose overlays hold GPIO18 conflict, and pinout shows their overlays' GPIOs; a unit both enable is shared" {
 	local d=$BATS_TEST_TMPDIR/h
 	hat_plus "$d" led18

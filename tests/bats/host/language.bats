@@ -652,3 +652,32 @@ CAPE
 	[[ "$output" == *"can@0:interrupts-extended: <&bone_irq 915 0>: 0 is no trigger the nexus maps"* ]]
 	[[ "$output" == *"can@0:interrupts-extended uses P9.15 as an interrupt, which pins does not list"* ]]
 }
+
+@test "an escape hatch's interrupts take their parent as the kernel finds it: bone_irq from a parent node on a declared pin passes, on an undeclared one or with no parent in the overlay is refused in the kernel's words (red team 14 F4)" {
+	cd "$BATS_TEST_TMPDIR"
+	pins='{ pin = "P9.12"; mode = "gpio"; direction = "in"; pull = "up"; }'
+	keys() { echo "&bone_devices { keys { compatible = \"gpio-keys\"; $1 k { linux,code = <1>; interrupts = <$2 2>; }; }; };"; }
+	hatch INH "$pins" "$(keys 'interrupt-parent = <&bone_irq>;' 912)"
+	run ct check -b beaglebone-black INH.cape
+	echo "$output"
+	no_sanitizer_report
+	[ "$status" -eq 0 ]
+	# resolve cannot make one GPIO bank of it, and says so
+	ct create -b beaglebone-black INH.cape -o o >/dev/null
+	run ct resolve -b beaglebone-black -c INH.cape o/INH-00A0.dtbo -o r.dtbo
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"keys:interrupt-parent is bone_irq on a node without interrupts, which resolve cannot turn into one GPIO bank"* ]]
+	hatch INU "$pins" "$(keys 'interrupt-parent = <&bone_irq>;' 915)"
+	run ct check -b beaglebone-black INU.cape
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"INU.cape:3: overlay ./INU.dtso: the kernel refuses this overlay on board beaglebone-black: references: property interrupts of node k uses header pin P9.15, which the cape does not declare"* ]]
+	run ct create -b beaglebone-black INU.cape -o o
+	[ "$status" -eq 3 ]
+	[ ! -e o/INU-00A0.dtbo ]
+	hatch INB "$pins" "$(keys '' 912)"
+	run ct check -b beaglebone-black INB.cape
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"INB.cape:3: overlay ./INB.dtso: the kernel refuses this overlay on board beaglebone-black: interrupts: node k has interrupts but no interrupt-parent in the overlay: it would take the board's"* ]]
+}
