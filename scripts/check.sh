@@ -34,9 +34,9 @@ checkpatch 15
 dtbinding  11
 bisect     20
 kunit      186
-guest      263
+guest      264
 build-distro 1
-guest-distro 66
+guest-distro 67
 '
 
 # The distribution lane (kernel/configs/distro/: PM, drivers and capebus as

@@ -17,6 +17,10 @@ load ../../qemu/lib
 load slot-wait
 
 FIX=$BATS_TEST_DIRNAME/fixtures/hat
+# Overlays taking interrupts through hat_irq on pins the kernel refuses:
+# capetool's check refuses the same files (host hat-kernel.bats), here
+# compared word for word.
+IRQ_REFUSED="hat-irq-gpio3 hat-irq-gpio14 hat-irq-inherited"
 
 # The first controller of family $1 (after a reload of its module, its
 # number may have changed).
@@ -40,8 +44,15 @@ setup_file() {
 	"$ct" create "$d/big.txt" -o "$d" >/dev/null
 	cp "$d/big.eep" "$CB_RUN/share/big.eep"
 	dtc -q -@ -I dts -O dtb -o "$CB_RUN/share/capebus-hat-thief.dtbo" "$FIX/capebus-hat-thief.dtso"
-	for h in hat-gpio2-led hat-irq-keys hat-irq-thief hat-serial hat-gpio14-led; do
+	for h in hat-gpio2-led hat-irq-keys hat-irq-thief hat-serial hat-gpio14-led $IRQ_REFUSED; do
 		dtc -q -@ -I dts -O dtb -o "$CB_RUN/share/$h.dtbo" "$FIX/$h.dtso"
+	done
+	# what capetool says of the overlays the kernel is to refuse, in $d/NAME.why
+	for h in $IRQ_REFUSED; do
+		printf 'product_uuid 11111111-2222-4333-8444-666666666666\nproduct_id 0x0106\nproduct_ver 0x0001\nvendor "capebus test"\nproduct "IRQ HAT+"\ndt_blob "%s"\n' \
+			"$h" > "$d/$h.txt"
+		cp "$FIX/$h.dtso" "$d/"
+		"$ct" check "$d/$h.txt" 2>&1 | sed -n "s|^$d/$h.txt: invalid: its overlay ($d/$h.dtso): ||p" > "$d/$h.why"
 	done
 	cp "$d/gpio-v1.eep" "$CB_RUN/share/gpio-v1.eep"
 	guest_boot --slot 0="$CB_FIRMWARE/BB-WTHR-01-00A2.eeprom" \
@@ -166,6 +177,22 @@ HATSIM='$(for c in /sys/devices/platform/gpio-sim/gpiochip*; do
 	[ "${lines[1]}" = same-tree ]
 	[ "${lines[2]}" = 0 ]
 	[ "${lines[3]}" = 0 ]
+}
+
+@test "HAT+ interrupts through hat_irq on a shared pin, an undeclared one, one whose parent is inherited: refused in the words capetool refuses them with; the tree is unchanged (red team 14 F4)" {
+	local c h why
+	c=$(basename "$(ctrl_of rpi)")
+	for h in $IRQ_REFUSED; do
+		why=$(cat "$BATS_FILE_TMPDIR/$h.why")
+		echo "# capetool: $why"
+		[ -n "$why" ]
+		guest_ok ". /host/cfs.sh; CAPES=/sys/kernel/config/capebus/$c/capes; d=\$CAPES/f4; dt_hash > /tmp/dt.f4; declare_cape f4 CFS-F4 &&
+			cat /host/$h.dtbo > \$d/dtbo; echo 1 > \$d/enable; cat \$d/status; rmdir \$d;
+			[ \"\$(dt_hash)\" = \"\$(cat /tmp/dt.f4)\" ] && echo same-tree"
+		echo "$output"
+		[[ "${lines[0]}" == "failed: "*"$why" ]]
+		[ "${lines[1]}" = same-tree ]
+	done
 }
 
 @test "a serial HAT+ enables the UART on GPIO14/15 (no console there on this board); its pins are the UART's while it is enabled" {
