@@ -26,7 +26,7 @@ set -uo pipefail
 # module lowers a stage's count: that is a failure, not a smaller N.  Raise a
 # floor when tests are added; lower it only in the commit that removes tests.
 STAGE_FLOORS='
-tooling    67
+tooling    68
 host       421
 fuzz-kernel 13
 build      1

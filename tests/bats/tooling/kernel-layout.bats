@@ -123,3 +123,26 @@ family_names=$(cat "$BATS_TEST_DIRNAME/../../tools/family-names.ere")
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"NOT COVERED: gpiolib legacy name gpio-sck"* ]]
 }
+
+# legacy_gpio_names FILE: the legacy GPIO names FILE lists, sorted: capetool's
+# legacy_gpio() table (nexus.c), or the overlay verifier's CAPEBUS_REFS_CELLS
+# "#gpio-cells" entries.
+legacy_gpio_names() {
+	case $1 in
+	*nexus.c) sed -n '/^static bool legacy_gpio(/,/^}/p' "$1" | grep -oE '"[^"]+"' | tr -d '"' ;;
+	*) grep -oE '\{ "[^"]+", .=., CAPEBUS_REFS_CELLS, "#gpio-cells" \}' "$1" | cut -d'"' -f2 ;;
+	esac | sort
+}
+
+@test "capetool's walk of a cape's nexus specifiers reads gpiolib's legacy GPIO names as the overlay verifier does" {
+	local kernel=$k/drivers/capebus/capebus-overlay.c ct=$top/capetool/nexus.c
+	[ -n "$(legacy_gpio_names "$kernel")" ]
+	run diff <(legacy_gpio_names "$kernel") <(legacy_gpio_names "$ct")
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# It reads both tables: a name one leaves out is found.
+	sed 's/"gpio-sck", //' "$ct" > "$BATS_TEST_TMPDIR/nexus.c"
+	run diff <(legacy_gpio_names "$kernel") <(legacy_gpio_names "$BATS_TEST_TMPDIR/nexus.c")
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"< gpio-sck"* ]]
+}
