@@ -148,6 +148,9 @@ HATSIM='$(for c in /sys/devices/platform/gpio-sim/gpiochip*; do
 	c=$(basename "$(ctrl_of rpi)")
 	guest_ok ". /host/cfs.sh; CAPES=/sys/kernel/config/capebus/$c/capes; declare_cape irq CFS-HAT-IRQ &&
 		cat /host/hat-irq-keys.dtbo > \$CAPES/irq/dtbo && echo 1 > \$CAPES/irq/enable && cat \$CAPES/irq/status;
+		# a probe the driver core deferred finishes in its own work: wait for it
+		for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+			grep -q ' hat-irq-gpio25\$' /proc/interrupts && break; sleep 1; done
 		grep ' hat-irq-gpio24\$' /proc/interrupts; grep ' hat-irq-gpio25\$' /proc/interrupts"
 	echo "$output"
 	[ "${lines[0]}" = loaded ]
